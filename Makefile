@@ -1,0 +1,52 @@
+# kg-context: the two set-up commands are `make demo` and `make test`.
+# Both create .venv, install, bring up Neo4j (NEO4J_URI → Docker engine → local server without
+# Docker) and apply the schema; then the demo or the whole test suite runs against it.
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: install db schema lint test demo bench neo4j-start neo4j-stop neo4j-status clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[dev]"
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+db: install
+	$(BIN)/kg-context db up
+
+schema: db
+	$(BIN)/kg-context schema apply
+
+lint: install
+	$(BIN)/ruff check kg_context tests benchmarks
+	$(BIN)/ruff format --check kg_context tests benchmarks
+	$(BIN)/mypy
+
+test: schema lint
+	$(BIN)/pytest
+
+demo: schema
+	$(BIN)/kg-context demo --no-start
+
+bench: schema
+	@set -e; for script in benchmarks/[!_]*.py; do \
+		name=$$(basename $$script .py); echo "== benchmarks/$$name"; \
+		$(BIN)/python -m benchmarks.$$name; done
+
+neo4j-start: install
+	$(BIN)/kg-context neo4j start
+
+neo4j-stop:
+	@if [ -x $(BIN)/kg-context ]; then $(BIN)/kg-context neo4j stop; fi
+
+neo4j-status: install
+	$(BIN)/kg-context neo4j status
+
+clean: neo4j-stop
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

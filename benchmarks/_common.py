@@ -1,0 +1,48 @@
+"""Benchmark helpers: connecting, timing, and the one-JSON-line-per-figure output."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from kg_context.connection import resolve_source, target_for
+from kg_context.engine import Engine
+from kg_context.settings import LocalServerSettings, Neo4jSettings
+
+
+def connect() -> Engine:
+    settings, local = Neo4jSettings(), LocalServerSettings()
+    return Engine.connect(target_for(resolve_source(settings), settings, local))
+
+
+def timings(fn: Callable[[], Any], runs: int, warmup: int = 20) -> list[float]:
+    for _ in range(warmup):
+        fn()
+    samples = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - started)
+    return samples
+
+
+def percentile(samples: list[float], pct: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))]
+
+
+def median(samples: list[float]) -> float:
+    return statistics.median(samples)
+
+
+def figure(
+    metric: str, value: float, unit: str, target: str | None = None, met: bool | None = None
+) -> None:
+    print(
+        json.dumps(
+            {"metric": metric, "value": round(value, 4), "unit": unit, "target": target, "met": met}
+        )
+    )

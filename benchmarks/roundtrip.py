@@ -1,0 +1,45 @@
+"""Round trip through the catalog executor versus the bare driver, same statement, same run.
+
+Prints the p50 of each and their ratio: the cost of the executor layer (parameter binding,
+bookmarks, error translation) that every kg-context query pays.
+"""
+
+from __future__ import annotations
+
+import neo4j
+
+from benchmarks._common import connect, figure, percentile, timings
+from kg_context.catalog import default_catalog
+
+RUNS = 500
+
+
+def main() -> None:
+    engine = connect()
+    target = engine.target
+    text = default_catalog()["admin/ping"].text
+    with (
+        engine,
+        neo4j.GraphDatabase.driver(target.uri, auth=(target.username, target.password)) as bare,
+    ):
+        ours = timings(lambda: engine.executor.read("admin/ping"), RUNS)
+        base = timings(
+            lambda: bare.execute_query(
+                text, database_=target.database, routing_=neo4j.RoutingControl.READ
+            ),
+            RUNS,
+        )
+    ours_p50, base_p50 = percentile(ours, 50), percentile(base, 50)
+    figure("roundtrip_executor_p50", ours_p50 * 1000, "ms")
+    figure("roundtrip_bare_driver_p50", base_p50 * 1000, "ms")
+    figure(
+        "roundtrip_executor_over_bare_p50",
+        ours_p50 / base_p50,
+        "ratio",
+        None,
+        None,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,2 @@
+// Wait until every index is online (after schema apply).
+CALL db.awaitIndexes($timeout_s)

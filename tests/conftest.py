@@ -1,0 +1,76 @@
+"""Shared test set-up.
+
+Integration tests run against a real Neo4j, resolved like everything else: ``NEO4J_URI`` → a
+Docker engine (testcontainers, ``neo4j:5.26-community``) → the local Maven-provisioned server,
+started if it is not running. They never skip: no database means a failed run. Tests isolate
+themselves by unique boundary ids and never wipe a database they were pointed at.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+_RESOLVED: dict[str, Any] = {}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/integration/" in item.nodeid.replace("\\", "/"):
+            item.add_marker(pytest.mark.integration)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _RESOLVED:
+        terminalreporter.write_line(
+            f"kg-context: tested against {_RESOLVED['version']} at {_RESOLVED['describe']}",
+            bold=True,
+        )
+
+
+@pytest.fixture(scope="session")
+def neo4j_target() -> Iterator[Any]:
+    from kg_context import neo4j_local
+    from kg_context.connection import resolve_source, target_for
+    from kg_context.settings import LocalServerSettings, Neo4jSettings
+
+    settings, local = Neo4jSettings(), LocalServerSettings()
+    source = resolve_source(settings)
+    container = None
+    if source == "docker":
+        from testcontainers.neo4j import Neo4jContainer
+
+        container = Neo4jContainer("neo4j:5.26-community", password="kg-context-tests")
+        container.start()
+        target = target_for(source, settings, local, uri=container.get_connection_url())
+        target = type(target)("docker", target.uri, "neo4j", "kg-context-tests", target.database)
+    else:
+        if source == "local":
+            neo4j_local.start(local)
+        target = target_for(source, settings, local)
+    try:
+        yield target
+    finally:
+        if container is not None:
+            container.stop()
+
+
+@pytest.fixture(scope="session")
+def engine(neo4j_target: Any) -> Iterator[Any]:
+    from kg_context.engine import Engine
+    from kg_context.schema import apply_schema
+
+    with Engine.connect(neo4j_target) as connected:
+        apply_schema(connected.executor)
+        _RESOLVED["version"] = connected.server_version()
+        _RESOLVED["describe"] = neo4j_target.describe()
+        yield connected
+
+
+@pytest.fixture
+def boundary_id() -> str:
+    """A boundary id no other test (or user) uses: the unit of isolation."""
+    return f"test-{uuid.uuid4().hex}"

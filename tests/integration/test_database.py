@@ -1,0 +1,129 @@
+"""The real server: version, the catalog against the planner, the schema, errors users see."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import threading
+from typing import Any
+
+import neo4j
+import pytest
+
+from kg_context.catalog import default_catalog
+from kg_context.connection import Target, open_driver
+from kg_context.errors import AuthenticationError, DatabaseUnavailableError
+from kg_context.schema import apply_schema
+
+MISSING_PARAMS = re.compile(r"\$`([^`]+)`")
+
+
+def test_server_is_neo4j_5_26(engine: Any) -> None:
+    assert engine.server_version().startswith("Neo4j/5.26")
+    rows = engine.executor.read("admin/server_components")
+    assert rows[0]["version"].startswith("5.26")
+
+
+def test_every_query_file_is_accepted_by_explain_with_the_params_we_parsed(
+    engine: Any, neo4j_target: Target
+) -> None:
+    """EXPLAIN each statement without values; the planner names the parameters it wants."""
+    driver = neo4j.GraphDatabase.driver(
+        neo4j_target.uri, auth=(neo4j_target.username, neo4j_target.password)
+    )
+    checked = 0
+    with driver:
+        for query in default_catalog().values():
+            summary = driver.execute_query(
+                "EXPLAIN " + query.text, database_=neo4j_target.database
+            ).summary
+            assert summary.plan is not None, query.name
+            wanted: set[str] = set()
+            for status in summary.gql_status_objects:
+                if status.gql_status == "01N60":  # parameter missing
+                    wanted |= set(MISSING_PARAMS.findall(status.status_description))
+            assert wanted == set(query.params), (query.name, wanted, query.params)
+            checked += 1
+    assert checked == len(default_catalog())
+
+
+def test_schema_apply_is_idempotent_and_safe_concurrently(engine: Any) -> None:
+    failures: list[BaseException] = []
+
+    def apply() -> None:
+        try:
+            apply_schema(engine.executor)
+        except BaseException as err:  # noqa: BLE001 - collected and asserted below
+            failures.append(err)
+
+    threads = [threading.Thread(target=apply) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    names = {row["name"]: row for row in engine.executor.read("admin/show_indexes")}
+    expected = {q.name.split("/", 1)[1] for q in default_catalog().under("schema")}
+    assert expected <= set(names)
+    assert all(names[n]["state"] == "ONLINE" for n in expected)
+    vector = names["entry_embedding_vector"]
+    assert vector["type"] == "VECTOR"
+    assert vector["options"]["indexConfig"]["vector.dimensions"] == 384
+    assert vector["options"]["indexConfig"]["vector.similarity_function"].lower() == "cosine"
+    assert names["entry_body_fulltext"]["type"] == "FULLTEXT"
+
+
+def test_write_then_read_back(engine: Any, boundary_id: str) -> None:
+    written = engine.executor.write(
+        "boundary/ensure", boundary_id=boundary_id, verse="local", constitution_version="1"
+    )
+    again = engine.executor.write(
+        "boundary/ensure", boundary_id=boundary_id, verse="global", constitution_version="2"
+    )
+    read = engine.executor.read("boundary/get", boundary_id=boundary_id)
+    assert written == again == read  # MERGE is idempotent: the second call changed nothing
+    assert read[0]["seq"] == 0 and read[0]["verse"] == "local"
+
+
+def test_wrong_password_is_one_clear_error(neo4j_target: Target) -> None:
+    wrong = Target("env", neo4j_target.uri, neo4j_target.username, "wrong-pass", "neo4j")
+    with pytest.raises(AuthenticationError) as caught:
+        open_driver(wrong)
+    assert neo4j_target.uri in str(caught.value)
+    assert "NEO4J_PASSWORD" in str(caught.value)
+
+
+def test_unreachable_uri_is_one_clear_error() -> None:
+    with pytest.raises(DatabaseUnavailableError) as caught:
+        open_driver(Target("env", "bolt://127.0.0.1:1", "neo4j", "pw", "neo4j"))
+    assert "bolt://127.0.0.1:1" in str(caught.value)
+    assert "NEO4J_URI" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("uri", "password", "words"),
+    [
+        ("bolt://127.0.0.1:1", "pw", "cannot reach Neo4j at bolt://127.0.0.1:1"),
+        (None, "wrong-pass", "refused the credentials"),
+    ],
+)
+def test_cli_prints_one_line_and_no_traceback(
+    neo4j_target: Target, uri: str | None, password: str, words: str
+) -> None:
+    env = dict(os.environ, NEO4J_URI=uri or neo4j_target.uri, NEO4J_PASSWORD=password)
+    done = subprocess.run(
+        [sys.executable, "-m", "kg_context.cli", "db", "info"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr + done.stdout
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, done.stderr
+    assert words in lines[0]
+    assert (uri or neo4j_target.uri) in lines[0]

@@ -1,0 +1,102 @@
+"""The query catalog: parameter parsing, binding, and the callers' use of it (no database)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from kg_context.catalog import Catalog, _code_only, cypher_root, default_catalog
+from kg_context.errors import CatalogError
+
+PACKAGE = Path(__file__).resolve().parents[2] / "kg_context"
+EXECUTOR_METHODS = {"read", "write", "run"}
+
+
+def _write(root: Path, name: str, text: str) -> None:
+    path = root / f"{name}.cypher"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def test_params_ignore_comments_and_string_literals(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        "a/q",
+        "// uses $not_a_param in a comment\n"
+        "MATCH (n {id: $id, note: '$also_not'}) /* $nor_this */\n"
+        "SET n:$($label) RETURN n",
+    )
+    query = Catalog(tmp_path)["a/q"]
+    assert query.params == frozenset({"id", "label"})
+
+
+def test_bind_refuses_missing_and_unexpected_params(tmp_path: Path) -> None:
+    _write(tmp_path, "q", "MATCH (n {id: $id}) RETURN n")
+    query = Catalog(tmp_path)["q"]
+    assert query.bind({"id": 1}) == {"id": 1}
+    with pytest.raises(CatalogError, match="missing \\['id'\\]"):
+        query.bind({})
+    with pytest.raises(CatalogError, match="unexpected \\['other'\\]"):
+        query.bind({"id": 1, "other": 2})
+
+
+def test_unknown_query_and_empty_file_are_catalog_errors(tmp_path: Path) -> None:
+    _write(tmp_path, "empty", "// only a comment\n")
+    with pytest.raises(CatalogError, match="holds no statement"):
+        Catalog(tmp_path)
+    (tmp_path / "empty.cypher").unlink()
+    with pytest.raises(CatalogError, match=r"no Cypher file nope\.cypher"):
+        Catalog(tmp_path)["nope"]
+
+
+def test_every_shipped_file_is_one_statement() -> None:
+    catalog = default_catalog()
+    assert len(catalog) > 0
+    assert cypher_root().name == "cypher"
+    for query in catalog.values():
+        body = _code_only(query.text).strip()
+        assert ";" not in body.rstrip(";"), f"{query.name} holds more than one statement"
+
+
+def _catalog_calls() -> list[tuple[str, int, str, set[str] | None]]:
+    """Every ``x.read/write/run("name", k=...)`` call in the package: file, line, name, keywords."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in EXECUTOR_METHODS
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+                and "/" in node.args[0].value
+            ):
+                spread = any(k.arg is None for k in node.keywords)
+                keywords = None if spread else {k.arg for k in node.keywords if k.arg}
+                found.append((path.name, node.lineno, node.args[0].value, keywords))
+    return found
+
+
+def test_every_caller_passes_exactly_the_params_its_file_uses() -> None:
+    catalog = default_catalog()
+    calls = _catalog_calls()
+    assert calls, "no catalog calls found: the scan is broken"
+    for filename, line, name, keywords in calls:
+        assert name in catalog, f"{filename}:{line} names a query with no file: {name}"
+        assert keywords is not None, f"{filename}:{line} spreads **params into {name}"
+        assert keywords == set(catalog[name].params), (
+            f"{filename}:{line} passes {sorted(keywords)} to {name}, "
+            f"which uses {sorted(catalog[name].params)}"
+        )
+
+
+def test_no_cypher_text_in_python() -> None:
+    statement = re.compile(r"""["'](\s*)(MATCH|MERGE|UNWIND|CREATE|CALL|RETURN)\s+[(\w$]""")
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            assert not statement.search(line), f"Cypher in {path.name}:{number}: {line.strip()}"

@@ -1,0 +1,41 @@
+"""The packaged embedding model, loaded offline (real model, no database)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kg_context.embedding import get_embedder
+from kg_context.errors import EmbeddingError
+from kg_context.settings import EmbeddingSettings
+
+
+def test_default_model_is_384_dims_unit_length_and_meaningful() -> None:
+    embedder = get_embedder()
+    vectors = embedder.encode(
+        [
+            "The database migration adds a column to the users table.",
+            "A schema change adds a new field to the user table.",
+            "My cat likes to sleep in the sun.",
+        ]
+    )
+    assert vectors.shape == (3, 384)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
+    related, unrelated = float(vectors[0] @ vectors[1]), float(vectors[0] @ vectors[2])
+    assert related > unrelated + 0.3
+
+
+def test_model_is_loaded_once_per_process() -> None:
+    assert get_embedder() is get_embedder()
+    assert get_embedder().encode([]).shape == (0, 384)
+
+
+def test_token_counts_come_from_the_tokenizer() -> None:
+    counts = get_embedder().count_tokens(["hello world", "the gate commits sets of proposals"])
+    assert counts[0] == 2
+    assert counts[1] >= 6
+
+
+def test_a_model_that_cannot_load_is_a_clear_error(tmp_path: object) -> None:
+    with pytest.raises(EmbeddingError, match="cannot load embedding model"):
+        get_embedder(EmbeddingSettings(model=str(tmp_path)))
