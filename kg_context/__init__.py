@@ -17,6 +17,7 @@ from kg_context.errors import (
     KgContextError,
     LocalServerError,
     QueryError,
+    StateError,
 )
 from kg_context.executor import Neo4jExecutor, QueryExecutor, Transaction
 from kg_context.settings import EmbeddingSettings, LocalServerSettings, Neo4jSettings
@@ -42,6 +43,7 @@ __all__ = [
     "Query",
     "QueryError",
     "QueryExecutor",
+    "StateError",
     "Target",
     "Transaction",
     "__version__",

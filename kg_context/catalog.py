@@ -23,16 +23,25 @@ from kg_context.errors import CatalogError
 __all__ = ["Catalog", "Query", "cypher_root", "default_catalog"]
 
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
-_LINE_COMMENT = re.compile(r"//[^\n]*")
-_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
-_STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+# One left-to-right pass: whichever of comment, string or quoted name starts first wins.
+_TOKEN = re.compile(
+    r"//[^\n]*"  # line comment
+    r"|/\*.*?\*/"  # block comment
+    r"|'(?:[^'\\]|\\.)*'"  # single-quoted string
+    r"|\"(?:[^\"\\]|\\.)*\""  # double-quoted string
+    r"|`[^`]*`",  # quoted name
+    re.DOTALL,
+)
 
 
 def _code_only(text: str) -> str:
-    """The statement without comments and string literals (where ``$`` means nothing)."""
-    text = _STRING.sub("''", text)
-    text = _BLOCK_COMMENT.sub(" ", text)
-    return _LINE_COMMENT.sub(" ", text)
+    """The statement without comments and literals, where ``$`` means nothing."""
+
+    def blank(match: re.Match[str]) -> str:
+        token = match.group(0)
+        return "``" if token.startswith("`") else ("''" if token[0] in "'\"" else " ")
+
+    return _TOKEN.sub(blank, text)
 
 
 @dataclass(frozen=True, slots=True)

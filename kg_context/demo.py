@@ -21,7 +21,11 @@ def run_demo(engine: Engine, console: Console) -> dict[str, object]:
     console.print(f"[bold]Database:[/] {engine.target.describe()}")
     console.print(f"[bold]Server:[/] {engine.server_version()}")
     written = executor.write(
-        "boundary/ensure", boundary_id=boundary_id, verse="local", constitution_version=None
+        "boundary/ensure",
+        boundary_id=boundary_id,
+        verse="local",
+        constitution_version=None,
+        task_horizon=None,
     )[0]
     read_back = executor.read("boundary/get", boundary_id=boundary_id)[0]
     table = Table(title=f"Boundary {boundary_id}: written, then read back")

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import uuid
 from types import TracebackType
 
 import neo4j
 
 from kg_context import neo4j_local
+from kg_context.boundary import Boundary
 from kg_context.catalog import Catalog
 from kg_context.connection import Target, open_driver, resolve_source, target_for
+from kg_context.constitution import Constitution, load_constitution
+from kg_context.constitutions import ConstitutionRegistry
+from kg_context.errors import InputValidationError, StateError
 from kg_context.executor import Neo4jExecutor, translate_driver_errors
+from kg_context.gate_store import GateStore, now_iso
+from kg_context.halts import Halts
 from kg_context.settings import LocalServerSettings, Neo4jSettings
+from kg_context.tokens import get_token_counter
 
 __all__ = ["Engine"]
 
@@ -26,6 +34,8 @@ class Engine:
         self.executor = Neo4jExecutor(
             driver, database=target.database, uri=target.uri, catalog=catalog
         )
+        self.constitutions = ConstitutionRegistry(self.executor)
+        self._store: GateStore | None = None
 
     @classmethod
     def connect(
@@ -48,6 +58,63 @@ class Engine:
                 neo4j_local.start(local)
             target = target_for(source, settings, local)
         return cls(open_driver(target), target)
+
+    def boundary(
+        self,
+        boundary_id: str,
+        *,
+        verse: str = "local",
+        task_horizon: int | None = None,
+        constitution: Constitution | None = None,
+    ) -> Boundary:
+        """A handle on one boundary, created (with its constitution recorded) if new."""
+        from kg_context.models import Verse
+
+        if Verse(verse) is None or not boundary_id:
+            raise InputValidationError("a boundary needs an id and a verse")
+        constitution = constitution or load_constitution()
+        self.constitutions.ensure(constitution, ratified_by="kg-context")
+        row = self.executor.write(
+            "boundary/ensure",
+            boundary_id=boundary_id,
+            verse=verse,
+            constitution_version=constitution.version,
+            task_horizon=task_horizon,
+        )[0]
+        current = self.constitutions.get(row["constitution_version"])
+        return Boundary(self.executor, self._gate_store, boundary_id, current)
+
+    @property
+    def _gate_store(self) -> GateStore:
+        if self._store is None:
+            self._store = GateStore(
+                self.executor, self.constitutions.get, get_token_counter().count
+            )
+        return self._store
+
+    def adopt(self, boundary_id: str, *, operator_id: str, reason: str, keys: list[str]) -> str:
+        """Issue a verse adoption receipt: global material with these keys may enter the
+        boundary when a proposal cites the receipt. Returns the receipt id."""
+        if not operator_id or not reason.strip():
+            raise InputValidationError("an adoption names its operator and gives a reason")
+        receipt_id = f"{boundary_id}/adoption/{uuid.uuid4().hex[:16]}"
+        rows = self.executor.write(
+            "gate/write_adoption",
+            boundary_id=boundary_id,
+            receipt_id=receipt_id,
+            now=now_iso(),
+            operator_id=operator_id,
+            reason=reason,
+            keys=keys,
+        )
+        if not rows:
+            raise StateError(f"no boundary {boundary_id}")
+        return receipt_id
+
+    @property
+    def halts(self) -> Halts:
+        """The operator's view of halts: list, show, resolve."""
+        return Halts(self.executor, self._gate_store)
 
     def server_version(self) -> str:
         with translate_driver_errors(self.target.uri, "server info"):

@@ -11,6 +11,7 @@ never leaked as bare ``neo4j`` exceptions::
     │   ├── DatabaseUnavailableError  the URI does not answer (wrong host/port, server down)
     │   ├── AuthenticationError       the server refused the credentials
     │   └── QueryError                the server refused or failed a statement
+    ├── StateError                    the record is not in a state that allows the request
     ├── LocalServerError              provisioning, starting or stopping the local Neo4j failed
     └── EmbeddingError                the embedding model cannot be loaded or used
 
@@ -31,6 +32,7 @@ __all__ = [
     "KgContextError",
     "LocalServerError",
     "QueryError",
+    "StateError",
 ]
 
 
@@ -69,6 +71,11 @@ class QueryError(DatabaseError):
         super().__init__(message)
         self.code = code
         self.query = query
+
+
+class StateError(KgContextError):
+    """The record is not in a state that allows the request (a halt already resolved, an
+    illegal status transition, an unknown id)."""
 
 
 class LocalServerError(KgContextError):

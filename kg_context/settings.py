@@ -8,11 +8,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 __all__ = [
     "DEFAULT_EMBEDDING_MODEL",
+    "AttentionSettings",
+    "CycleSettings",
     "EmbeddingSettings",
     "LocalServerSettings",
     "Neo4jSettings",
@@ -87,3 +89,83 @@ class EmbeddingSettings(BaseSettings):
     dimensions: int = Field(default=384, gt=0)
     device: str = "cpu"
     batch_size: int = Field(default=64, gt=0)
+
+
+class CycleSettings(BaseSettings):
+    """The selection-broadcast cycle of seed 000: competition, broadcast, bus, admission."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="KG_CONTEXT_CYCLE_", env_file=".env", extra="ignore"
+    )
+
+    # Competition: GWT_MIN_ACTIVATION and the bounded conscious workspace.
+    min_activation: float = Field(default=0.5, ge=0.0, le=1.0)
+    workspace_capacity: int = Field(default=7, ge=1, le=10_000)
+    # Conscious items lose this factor of activation each cycle (1.0: no decay).
+    workspace_decay: float = Field(default=0.9, gt=0.0, le=1.0)
+    # Preconscious buffer: its size, the per-cycle decay of waiting candidates, the floor below
+    # which a waiting candidate fades out.
+    buffer_capacity: int = Field(default=256, ge=1, le=1_000_000)
+    buffer_decay: float = Field(default=0.9, gt=0.0, le=1.0)
+    buffer_floor: float = Field(default=0.05, ge=0.0, le=1.0)
+    # Recurrent link activation: a linked entry enters the buffer at source activation x gain.
+    link_activation_gain: float = Field(default=0.8, ge=0.0, le=1.0)
+    # Broadcast formatting: tokens by the embedding model's tokenizer.
+    token_budget: int = Field(default=512, ge=1, le=1_000_000)
+    # Broadcast bus.
+    subscriber_timeout_s: float = Field(default=2.0, gt=0.0, le=3600.0)
+    # Arbitration: a key accepted in a broadcast costs this much priority in later ones; the
+    # penalty is multiplied by the decay after every broadcast.
+    repeat_key_penalty: float = Field(default=0.2, ge=0.0, le=1.0)
+    repeat_key_penalty_decay: float = Field(default=0.5, ge=0.0, lt=1.0)
+    # Admission policy (BusAdmissionPolicy).
+    min_resolve_priority: float = Field(default=0.5, ge=0.0, le=1.0)
+    min_query_priority: float = Field(default=0.3, ge=0.0, le=1.0)
+    suppress_queries_after_answer: bool = True
+    # A flagged contradiction becomes an open question with this lease (in boundary sets).
+    contradiction_lease_sets: int = Field(default=8, ge=1, le=1_000_000)
+
+
+class AttentionSettings(BaseSettings):
+    """Workspace attention: scoring weights, selection, the track-record prior, the loop guard.
+
+    ``composite = w_relevance·relevance + w_track_record·track_record + w_confidence·confidence``;
+    the three weights must sum to 1. The track record is the mean of a Beta posterior whose prior
+    is ``Beta(prior_alpha, prior_beta)`` (default Beta(2, 2): a new specialist starts at 0.5) over
+    the outcomes of the specialist's last ``track_record_window`` selected proposals. Strict mode
+    (``KG_CONTEXT_GWT_STRICT=1``) turns the engine-mismatch warning into an exception.
+    """
+
+    model_config = SettingsConfigDict(
+        env_prefix="KG_CONTEXT_ATTENTION_",
+        env_file=".env",
+        extra="ignore",
+        populate_by_name=True,
+    )
+
+    weight_relevance: float = Field(default=0.5, ge=0, le=1)
+    weight_track_record: float = Field(default=0.3, ge=0, le=1)
+    weight_confidence: float = Field(default=0.2, ge=0, le=1)
+    # Top-K winners per wave, and seed 000's minimum activation: below it nothing wins.
+    top_k: int = Field(default=3, ge=1, le=10_000)
+    min_composite: float = Field(default=0.3, ge=0, le=1)
+    # A wave with fewer outputs is recorded but not broadcast (seed 001: >= 2 outputs).
+    min_wave_outputs: int = Field(default=2, ge=1)
+    prior_alpha: float = Field(default=2.0, gt=0)
+    prior_beta: float = Field(default=2.0, gt=0)
+    track_record_window: int = Field(default=200, ge=1, le=100_000)
+    # Used when a specialist declares no confidence (neither metadata nor a "confidence:" line).
+    default_confidence: float = Field(default=0.5, ge=0, le=1)
+    # Misses with zero hits after broadcasts before the mismatch guard fires (seed condition).
+    mismatch_misses: int = Field(default=3, ge=1)
+    strict: bool = Field(default=False, validation_alias="KG_CONTEXT_GWT_STRICT")
+
+    @model_validator(mode="after")
+    def _weights_sum_to_one(self) -> AttentionSettings:
+        total = self.weight_relevance + self.weight_track_record + self.weight_confidence
+        if abs(total - 1.0) > 1e-9:
+            raise ValueError(
+                "weight_relevance + weight_track_record + weight_confidence must sum to 1, "
+                f"not {total:g}"
+            )
+        return self

@@ -77,10 +77,18 @@ def test_schema_apply_is_idempotent_and_safe_concurrently(engine: Any) -> None:
 
 def test_write_then_read_back(engine: Any, boundary_id: str) -> None:
     written = engine.executor.write(
-        "boundary/ensure", boundary_id=boundary_id, verse="local", constitution_version="1"
+        "boundary/ensure",
+        boundary_id=boundary_id,
+        verse="local",
+        constitution_version="1",
+        task_horizon=None,
     )
     again = engine.executor.write(
-        "boundary/ensure", boundary_id=boundary_id, verse="global", constitution_version="2"
+        "boundary/ensure",
+        boundary_id=boundary_id,
+        verse="global",
+        constitution_version="2",
+        task_horizon=40,
     )
     read = engine.executor.read("boundary/get", boundary_id=boundary_id)
     assert written == again == read  # MERGE is idempotent: the second call changed nothing

@@ -1,0 +1,9 @@
+// Analyst audit: how much the record holds for a boundary (it only ever grows).
+MATCH (b:Boundary {id: $boundary_id})
+RETURN b.seq AS seq,
+       COUNT { MATCH (e:Entry) WHERE e.boundary_id = $boundary_id } AS entries,
+       COUNT { MATCH (s:Set) WHERE s.boundary_id = $boundary_id } AS sets,
+       COUNT { MATCH (r:Receipt) WHERE r.boundary_id = $boundary_id } AS receipts,
+       COUNT { MATCH (h:Halt) WHERE h.boundary_id = $boundary_id } AS halts,
+       COUNT { MATCH (p:Proposal) WHERE p.boundary_id = $boundary_id } AS proposals,
+       COUNT { MATCH (e:Entry)-[r]->() WHERE e.boundary_id = $boundary_id } AS entry_edges

@@ -1,0 +1,6 @@
+// Analyst audit: what supersedes what in a boundary, why, in which set, and whether executed.
+MATCH (new:Entry)-[r:SUPERSEDES]->(old:Entry)
+WHERE new.boundary_id = $boundary_id
+RETURN new.id AS new_id, old.id AS old_id, new.key AS key, r.reason AS reason, r.seq AS seq,
+       r.executed AS executed, old.status AS old_status, old.resident AS old_resident
+ORDER BY r.seq, new.id

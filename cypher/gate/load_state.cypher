@@ -1,0 +1,19 @@
+// What the gate reads before deciding: the referenced entries, the cited adoption receipts,
+// and how many halts each set already has.
+CALL {
+  MATCH (e:Entry) WHERE e.id IN $entry_ids
+  RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
+                  class: e.class, writer_id: e.writer_id, resident: e.resident,
+                  tokens: coalesce(e.tokens, 0),
+                  requires_out: COUNT { (e)-[:REQUIRES]->() }}) AS entries
+}
+CALL {
+  MATCH (r:Receipt) WHERE r.id IN $receipt_ids AND r.kind = 'adoption'
+    AND r.boundary_id = $boundary_id
+  RETURN collect(r.id) AS adoptions
+}
+CALL {
+  MATCH (h:Halt) WHERE h.set_id IN $set_ids
+  RETURN collect(h.set_id) AS halted_sets
+}
+RETURN entries, adoptions, halted_sets

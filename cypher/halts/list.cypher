@@ -1,0 +1,10 @@
+// Halts, newest first: all, or one boundary's, optionally only those with a given status.
+MATCH (h:Halt)
+WHERE ($boundary_id IS NULL OR h.boundary_id = $boundary_id)
+  AND ($status IS NULL OR h.status = $status)
+RETURN h.id AS id, h.boundary_id AS boundary_id, h.set_id AS set_id, h.reason_code AS reason_code,
+       h.detail AS detail, h.suggested_amendment AS suggested_amendment, h.status AS status,
+       h.opened_at AS opened_at, h.resolved_at AS resolved_at, h.resolution AS resolution,
+       h.resolved_by AS resolved_by, h.resolution_seconds AS resolution_seconds
+ORDER BY h.opened_at DESC, h.id
+LIMIT $limit

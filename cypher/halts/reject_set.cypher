@@ -1,0 +1,8 @@
+// An operator rejects a halted set: the set and its proposals are rejected (nothing else changes).
+MATCH (s:Set {id: $set_id})
+WHERE s.status = 'halted'
+SET s.status = 'rejected'
+WITH s
+MATCH (p:Proposal)-[:IN_SET]->(s)
+SET p.status = 'rejected'
+RETURN count(p) AS proposals

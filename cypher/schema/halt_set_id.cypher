@@ -1,0 +1,2 @@
+// Range index: the halts of a set.
+CREATE INDEX halt_set_id IF NOT EXISTS FOR (n:Halt) ON (n.set_id)

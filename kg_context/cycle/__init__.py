@@ -1,0 +1,93 @@
+"""The selection-broadcast cycle of seed 000 over the governed graph.
+
+A preconscious buffer of rankable candidates, competition with a minimum activation into a
+bounded conscious workspace, broadcast formatting within a token budget, a broadcast bus with
+per-subscriber timeouts and reports, arbitration with inhibition and a decaying repeat-key
+penalty, the bus admission policy, recurrent link activation, and gate proposals for anything
+durable. ``SelectionBroadcastCycle`` ties them together; each part is usable on its own.
+"""
+
+from kg_context.cycle.admission import AdmissionDecision, AdmissionResult, BusAdmissionPolicy
+from kg_context.cycle.arbitration import (
+    Arbiter,
+    ArbitratedProposal,
+    ArbitrationResult,
+    RepeatKeyPenalty,
+)
+from kg_context.cycle.broadcast import format_broadcast, render_line
+from kg_context.cycle.buffer import BufferDecision, PreconsciousBuffer, rank
+from kg_context.cycle.bus import BroadcastBus, BusSubscriber, SubscriberHandler
+from kg_context.cycle.competition import CompetitionDecision, CompetitionResult, compete
+from kg_context.cycle.cycle import Answer, CycleResult, GateOutcome, SelectionBroadcastCycle
+from kg_context.cycle.models import (
+    INELIGIBLE_STATUSES,
+    AdmissionReason,
+    ArbitrationReason,
+    BroadcastContext,
+    BroadcastItem,
+    BufferReason,
+    BusProposal,
+    Candidate,
+    CandidateOrigin,
+    CompetitionReason,
+    ConsciousItem,
+    EntryRecord,
+    ProposalKind,
+    SubscriberReport,
+    SubscriberStatus,
+    TaskValue,
+)
+from kg_context.cycle.proposals import DURABLE_KINDS, GateDecisionLike, GateSink, to_gate_proposal
+from kg_context.cycle.source import EntrySource, GraphEntrySource
+from kg_context.cycle.tokens import CountTokens, model_token_counter
+from kg_context.cycle.workspace import ConsciousWorkspace
+
+__all__ = [
+    "DURABLE_KINDS",
+    "INELIGIBLE_STATUSES",
+    "AdmissionDecision",
+    "AdmissionReason",
+    "AdmissionResult",
+    "Answer",
+    "Arbiter",
+    "ArbitratedProposal",
+    "ArbitrationReason",
+    "ArbitrationResult",
+    "BroadcastBus",
+    "BroadcastContext",
+    "BroadcastItem",
+    "BufferDecision",
+    "BufferReason",
+    "BusAdmissionPolicy",
+    "BusProposal",
+    "BusSubscriber",
+    "Candidate",
+    "CandidateOrigin",
+    "CompetitionDecision",
+    "CompetitionReason",
+    "CompetitionResult",
+    "ConsciousItem",
+    "ConsciousWorkspace",
+    "CountTokens",
+    "CycleResult",
+    "EntryRecord",
+    "EntrySource",
+    "GateDecisionLike",
+    "GateOutcome",
+    "GateSink",
+    "GraphEntrySource",
+    "PreconsciousBuffer",
+    "ProposalKind",
+    "RepeatKeyPenalty",
+    "SelectionBroadcastCycle",
+    "SubscriberHandler",
+    "SubscriberReport",
+    "SubscriberStatus",
+    "TaskValue",
+    "compete",
+    "format_broadcast",
+    "model_token_counter",
+    "rank",
+    "render_line",
+    "to_gate_proposal",
+]

@@ -1,0 +1,289 @@
+"""The selection-broadcast cycle (seed 000): buffer → competition → broadcast → bus → arbitration
+→ admission → recall, recurrent link activation, and gate proposals.
+
+One ``run()`` is one broadcast. The cycle owns the buffer and the workspace; subscribers only see
+the immutable ``BroadcastContext`` and only return proposals. The graph is read (entries to
+recall, linked entries to reactivate) through an ``EntrySource``; anything durable leaves as a
+``kg_context.models.Proposal`` through the ``GateSink``. Not thread-safe: one caller at a time.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from kg_context.cycle.admission import AdmissionResult, BusAdmissionPolicy
+from kg_context.cycle.arbitration import (
+    Arbiter,
+    ArbitratedProposal,
+    ArbitrationResult,
+    RepeatKeyPenalty,
+)
+from kg_context.cycle.broadcast import format_broadcast
+from kg_context.cycle.buffer import BufferDecision, PreconsciousBuffer
+from kg_context.cycle.bus import BroadcastBus
+from kg_context.cycle.competition import CompetitionResult, compete
+from kg_context.cycle.models import (
+    BroadcastContext,
+    Candidate,
+    CandidateOrigin,
+    EntryRecord,
+    SubscriberReport,
+    TaskValue,
+)
+from kg_context.cycle.proposals import DURABLE_KINDS, GateSink, to_gate_proposal
+from kg_context.cycle.source import EntrySource
+from kg_context.cycle.tokens import CountTokens, model_token_counter
+from kg_context.cycle.workspace import ConsciousWorkspace
+from kg_context.errors import ConfigurationError
+from kg_context.settings import CycleSettings
+
+__all__ = ["Answer", "CycleResult", "GateOutcome", "SelectionBroadcastCycle"]
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    subscriber: str
+    key: str
+    text: str
+    exact: bool
+    priority: float
+
+
+@dataclass(frozen=True, slots=True)
+class GateOutcome:
+    proposal_id: str
+    bus_kind: str
+    subscriber: str
+    outcome: str  # commit | halt | reject, as the gate decided
+    set_id: str | None
+    entry_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CycleResult:
+    """Everything one broadcast decided, each decision with its reason code."""
+
+    cycle: int
+    competition: CompetitionResult
+    context: BroadcastContext
+    reports: tuple[SubscriberReport, ...]
+    arbitration: ArbitrationResult
+    admission: AdmissionResult
+    answers: tuple[Answer, ...]
+    followups: tuple[ArbitratedProposal, ...]
+    recalled_ids: tuple[str, ...]  # entered the buffer from admitted query_memory proposals
+    linked_ids: tuple[str, ...]  # entered the buffer by recurrent link activation
+    buffer_decisions: tuple[BufferDecision, ...]
+    gate: tuple[GateOutcome, ...]
+
+
+class SelectionBroadcastCycle:
+    """The runtime cycle over one boundary's graph."""
+
+    def __init__(
+        self,
+        *,
+        boundary_id: str,
+        bus: BroadcastBus,
+        source: EntrySource,
+        gate: GateSink | None,
+        settings: CycleSettings | None = None,
+        count_tokens: CountTokens | None = None,
+        run_id: str | None = None,
+        recall_limit: int = 16,
+    ) -> None:
+        self.settings = settings or CycleSettings()
+        s = self.settings
+        self.boundary_id = boundary_id
+        self.bus = bus
+        self.source = source
+        self.gate = gate
+        self.count_tokens = count_tokens or model_token_counter()
+        self.run_id = run_id or f"cycle-{uuid.uuid4().hex[:16]}"
+        self.recall_limit = recall_limit
+        self.buffer = PreconsciousBuffer(s.buffer_capacity)
+        self.workspace = ConsciousWorkspace(s.workspace_capacity)
+        self.arbiter = Arbiter(RepeatKeyPenalty(s.repeat_key_penalty, s.repeat_key_penalty_decay))
+        self.policy = BusAdmissionPolicy(
+            min_resolve_priority=s.min_resolve_priority,
+            min_query_priority=s.min_query_priority,
+            suppress_queries_after_answer=s.suppress_queries_after_answer,
+        )
+        self.cycle = 0
+        self.answer_available = False
+
+    # -- inputs to the buffer ------------------------------------------------------------------
+
+    def offer(self, candidates: Iterable[Candidate]) -> list[BufferDecision]:
+        """Stored items (or any caller's candidates) into the preconscious buffer."""
+        return self.buffer.offer(candidates)
+
+    def offer_entries(self, ids: Sequence[str], activation: float) -> list[BufferDecision]:
+        """Entries of the boundary, read from the graph in one batch, as stored candidates."""
+        records = self.source.load_linked(ids)
+        return self.buffer.offer(
+            Candidate.from_entry(r, activation=activation, origin=CandidateOrigin.STORED)
+            for r in records
+        )
+
+    def new_task(self) -> None:
+        """Forget that a deterministic answer is available (queries are no longer suppressed)."""
+        self.answer_available = False
+
+    # -- one broadcast -------------------------------------------------------------------------
+
+    def run(self, task: Mapping[str, TaskValue] | None = None) -> CycleResult:
+        s = self.settings
+        self.cycle += 1
+        broadcast_id = f"{self.run_id}-b{self.cycle}"
+
+        competition = compete(
+            self.workspace,
+            self.buffer.drain(),
+            min_activation=s.min_activation,
+            cycle=self.cycle,
+            workspace_decay=s.workspace_decay,
+        )
+        buffer_decisions = self.buffer.offer(competition.waiting)
+        buffer_decisions += self.buffer.decay(s.buffer_decay, s.buffer_floor)
+        buffer_decisions += self.buffer.offer(competition.evicted)
+
+        context = format_broadcast(
+            self.workspace.items(),
+            broadcast_id=broadcast_id,
+            cycle=self.cycle,
+            token_budget=s.token_budget,
+            count_tokens=self.count_tokens,
+            task=task,
+            answer_available=self.answer_available,
+        )
+        reports = self.bus.broadcast(context)
+        arbitration = self.arbiter.arbitrate(broadcast_id, reports)
+        admission = self.policy.apply(arbitration.accepted, answer_available=self.answer_available)
+        self.answer_available = admission.answer_available
+
+        answers: list[Answer] = []
+        followups: list[ArbitratedProposal] = []
+        queries: list[ArbitratedProposal] = []
+        durable: list[ArbitratedProposal] = []
+        for item in admission.admitted():
+            p = item.proposal
+            if p.kind == "resolve_answer":
+                answers.append(
+                    Answer(item.subscriber, p.key, p.text, p.exact, item.effective_priority)
+                )
+            elif p.kind == "query_memory":
+                queries.append(item)
+            elif p.kind in DURABLE_KINDS:
+                durable.append(item)
+            else:
+                followups.append(item)
+        gate = self.gate
+        if durable and gate is None:
+            raise ConfigurationError(
+                f"{len(durable)} admitted bus proposal(s) change durable state and this cycle has "
+                "no gate: pass gate=engine.boundary(boundary_id)"
+            )
+
+        recalled = self._recall(queries)
+        linked = self._link_activation()
+        buffer_decisions += self.buffer.offer(recalled)
+        buffer_decisions += self.buffer.offer(linked)
+
+        gate_outcomes = self._to_gate(gate, durable) if gate is not None else ()
+        return CycleResult(
+            cycle=self.cycle,
+            competition=competition,
+            context=context,
+            reports=reports,
+            arbitration=arbitration,
+            admission=admission,
+            answers=tuple(answers),
+            followups=tuple(followups),
+            recalled_ids=tuple(c.id for c in recalled),
+            linked_ids=tuple(c.id for c in linked),
+            buffer_decisions=tuple(buffer_decisions),
+            gate=gate_outcomes,
+        )
+
+    # -- after the broadcast -------------------------------------------------------------------
+
+    def _recall(self, queries: Sequence[ArbitratedProposal]) -> list[Candidate]:
+        """Admitted query_memory proposals: their entry ids and keys, read in batches."""
+        if not queries:
+            return []
+        strength: dict[str, float] = {}
+        by_id: dict[str, float] = {}
+        by_key: dict[str, float] = {}
+        for q in queries:
+            for entry_id in q.proposal.entry_ids:
+                by_id[entry_id] = max(by_id.get(entry_id, 0.0), q.effective_priority)
+            by_key[q.proposal.key] = max(by_key.get(q.proposal.key, 0.0), q.effective_priority)
+        records: list[tuple[EntryRecord, float]] = []
+        records += [(r, by_id[r.id]) for r in self.source.load_linked(sorted(by_id))]
+        records += [
+            (r, by_key[r.key])
+            for r in self.source.recall_by_key(sorted(by_key), self.recall_limit)
+            if r.key in by_key
+        ]
+        found: dict[str, EntryRecord] = {}
+        for record, priority in records:
+            found[record.id] = record
+            strength[record.id] = max(strength.get(record.id, 0.0), min(1.0, priority))
+        return [
+            Candidate.from_entry(found[i], activation=strength[i], origin=CandidateOrigin.RECALLED)
+            for i in sorted(found)
+            if i not in self.workspace
+        ]
+
+    def _link_activation(self) -> list[Candidate]:
+        """Conscious items activate their explicit linked_ids for the next competition."""
+        gain = self.settings.link_activation_gain
+        strength: dict[str, float] = {}
+        sources: dict[str, list[str]] = {}
+        for item in self.workspace.items():
+            for target in item.candidate.linked_ids:
+                if target in self.workspace:
+                    continue
+                strength[target] = max(strength.get(target, 0.0), item.activation * gain)
+                sources.setdefault(target, []).append(item.id)
+        if not strength:
+            return []
+        records = self.source.load_linked(sorted(strength))
+        return [
+            Candidate.from_entry(
+                r,
+                activation=min(1.0, strength[r.id]),
+                origin=CandidateOrigin.LINKED,
+                activated_by=tuple(sorted(sources[r.id])),
+            )
+            for r in records
+            if r.id in strength
+        ]
+
+    def _to_gate(
+        self, gate: GateSink, durable: Sequence[ArbitratedProposal]
+    ) -> tuple[GateOutcome, ...]:
+        outcomes: list[GateOutcome] = []
+        for index, item in enumerate(durable):
+            proposal = to_gate_proposal(
+                item,
+                proposal_id=f"{self.run_id}-b{self.cycle}-p{index}",
+                boundary_id=self.boundary_id,
+                broadcast_id=f"{self.run_id}-b{self.cycle}",
+                contradiction_lease_sets=self.settings.contradiction_lease_sets,
+            )
+            decision = gate.commit(proposal)
+            outcomes.append(
+                GateOutcome(
+                    proposal_id=proposal.id,
+                    bus_kind=item.proposal.kind,
+                    subscriber=item.subscriber,
+                    outcome=decision.outcome,
+                    set_id=decision.set_id,
+                    entry_ids=tuple(decision.entry_ids),
+                )
+            )
+        return tuple(outcomes)

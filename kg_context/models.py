@@ -1,0 +1,249 @@
+"""The typed contracts writers use: proposals, entries and their declarations (pure data).
+
+Validated with pydantic at the edge; ``parse_proposal`` turns pydantic's errors into an
+``InputValidationError`` so nothing malformed reaches the gate. ``kg-context schema json`` exports
+these models as JSON Schema.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from kg_context.errors import InputValidationError
+
+__all__ = [
+    "CLASS_LABELS",
+    "DELIBERATIVE_CLASSES",
+    "MAX_BODY_CHARS",
+    "EntryClass",
+    "EntryProposal",
+    "Proposal",
+    "Provenance",
+    "Residency",
+    "ResidencyPolicy",
+    "Supersession",
+    "Verse",
+    "WriterKind",
+    "constitution_proposal",
+    "parse_proposal",
+]
+
+# The hard ceiling at the edge; the constitution sets a lower limit the gate enforces.
+MAX_BODY_CHARS = 262_144
+_ID = r"^[A-Za-z0-9][A-Za-z0-9._:/#@+-]{0,199}$"
+
+
+class EntryClass(StrEnum):
+    DECISION = "decision"
+    FACT = "fact"
+    CONSTRAINT = "constraint"
+    GOAL = "goal"
+    PLAN = "plan"
+    OBLIGATION = "obligation"
+    PIN = "pin"
+    REJECTED_ALTERNATIVE = "rejected_alternative"
+    OPEN_QUESTION = "open_question"
+    INTERFACE = "interface"
+    SCRATCH = "scratch"
+
+
+CLASS_LABELS: dict[EntryClass, str] = {
+    EntryClass.DECISION: "Decision",
+    EntryClass.FACT: "Fact",
+    EntryClass.CONSTRAINT: "Constraint",
+    EntryClass.GOAL: "Goal",
+    EntryClass.PLAN: "Plan",
+    EntryClass.OBLIGATION: "Obligation",
+    EntryClass.PIN: "Pin",
+    EntryClass.REJECTED_ALTERNATIVE: "RejectedAlternative",
+    EntryClass.OPEN_QUESTION: "OpenQuestion",
+    EntryClass.INTERFACE: "Interface",
+    EntryClass.SCRATCH: "Scratch",
+}
+
+# Deliberative material must carry a lease (expires_after) or be superseded by default.
+DELIBERATIVE_CLASSES = frozenset({EntryClass.REJECTED_ALTERNATIVE, EntryClass.OPEN_QUESTION})
+
+
+class Verse(StrEnum):
+    INTERNAL = "internal"
+    LOCAL = "local"
+    GLOBAL = "global"
+
+
+class WriterKind(StrEnum):
+    AGENT = "agent"
+    TOOL = "tool"
+    MODEL = "model"
+    CZAR = "czar"
+    OPERATOR = "operator"
+
+
+class ResidencyPolicy(StrEnum):
+    HARD = "hard"
+    SOFT = "soft"
+    RECONSTRUCTIBLE = "reconstructible"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False)
+
+
+class _Reference(_Strict):
+    """A declaration that points at another entry."""
+
+    entry_id: str = Field(pattern=_ID)
+
+
+class Supersession(_Reference):
+    """This entry replaces ``entry_id`` (live, same boundary, same key), for ``reason``."""
+
+    reason: str = Field(min_length=1, max_length=2000)
+
+
+class Provenance(_Reference):
+    """This entry was derived from ``entry_id``; essential (propagates at-risk) or supporting."""
+
+    essential: bool = True
+
+
+class Residency(_Reference):
+    """This entry needs ``entry_id`` resident: hard, or soft/reconstructible with a lease."""
+
+    policy: ResidencyPolicy = ResidencyPolicy.HARD
+    lease_sets: int | None = Field(default=None, ge=1, le=1_000_000)
+    needs: tuple[str, ...] = Field(default=(), max_length=64)
+
+    @field_validator("needs")
+    @classmethod
+    def _property_names(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for name in value:
+            if not name.isidentifier():
+                raise ValueError(f"needs names properties; {name!r} is not a property name")
+        return value
+
+
+class EntryProposal(_Strict):
+    """One typed entry a writer proposes."""
+
+    id: str | None = Field(default=None, pattern=_ID)
+    entry_class: EntryClass = Field(alias="class")
+    key: str = Field(min_length=1, max_length=512)
+    body: str = Field(max_length=MAX_BODY_CHARS)
+    verse: Verse = Verse.LOCAL
+    supersedes: tuple[Supersession, ...] = Field(default=(), max_length=256)
+    derived_from: tuple[Provenance, ...] = Field(default=(), max_length=1024)
+    requires: tuple[Residency, ...] = Field(default=(), max_length=1024)
+    expires_after: int | None = Field(default=None, ge=1, le=1_000_000)
+    superseded_by_default: bool = False
+    attributes: dict[str, str | int | float | bool] = Field(default_factory=dict, max_length=64)
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    def references(self) -> list[str]:
+        """Every entry id this entry declares a relation to (supersedes, provenance, residency)."""
+        refs: tuple[_Reference, ...] = (*self.supersedes, *self.derived_from, *self.requires)
+        return [ref.entry_id for ref in refs]
+
+    @field_validator("attributes")
+    @classmethod
+    def _attribute_names(
+        cls, value: dict[str, str | int | float | bool]
+    ) -> dict[str, str | int | float | bool]:
+        for name in value:
+            if not name.isidentifier():
+                raise ValueError(f"attribute name {name!r} is not an identifier")
+        return value
+
+
+class Proposal(_Strict):
+    """A writer's proposal into one boundary: a set id, or declared targets, and entries."""
+
+    id: str = Field(pattern=_ID)
+    boundary_id: str = Field(pattern=_ID)
+    writer_id: str = Field(pattern=_ID)
+    writer_kind: WriterKind
+    set_id: str | None = Field(default=None, pattern=_ID)
+    targets: tuple[str, ...] = Field(default=(), max_length=256)
+    entries: tuple[EntryProposal, ...] = Field(min_length=1, max_length=1000)
+    summary: str | None = Field(default=None, max_length=2000)
+    adoption_receipt_id: str | None = Field(default=None, pattern=_ID)
+    revalidates: tuple[str, ...] = Field(default=(), max_length=256)
+    kind: Literal["state", "compaction", "constitution", "recall", "invalidation"] = "state"
+
+    @field_validator("targets")
+    @classmethod
+    def _targets(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for target in value:
+            if not target or len(target) > 512:
+                raise ValueError("a target is a non-empty key of at most 512 characters")
+        return value
+
+    @model_validator(mode="after")
+    def _entry_ids(self) -> Proposal:
+        ids = [entry_id for entry_id in self.entry_ids()]
+        if len(set(ids)) != len(ids):
+            raise ValueError("entry ids repeat within the proposal")
+        return self
+
+    def entry_ids(self) -> list[str]:
+        """Each entry's id: the declared one, or ``<proposal id>#<index>``."""
+        return [e.id or f"{self.id}#{i}" for i, e in enumerate(self.entries)]
+
+    def payload(self) -> str:
+        """The proposal as canonical JSON: what the record stores verbatim."""
+        return json.dumps(
+            self.model_dump(mode="json", by_alias=True), sort_keys=True, ensure_ascii=False
+        )
+
+    def digest(self) -> str:
+        return hashlib.sha256(self.payload().encode("utf-8")).hexdigest()
+
+
+def parse_proposal(data: Proposal | dict[str, Any]) -> Proposal:
+    """A validated proposal, or an ``InputValidationError`` listing every problem."""
+    if isinstance(data, Proposal):
+        return data
+    if not isinstance(data, dict):
+        raise InputValidationError(f"a proposal is a mapping, not {type(data).__name__}")
+    try:
+        return Proposal.model_validate(data)
+    except ValidationError as err:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or '(proposal)'}: {e['msg']}"
+            for e in err.errors(include_url=False)
+        )
+        raise InputValidationError(f"malformed proposal: {problems}") from None
+
+
+def constitution_proposal(
+    boundary_id: str,
+    writer_id: str,
+    text: str,
+    reason: str,
+    writer_kind: WriterKind = WriterKind.OPERATOR,
+) -> Proposal:
+    """A constitution change as a proposal (its one entry's body is the TOML text). The gate
+    ratifies it only for an operator writer; its id is derived from writer and text (idempotent)."""
+    writer_kind = WriterKind(writer_kind)
+    identity = f"{writer_kind.value}\n{writer_id}\n{text}"
+    digest = hashlib.sha256(identity.encode("utf-8")).hexdigest()[:16]
+    proposal_id = f"{boundary_id}/constitution/{digest}"
+    return Proposal(
+        id=proposal_id,
+        boundary_id=boundary_id,
+        writer_id=writer_id,
+        writer_kind=writer_kind,
+        set_id=proposal_id,
+        targets=("constitution",),
+        entries=(
+            EntryProposal.model_validate({"class": "pin", "key": "constitution", "body": text}),
+        ),
+        summary=f"constitution change: {reason}"[:2000],
+        kind="constitution",
+    )

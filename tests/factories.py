@@ -1,0 +1,36 @@
+"""Proposal builders for tests (never imported by product code)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+_serial = itertools.count(1)
+
+
+def entry(cls: str = "decision", key: str = "k", body: str = "b", **extra: Any) -> dict[str, Any]:
+    return {"class": cls, "key": key, "body": body, **extra}
+
+
+def proposal(
+    boundary_id: str,
+    *entries: dict[str, Any],
+    writer_id: str = "writer-1",
+    writer_kind: str = "agent",
+    targets: list[str] | None = None,
+    set_id: str | None = None,
+    pid: str | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": pid or f"{boundary_id}-p{next(_serial)}",
+        "boundary_id": boundary_id,
+        "writer_id": writer_id,
+        "writer_kind": writer_kind,
+        "targets": ["t"] if targets is None and set_id is None else (targets or []),
+        "entries": list(entries) or [entry()],
+        **extra,
+    }
+    if set_id is not None:
+        data["set_id"] = set_id
+    return data

@@ -1,0 +1,245 @@
+"""The selection-broadcast cycle against the real Neo4j: recurrent link activation across
+cycles, recall, and bus proposals committed through the real gate.
+
+Entries are seeded through the gate (``engine.boundary(id).commit``). Retired and invalidated
+entries cannot be made through the gate yet (czar and invalidation are not wired), so the one
+test of that filter seeds them with a test-only catalog (``cycle_fixtures/``), never product code.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kg_context.boundary import Boundary
+from kg_context.catalog import Catalog
+from kg_context.connection import open_driver
+from kg_context.cycle import (
+    BroadcastBus,
+    BroadcastContext,
+    BusProposal,
+    BusSubscriber,
+    CandidateOrigin,
+    CompetitionReason,
+    GraphEntrySource,
+    SelectionBroadcastCycle,
+)
+from kg_context.engine import Engine
+from kg_context.settings import CycleSettings
+
+FIXTURES = Path(__file__).parent / "cycle_fixtures"
+
+
+@pytest.fixture(scope="module")
+def seeder(neo4j_target: Any) -> Iterator[Engine]:
+    with Engine(open_driver(neo4j_target), neo4j_target, catalog=Catalog(FIXTURES)) as seeding:
+        yield seeding
+
+
+def fixture_seed(
+    seeder: Engine,
+    boundary_id: str,
+    entries: Sequence[tuple[str, str]],  # (id, status)
+    requires: Sequence[tuple[str, str]] = (),
+    derived: Sequence[tuple[str, str]] = (),
+) -> None:
+    rows = [{"id": i, "key": f"key-{i}", "body": f"body of {i}", "status": s} for i, s in entries]
+    seeder.executor.write("cycle_seed/entries", boundary_id=boundary_id, entries=rows)
+    links = [{"from": a, "to": b} for a, b in requires]
+    seeder.executor.write("cycle_seed/requires", links=links)
+    links = [{"from": a, "to": b} for a, b in derived]
+    seeder.executor.write("cycle_seed/derived_from", links=links)
+
+
+def commit(boundary: Boundary, pid: str, *entries: dict[str, Any]) -> None:
+    decision = boundary.commit(
+        {
+            "id": f"{boundary.id}-{pid}",
+            "boundary_id": boundary.id,
+            "writer_id": "seeder",
+            "writer_kind": "agent",
+            "targets": ["cycle-seed"],
+            "entries": list(entries),
+        }
+    )
+    assert decision.outcome == "commit", decision
+
+
+def test_load_linked_leaves_out_retired_invalidated_and_other_boundaries(
+    engine: Engine, seeder: Engine, boundary_id: str
+) -> None:
+    n = {name: f"{boundary_id}-{name}" for name in ("a", "b", "gone", "bad")}
+    foreign = f"test-{uuid.uuid4().hex}-foreign"
+    fixture_seed(
+        seeder,
+        boundary_id,
+        [(n["a"], "live"), (n["b"], "at_risk"), (n["gone"], "retired"), (n["bad"], "invalidated")],
+        requires=[(n["a"], n["b"]), (n["a"], n["gone"])],
+        derived=[(n["a"], n["bad"])],
+    )
+    fixture_seed(seeder, foreign.removesuffix("-foreign"), [(foreign, "live")])
+    fixture_seed(seeder, boundary_id, [], requires=[(n["a"], foreign)])
+
+    source = GraphEntrySource(engine.executor, boundary_id)
+    loaded = source.load_linked([n["a"], n["b"], n["gone"], n["bad"], foreign, "missing"])
+    # Links are listed within the boundary (status filtering happens when a target is loaded).
+    assert [(r.id, r.status, r.linked_ids) for r in loaded] == [
+        (n["a"], "live", (n["b"], n["bad"], n["gone"])),
+        (n["b"], "at_risk", ()),
+    ]
+    assert source.load_linked([]) == []
+
+
+def test_linked_entries_reactivate_across_cycles_and_bus_facts_pass_the_gate(
+    engine: Engine, boundary_id: str
+) -> None:
+    n = {name: f"{boundary_id}-{name}" for name in ("a", "b", "c", "old", "new")}
+    boundary = engine.boundary(boundary_id)
+    source_attr = {"source": "test"}
+    commit(
+        boundary,
+        "p1",
+        {"id": n["c"], "class": "fact", "key": "c", "body": "c holds", "attributes": source_attr},
+        {"id": n["old"], "class": "fact", "key": "k", "body": "old k", "attributes": source_attr},
+    )
+    commit(
+        boundary,
+        "p2",
+        {
+            "id": n["b"],
+            "class": "fact",
+            "key": "b",
+            "body": "b follows from c",
+            "derived_from": [{"entry_id": n["c"]}, {"entry_id": n["old"], "essential": False}],
+        },
+        {
+            "id": n["a"],
+            "class": "decision",
+            "key": "a",
+            "body": "decide a",
+            "requires": [{"entry_id": n["b"]}],
+        },
+    )
+    commit(
+        boundary,
+        "p3",
+        {
+            "id": n["new"],
+            "class": "fact",
+            "key": "k",
+            "body": "new k",
+            "attributes": source_attr,
+            "supersedes": [{"entry_id": n["old"], "reason": "corrected"}],
+        },
+    )
+
+    broadcasts: list[list[str]] = []
+
+    def scribe(ctx: BroadcastContext) -> list[BusProposal]:
+        broadcasts.append([i.id for i in ctx.items])
+        if n["b"] in {i.id for i in ctx.items}:
+            return [
+                BusProposal(
+                    kind="admit_fact",
+                    key="b-checked",
+                    priority=0.9,
+                    text="b was checked against c",
+                    entry_ids=(n["b"],),
+                )
+            ]
+        return []
+
+    source = GraphEntrySource(engine.executor, boundary_id)
+    cycle = SelectionBroadcastCycle(
+        boundary_id=boundary_id,
+        bus=BroadcastBus([BusSubscriber("scribe", scribe)], default_timeout_s=10.0),
+        source=source,
+        gate=boundary,
+        settings=CycleSettings(
+            min_activation=0.5, workspace_decay=1.0, link_activation_gain=0.8, token_budget=256
+        ),
+    )
+    cycle.offer_entries([n["a"]], activation=1.0)
+
+    first = cycle.run()
+    assert first.competition.reasons() == {n["a"]: CompetitionReason.ADMITTED}
+    assert first.linked_ids == (n["b"],)
+    (waiting,) = cycle.buffer.ranked()
+    assert (waiting.origin, waiting.status, waiting.activated_by) == (
+        CandidateOrigin.LINKED,
+        "live",
+        (n["a"],),
+    )
+    assert first.gate == ()
+
+    second = cycle.run()
+    assert second.competition.reasons() == {n["b"]: CompetitionReason.ADMITTED}
+    # b's explicit links come back status-tagged: c live, old superseded (by the gate's p3).
+    assert {c.id: c.status for c in cycle.buffer.ranked()} == {
+        n["c"]: "live",
+        n["old"]: "superseded",
+    }
+    (outcome,) = second.gate
+    assert (outcome.outcome, outcome.subscriber, outcome.bus_kind) == (
+        "commit",
+        "scribe",
+        "admit_fact",
+    )
+    (fact,) = source.load_linked(outcome.entry_ids)
+    assert (fact.key, fact.entry_class, fact.status, fact.linked_ids) == (
+        "b-checked",
+        "fact",
+        "live",
+        (n["b"],),
+    )
+
+    third = cycle.run()
+    assert third.competition.reasons() == {
+        n["c"]: CompetitionReason.ADMITTED,
+        n["old"]: CompetitionReason.ADMITTED,
+    }
+    assert broadcasts[:2] == [[n["a"]], [n["a"], n["b"]]]
+    assert set(broadcasts[2]) == {n["a"], n["b"], n["c"], n["old"]}
+    # The scribe proposed the same key again: penalized (0.9 - 0.2) but still above the bar, so
+    # it went to the gate again under a fresh proposal id (the gate decides what to keep).
+    (again,) = third.arbitration.accepted
+    assert again.penalty == pytest.approx(0.2)
+    assert again.effective_priority == pytest.approx(0.7)
+    assert [g.proposal_id for g in third.gate] == [f"{cycle.run_id}-b3-p0"]
+
+
+def test_admitted_query_memory_recalls_entries_by_key(engine: Engine, boundary_id: str) -> None:
+    n = {name: f"{boundary_id}-{name}" for name in ("a", "r")}
+    boundary = engine.boundary(boundary_id)
+    commit(
+        boundary,
+        "p1",
+        {"id": n["a"], "class": "decision", "key": "a", "body": "decide a"},
+        {"id": n["r"], "class": "fact", "key": "r", "body": "r", "attributes": {"source": "t"}},
+    )
+
+    def recaller(ctx: BroadcastContext) -> list[BusProposal]:
+        return [
+            BusProposal(kind="query_memory", key="r", priority=0.7),
+            BusProposal(kind="query_memory", key="nothing-has-this-key", priority=0.7),
+        ]
+
+    cycle = SelectionBroadcastCycle(
+        boundary_id=boundary_id,
+        bus=BroadcastBus([BusSubscriber("recaller", recaller)], default_timeout_s=10.0),
+        source=GraphEntrySource(engine.executor, boundary_id),
+        gate=boundary,
+        settings=CycleSettings(min_activation=0.5),
+    )
+    cycle.offer_entries([n["a"]], activation=0.9)
+    result = cycle.run()
+    assert result.recalled_ids == (n["r"],)
+    (recalled,) = cycle.buffer.ranked()
+    assert (recalled.origin, recalled.status) == (CandidateOrigin.RECALLED, "live")
+    assert recalled.activation == pytest.approx(0.7)
+    second = cycle.run()
+    assert second.competition.reasons()[n["r"]] is CompetitionReason.ADMITTED

@@ -1,0 +1,493 @@
+"""The governed commit against the real Neo4j: supersession, every predicate, receipts, halts,
+resubmission and malformed input (issue: governed commit)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kg_context.errors import InputValidationError, StateError
+from kg_context.models import MAX_BODY_CHARS
+from tests.factories import entry, proposal
+
+
+def _entries(engine: Any, boundary_id: str) -> dict[str, dict[str, Any]]:
+    rows = engine.executor.read("audits/boundary_entries", boundary_id=boundary_id)
+    return {row["id"]: row for row in rows}
+
+
+def _fingerprint(engine: Any, boundary_id: str) -> tuple[Any, ...]:
+    """Everything a halt or rejection must not change: entries, edges, the boundary's seq."""
+    entries = _entries(engine, boundary_id)
+    counts = engine.executor.read("audits/record_counts", boundary_id=boundary_id)[0]
+    return (
+        sorted((i, e["status"], e["resident"]) for i, e in entries.items()),
+        counts["seq"],
+        counts["entries"],
+        counts["entry_edges"],
+    )
+
+
+def test_a_set_with_a_supersession_commits_and_flips_the_old_entry(
+    engine: Any, boundary_id: str
+) -> None:
+    team = engine.boundary(boundary_id)
+    first = team.commit(
+        proposal(boundary_id, entry(key="db", body="Use Postgres", id=f"{boundary_id}-e1"))
+    )
+    assert (first.outcome, first.seq) == ("commit", 1)
+    second = team.commit(
+        proposal(
+            boundary_id,
+            entry(
+                key="db",
+                body="Use Neo4j: the model is a graph",
+                id=f"{boundary_id}-e2",
+                supersedes=[{"entry_id": f"{boundary_id}-e1", "reason": "graph model"}],
+                derived_from=[{"entry_id": f"{boundary_id}-e1", "essential": True}],
+            ),
+            entry(cls="constraint", key="latency", body="p99 < 50 ms"),
+        )
+    )
+    assert (second.outcome, second.seq) == ("commit", 2)
+    assert second.constitution_version == "1"
+
+    entries = _entries(engine, boundary_id)
+    old, new = entries[f"{boundary_id}-e1"], entries[f"{boundary_id}-e2"]
+    assert (old["status"], old["resident"]) == ("superseded", False)
+    assert (new["status"], new["resident"]) == ("live", True)
+    assert "Decision" in new["labels"] and "Entry" in new["labels"]
+    assert new["tokens"] > 0 and new["set_seq"] == 2
+    assert engine.executor.read("audits/superseded_still_resident", boundary_id=boundary_id) == []
+
+    chain = engine.executor.read("audits/supersession_chain", boundary_id=boundary_id)
+    assert [(c["new_id"], c["old_id"], c["reason"], c["executed"]) for c in chain] == [
+        (f"{boundary_id}-e2", f"{boundary_id}-e1", "graph model", True)
+    ]
+    ledger = engine.executor.read("audits/ledger", boundary_id=boundary_id)
+    assert [(s["seq"], s["status"]) for s in ledger] == [(1, "ratified"), (2, "ratified")]
+    assert ledger[1]["previous_set_id"] == ledger[0]["set_id"]
+    for row in ledger:
+        kinds = {r["kind"]: r for r in row["receipts"]}
+        assert set(kinds) == {"review", "commit"}
+        assert kinds["commit"]["constitution_version"] == "1"
+        assert kinds["commit"]["state_revision"] == row["seq"]
+    state = team.state()
+    assert state["seq"] == 2
+
+
+def test_resubmitting_a_committed_proposal_returns_the_original_receipt(
+    engine: Any, boundary_id: str
+) -> None:
+    team = engine.boundary(boundary_id)
+    data = proposal(boundary_id, entry(key="k", body="once"))
+    original = team.commit(data)
+    again = team.commit(data)
+    assert again.replayed and not original.replayed
+    assert (again.receipt_id, again.set_id, again.seq) == (
+        original.receipt_id,
+        original.set_id,
+        original.seq,
+    )
+    assert team.close() == []  # nothing pending: a retried close commits nothing twice
+    counts = engine.executor.read("audits/record_counts", boundary_id=boundary_id)[0]
+    assert (counts["seq"], counts["entries"], counts["sets"]) == (1, 1, 1)
+
+
+def test_a_reused_proposal_id_with_other_content_is_refused(engine: Any, boundary_id: str) -> None:
+    team = engine.boundary(boundary_id)
+    data = proposal(boundary_id, entry(body="first"))
+    team.commit(data)
+    changed = {**data, "entries": [entry(body="second")]}
+    with pytest.raises(InputValidationError, match="already recorded with other content"):
+        team.commit(changed)
+
+
+def _seed(engine: Any, boundary_id: str, **kw: Any) -> Any:
+    team = engine.boundary(boundary_id, **kw)
+    team.commit(proposal(boundary_id, entry(key="db", body="Postgres", id=f"{boundary_id}-base")))
+    return team
+
+
+# (reason code, outcome, proposal builder given the boundary id)
+PREDICATE_CASES: list[tuple[str, str, Any]] = [
+    ("NO_PLACEMENT", "reject", lambda b: proposal(b, entry(), targets=[])),
+    (
+        "CLASS_NOT_ALLOWED",
+        "reject",
+        lambda b: proposal(b, entry(cls="decision"), writer_kind="tool"),
+    ),
+    ("BODY_TOO_LARGE", "reject", lambda b: proposal(b, entry(body="word " * 9000))),
+    ("ENTRY_ID_TAKEN", "reject", lambda b: proposal(b, entry(id=f"{b}-base", key="db"))),
+    ("MISSING_PROVENANCE", "reject", lambda b: proposal(b, entry(cls="fact", body="2+2=4"))),
+    ("MISSING_LEASE", "reject", lambda b: proposal(b, entry(cls="open_question"))),
+    (
+        "MISSING_LEASE",
+        "reject",
+        lambda b: proposal(b, entry(cls="rejected_alternative", expires_after=100_000)),
+    ),
+    (
+        "UNKNOWN_DEPENDENCY",
+        "reject",
+        lambda b: proposal(b, entry(derived_from=[{"entry_id": f"{b}-ghost"}])),
+    ),
+    (
+        "UNKNOWN_DEPENDENCY",
+        "reject",
+        lambda b: proposal(b, entry(requires=[{"entry_id": f"{b}-ghost", "policy": "hard"}])),
+    ),
+    (
+        "SUPERSESSION_TARGET",
+        "halt",
+        lambda b: proposal(
+            b, entry(key="db", supersedes=[{"entry_id": f"{b}-ghost", "reason": "r"}])
+        ),
+    ),
+    (
+        "SUPERSESSION_TARGET",
+        "halt",
+        lambda b: proposal(
+            b, entry(key="other-key", supersedes=[{"entry_id": f"{b}-base", "reason": "r"}])
+        ),
+    ),
+    (
+        "VERSE_ADOPTION",
+        "halt",
+        lambda b: proposal(b, entry(verse="global", key="g", body="public weather")),
+    ),
+    (
+        "DENSITY",
+        "halt",
+        lambda b: proposal(
+            b,
+            *[
+                entry(key=f"k{i}", requires=[{"entry_id": f"{b}-base"}] * 1 + [], id=f"{b}-d{i}")
+                for i in range(65)
+            ],
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("code", "outcome", "build"),
+    PREDICATE_CASES,
+    ids=[f"{c}-{i}" for i, (c, _, _) in enumerate(PREDICATE_CASES)],
+)
+def test_each_predicate_trips_with_its_code_and_changes_nothing_but_the_record(
+    engine: Any, boundary_id: str, code: str, outcome: str, build: Any
+) -> None:
+    team = _seed(engine, boundary_id)
+    before = _fingerprint(engine, boundary_id)
+    counts_before = engine.executor.read("audits/record_counts", boundary_id=boundary_id)[0]
+    decision = team.commit(build(boundary_id))
+    assert (decision.outcome, decision.reason_code) == (outcome, code), decision.detail
+    assert decision.seq is None and decision.entry_ids == ()
+    assert _fingerprint(engine, boundary_id) == before
+    counts = engine.executor.read("audits/record_counts", boundary_id=boundary_id)[0]
+    assert counts["receipts"] == counts_before["receipts"] + 2  # review + halt/rejection
+    assert counts["halts"] == counts_before["halts"] + (1 if outcome == "halt" else 0)
+    ledger = {
+        s["set_id"]: s for s in engine.executor.read("audits/ledger", boundary_id=boundary_id)
+    }
+    refused = ledger[decision.set_id]
+    assert refused["status"] == ("halted" if outcome == "halt" else "rejected")
+    kinds = {r["kind"] for r in refused["receipts"]}
+    assert kinds == {"review", "halt" if outcome == "halt" else "rejection"}
+    if outcome == "halt":
+        halt = engine.halts.show(decision.halt_id).halt
+        assert halt["reason_code"] == code and halt["status"] == "open"
+        assert halt["suggested_amendment"]
+
+
+def test_supersession_of_an_entry_that_is_no_longer_live_halts(
+    engine: Any, boundary_id: str
+) -> None:
+    team = _seed(engine, boundary_id)
+    base = f"{boundary_id}-base"
+    replace = entry(key="db", body="Neo4j", supersedes=[{"entry_id": base, "reason": "r"}])
+    assert team.commit(proposal(boundary_id, replace)).outcome == "commit"
+    again = entry(key="db", body="Neo4j 5", supersedes=[{"entry_id": base, "reason": "r"}])
+    decision = team.commit(proposal(boundary_id, again))
+    assert decision.reason_code == "SUPERSESSION_TARGET"
+    assert "superseded, not live" in (decision.detail or "")
+
+
+def test_supersession_across_boundaries_halts(engine: Any, boundary_id: str) -> None:
+    _seed(engine, boundary_id)
+    other_id = f"{boundary_id}-other"
+    other = engine.boundary(other_id)
+    decision = other.commit(
+        proposal(
+            other_id,
+            entry(key="db", supersedes=[{"entry_id": f"{boundary_id}-base", "reason": "r"}]),
+        )
+    )
+    assert decision.reason_code == "SUPERSESSION_TARGET"
+    assert "is in boundary" in (decision.detail or "")
+
+
+def test_fragmentation_two_explicit_sets_on_one_target_halt_together(
+    engine: Any, boundary_id: str
+) -> None:
+    team = _seed(engine, boundary_id)
+    before = _fingerprint(engine, boundary_id)
+    team.submit(
+        [
+            proposal(
+                boundary_id, entry(key="migration"), set_id=f"{boundary_id}-A", targets=["db"]
+            ),
+            proposal(boundary_id, entry(key="query"), set_id=f"{boundary_id}-B", targets=["db"]),
+        ]
+    )
+    decisions = team.close()
+    assert [(d.outcome, d.reason_code) for d in decisions] == [("halt", "FRAGMENTATION")] * 2
+    assert {d.set_id for d in decisions} == {f"{boundary_id}-A", f"{boundary_id}-B"}
+    assert _fingerprint(engine, boundary_id) == before
+
+
+def test_proposals_sharing_a_target_or_dependency_close_into_one_set(
+    engine: Any, boundary_id: str
+) -> None:
+    team = engine.boundary(boundary_id)
+    first = proposal(boundary_id, entry(key="a", id=f"{boundary_id}-a"), targets=["db"])
+    second = proposal(boundary_id, entry(key="b"), targets=["db"])
+    third = proposal(
+        boundary_id,
+        entry(key="c", derived_from=[{"entry_id": f"{boundary_id}-a"}]),
+        targets=["api"],
+    )
+    alone = proposal(boundary_id, entry(key="d"), targets=["ui"])
+    decisions = team.commit_many([first, second, third, alone])
+    assert [d.outcome for d in decisions] == ["commit", "commit"]
+    assert set(decisions[0].proposal_ids) == {first["id"], second["id"], third["id"]}
+    assert decisions[1].proposal_ids == (alone["id"],)
+    assert [d.seq for d in decisions] == [1, 2]
+
+
+def test_verse_adoption_receipt_lets_global_material_in(engine: Any, boundary_id: str) -> None:
+    team = _seed(engine, boundary_id)
+    receipt = engine.adopt(boundary_id, operator_id="ops", reason="vetted", keys=["g"])
+    decision = team.commit(
+        proposal(boundary_id, entry(verse="global", key="g"), adoption_receipt_id=receipt)
+    )
+    assert decision.outcome == "commit"
+
+
+def test_density_ratio_of_requires_edges_per_live_entry_halts(
+    engine: Any, boundary_id: str
+) -> None:
+    """Over-declaration: every new entry requires all 20 earlier ones. Each set stays under the
+    fan-out limit, so the edges-per-live-entry ratio is what trips, before the window grows."""
+    team = engine.boundary(boundary_id)
+    ids = [f"{boundary_id}-n{i}" for i in range(20)]
+    team.commit(proposal(boundary_id, *[entry(key=f"n{i}", id=e) for i, e in enumerate(ids)]))
+    outcomes = []
+    for j in range(10):
+        needs_all = entry(key=f"m{j}", requires=[{"entry_id": i} for i in ids])
+        decision = team.commit(proposal(boundary_id, needs_all))
+        outcomes.append(decision.reason_code or decision.outcome)
+        if decision.outcome != "commit":
+            break
+    # 20k edges over 20 + k live entries passes 4.0 at the sixth such set
+    assert outcomes == ["commit"] * 5 + ["DENSITY"]
+    assert "per live entry" in (decision.detail or "")
+    assert team.state()["seq"] == 6
+
+
+def test_czar_may_not_compact_its_own_writing(engine: Any, boundary_id: str) -> None:
+    team = engine.boundary(boundary_id)
+    team.commit(
+        proposal(
+            boundary_id,
+            entry(cls="decision", key="x", id=f"{boundary_id}-own"),
+            writer_id="czar-1",
+            writer_kind="operator",
+        )
+    )
+    decision = team.commit(
+        proposal(
+            boundary_id,
+            entry(cls="interface", key="x-if", derived_from=[{"entry_id": f"{boundary_id}-own"}]),
+            writer_id="czar-1",
+            writer_kind="czar",
+        )
+    )
+    assert (decision.outcome, decision.reason_code) == ("reject", "CZAR_INDEPENDENCE")
+
+
+def test_append_only_boundary_records_supersession_without_executing_it(
+    engine: Any, boundary_id: str
+) -> None:
+    text = (
+        engine.constitutions.get("1")
+        .text.replace("append_only_below = 0", "append_only_below = 50")
+        .replace('version = "1"', f'version = "ao-{boundary_id[-8:]}"')
+    )
+    from kg_context.constitution import parse_constitution
+
+    team = _seed(engine, boundary_id, task_horizon=10, constitution=parse_constitution(text))
+    decision = team.commit(
+        proposal(
+            boundary_id,
+            entry(key="db", supersedes=[{"entry_id": f"{boundary_id}-base", "reason": "r"}]),
+        )
+    )
+    assert decision.outcome == "commit"
+    base = _entries(engine, boundary_id)[f"{boundary_id}-base"]
+    assert base["status"] == "live"
+    chain = engine.executor.read("audits/supersession_chain", boundary_id=boundary_id)
+    assert [c["executed"] for c in chain] == [False]
+
+
+@pytest.mark.parametrize(
+    ("mutate", "words"),
+    [
+        (lambda p: p.pop("writer_id"), "writer_id"),
+        (lambda p: p.update(writer_kind=7), "writer_kind"),
+        (lambda p: p["entries"][0].update({"class": "manifesto"}), "class"),
+        (lambda p: p["entries"][0].update(body="x" * (MAX_BODY_CHARS + 1)), "body"),
+        (lambda p: p["entries"][0].update(body="é" * 1_048_576), "body"),
+        (lambda p: p.update(entries=[]), "entries"),
+        (lambda p: p.update(id="bad id with spaces"), "id"),
+        (lambda p: p.update(surprise=True), "surprise"),
+    ],
+)
+def test_malformed_input_is_a_typed_error_and_stores_nothing(
+    engine: Any, boundary_id: str, mutate: Any, words: str
+) -> None:
+    team = engine.boundary(boundary_id)
+    data = proposal(boundary_id, entry())
+    mutate(data)
+    with pytest.raises(InputValidationError, match=words):
+        team.commit(data)
+    counts = engine.executor.read("audits/record_counts", boundary_id=boundary_id)[0]
+    assert (counts["proposals"], counts["sets"], counts["entries"]) == (0, 0, 0)
+
+
+INJECTIONS = [
+    "'}) MATCH (n) DETACH DELETE n //",
+    '"}) CREATE (:Pwned) RETURN 1 //',
+    "$boundary_id `x` \\u0000 ${{}}",
+    "Grüße, 日本語, emoji 🧠, RTL \u202e, zero-width \u200b",
+]
+
+
+@pytest.mark.parametrize("text", INJECTIONS)
+def test_injection_strings_in_every_text_field_are_stored_verbatim(
+    engine: Any, boundary_id: str, text: str
+) -> None:
+    team = engine.boundary(boundary_id)
+    data = proposal(
+        boundary_id,
+        entry(
+            key=text,
+            body=text,
+            attributes={"source": text, "note": text},
+            requires=[],
+        ),
+        targets=[text],
+        summary=text,
+    )
+    decision = team.commit(data)
+    assert decision.outcome == "commit"
+    (stored,) = _entries(engine, boundary_id).values()
+    assert (stored["key"], stored["body"]) == (text, text)
+    record = engine.executor.read("audits/proposal_record", proposal_id=data["id"])[0]
+    import json
+
+    payload = json.loads(record["payload"])
+    assert payload["summary"] == text and payload["targets"] == [text]
+    assert payload["entries"][0]["attributes"] == {"note": text, "source": text}
+    assert engine.executor.read("audits/pwned_nodes") == [{"pwned": 0}]
+
+
+def test_operator_approves_a_halt_and_the_set_commits(engine: Any, boundary_id: str) -> None:
+    team = _seed(engine, boundary_id)
+    halted = team.commit(proposal(boundary_id, entry(verse="global", key="g")))
+    assert halted.reason_code == "VERSE_ADOPTION"
+    result = engine.halts.resolve(
+        halted.halt_id, "approve", operator_id="ops-ann", reason="vetted by hand"
+    )
+    assert result.decision is not None and result.decision.outcome == "commit"
+    assert result.decision.seq == 2
+    halt = engine.halts.show(halted.halt_id).halt
+    assert (halt["status"], halt["resolution"], halt["resolved_by"]) == (
+        "resolved",
+        "approve",
+        "ops-ann",
+    )
+    assert halt["resolution_seconds"] >= 0
+    assert engine.halts.list(boundary_id) == []  # no open halts left
+    with pytest.raises(StateError, match="not open"):
+        engine.halts.resolve(halted.halt_id, "reject", operator_id="ops", reason="late")
+    receipts = {
+        r["kind"]
+        for s in engine.executor.read("audits/ledger", boundary_id=boundary_id)
+        if s["set_id"] == halted.set_id
+        for r in s["receipts"]
+    }
+    assert {"halt", "resolution", "commit"} <= receipts
+
+
+def test_operator_rejects_a_halt(engine: Any, boundary_id: str) -> None:
+    team = _seed(engine, boundary_id)
+    before = _fingerprint(engine, boundary_id)
+    halted = team.commit(proposal(boundary_id, entry(verse="global", key="g")))
+    result = engine.halts.resolve(halted.halt_id, "reject", operator_id="ops", reason="no")
+    assert result.resolution == "reject"
+    assert _fingerprint(engine, boundary_id) == before
+    ledger = {
+        s["set_id"]: s for s in engine.executor.read("audits/ledger", boundary_id=boundary_id)
+    }
+    assert ledger[halted.set_id]["status"] == "rejected"
+
+
+def test_operator_amends_the_constitution_and_the_set_commits_under_it(
+    engine: Any, boundary_id: str
+) -> None:
+    team = _seed(engine, boundary_id)
+    halted = team.commit(
+        proposal(
+            boundary_id,
+            *[
+                entry(key=f"k{i}", requires=[{"entry_id": f"{boundary_id}-base"}])
+                for i in range(65)
+            ],
+        )
+    )
+    assert halted.reason_code == "DENSITY"
+    amended = (
+        engine.constitutions.get("1")
+        .text.replace("max_set_fanout = 64", "max_set_fanout = 100")
+        .replace('version = "1"', f'version = "amend-{boundary_id[-12:]}"')
+    )
+    result = engine.halts.resolve(
+        halted.halt_id, "amend", operator_id="ops", reason="fan-out too strict", amendment=amended
+    )
+    assert result.constitution_decision is not None
+    assert result.constitution_decision.outcome == "commit"
+    assert result.decision is not None and result.decision.outcome == "commit"
+    assert result.decision.constitution_version == f"amend-{boundary_id[-12:]}"
+    assert team.state()["constitution_version"] == f"amend-{boundary_id[-12:]}"
+
+
+def test_constitution_changes_only_through_an_operator_set(engine: Any, boundary_id: str) -> None:
+    team = engine.boundary(boundary_id)
+    text = engine.constitutions.get("1").text.replace(
+        'version = "1"', f'version = "c-{boundary_id[-12:]}"'
+    )
+    refused = team.propose_constitution(text, writer_id="bot", reason="try", writer_kind="agent")  # type: ignore[arg-type]
+    assert (refused.outcome, refused.reason_code) == ("reject", "NOT_OPERATOR")
+    bad = team.propose_constitution("version = 3", writer_id="ops", reason="typo")
+    assert (bad.outcome, bad.reason_code) == ("reject", "INVALID_CONSTITUTION")
+    same = team.propose_constitution(
+        engine.constitutions.get("1").text, writer_id="ops", reason="x"
+    )
+    assert same.reason_code == "CONSTITUTION_VERSION_TAKEN"
+    ok = team.propose_constitution(text, writer_id="ops", reason="new rules")
+    assert (ok.outcome, ok.seq) == ("commit", 1)
+    assert team.state()["constitution_version"] == f"c-{boundary_id[-12:]}"
+    after = team.commit(proposal(boundary_id, entry()))
+    assert after.constitution_version == f"c-{boundary_id[-12:]}"
