@@ -75,9 +75,9 @@ class Boundary:
         return self._recorded(parsed.id)  # another process's close decided it
 
     def commit_many(self, proposals: Sequence[ProposalInput]) -> list[Decision]:
-        """Submit many proposals in one transaction, then close: the decisions, in ledger order."""
-        self.submit(proposals)
-        return self.close()
+        """Record many proposals and close, in one locked transaction (more if over the batch
+        limit): the decisions of every set closed, in ledger order."""
+        return self._store.close(self.id, self.gateway_id, [self._parse(p) for p in proposals])
 
     def propose_constitution(
         self,

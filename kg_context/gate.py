@@ -62,7 +62,6 @@ class Plan:
     sets: list[Row] = field(default_factory=list)
     writers: list[Row] = field(default_factory=list)
     entries: list[Row] = field(default_factory=list)
-    targets: list[Row] = field(default_factory=list)
     supersedes: list[Row] = field(default_factory=list)
     derived_from: list[Row] = field(default_factory=list)
     requires: list[Row] = field(default_factory=list)
@@ -212,6 +211,7 @@ def evaluate(
                     "id": entry_id,
                     "set_id": closed.set_id,
                     "label": CLASS_LABELS[entry.entry_class],
+                    "targets": list(proposal.targets),
                     "props": {
                         "id": entry_id,
                         "boundary_id": boundary.id,
@@ -230,14 +230,17 @@ def evaluate(
                         "superseded_by_default": entry.superseded_by_default,
                         "writer_id": proposal.writer_id,
                         "proposal_id": proposal.id,
-                        "attributes": json.dumps(entry.attributes, sort_keys=True),
+                        "attributes": (
+                            json.dumps(entry.attributes, sort_keys=True)
+                            if entry.attributes
+                            else "{}"
+                        ),
                         "created_at": now,
                     },
                 }
             )
             changed.append(entry_id)
             effects.append(f"create:{entry_id}")
-            plan.targets.extend({"entry_id": entry_id, "key": t} for t in proposal.targets)
             snapshot.entries[entry_id] = EntryState(
                 id=entry_id,
                 boundary_id=boundary.id,

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from kg_context.constitution import Constitution
@@ -59,57 +61,65 @@ class GateStore:
         self._constitution_for = constitution_for
         self._count_tokens = count_tokens
         self._batch_limit = batch_limit
+        # Proposals this process submitted, by id: close() reuses them instead of re-parsing
+        # the recorded payload when the recorded digest matches (the record stays the truth).
+        self._submitted: OrderedDict[str, Proposal] = OrderedDict()
+        self._submitted_cap = 20_000
 
     # -- submission --------------------------------------------------------------------------
     def submit(self, boundary_id: str, proposals: Sequence[Proposal]) -> list[Submission]:
         """Record proposals as pending (idempotent by id; an id reused differently is refused)."""
         if not proposals:
             return []
+        rows, digests = self._prepare(boundary_id, proposals)
+        records = self._executor.write(
+            "gate/submit_proposals", boundary_id=boundary_id, proposals=rows, now=now_iso()
+        )
+        return _submissions(records, digests, boundary_id)
+
+    def _prepare(
+        self, boundary_id: str, proposals: Sequence[Proposal]
+    ) -> tuple[list[dict[str, Any]], dict[str, str]]:
+        digests: dict[str, str] = {}
         for proposal in proposals:
             if proposal.boundary_id != boundary_id:
                 raise InputValidationError(
                     f"proposal {proposal.id} is for boundary {proposal.boundary_id}, "
                     f"not {boundary_id}"
                 )
-        seen: dict[str, str] = {}
-        for proposal in proposals:
-            if seen.setdefault(proposal.id, proposal.digest()) != proposal.digest():
+            if digests.setdefault(proposal.id, proposal.digest()) != proposal.digest():
                 raise InputValidationError(f"proposal id {proposal.id} appears twice, differently")
+        for p in proposals:
+            self._submitted[p.id] = p
+            self._submitted.move_to_end(p.id)
+        while len(self._submitted) > self._submitted_cap:
+            self._submitted.popitem(last=False)
         rows = [_proposal_row(p) for p in {p.id: p for p in proposals}.values()]
-        digests = {p.id: p.digest() for p in proposals}
-        records = self._executor.write(
-            "gate/submit_proposals", boundary_id=boundary_id, proposals=rows, now=now_iso()
-        )
-        if not records and rows:
-            raise InputValidationError(f"boundary {boundary_id} does not exist")
-        out = []
-        for record in records:
-            if record["digest"] != digests[record["id"]] or record["boundary_id"] != boundary_id:
-                raise InputValidationError(
-                    f"proposal id {record['id']} is already recorded with other content; "
-                    "proposal ids are idempotency keys and are never reused"
-                )
-            out.append(
-                Submission(
-                    proposal_id=record["id"],
-                    status=record["status"],
-                    set_id=record["set_id"],
-                    new=record["status"] == "pending",
-                )
-            )
-        return out
+        return rows, digests
 
     # -- the locked transaction ----------------------------------------------------------------
-    def close(self, boundary_id: str, gateway_id: str) -> list[Decision]:
-        """Construct and decide every pending set of the boundary, one locked batch at a time."""
+    def close(
+        self, boundary_id: str, gateway_id: str, submit: Sequence[Proposal] = ()
+    ) -> list[Decision]:
+        """Construct and decide every pending set of the boundary, one locked batch at a time.
+
+        ``submit``: proposals to record first, in the same transaction as the first batch.
+        """
+        prepared = self._prepare(boundary_id, submit) if submit else None
         decisions: list[Decision] = []
-        while True:
-            batch = self._executor.write_tx(
-                lambda tx: self._close_batch(tx, boundary_id, gateway_id)
+        more = True
+        while more:
+            batch, more = self._executor.write_tx(
+                partial(
+                    self._close_batch,
+                    boundary_id=boundary_id,
+                    gateway_id=gateway_id,
+                    prepared=prepared,
+                )
             )
+            prepared = None
             decisions.extend(batch)
-            if not batch:
-                return decisions
+        return decisions
 
     def decide_sets(
         self,
@@ -150,19 +160,46 @@ class GateStore:
             resident_tokens=row["resident_tokens"],
         )
 
-    def _close_batch(self, tx: Transaction, boundary_id: str, gateway_id: str) -> list[Decision]:
+    def _close_batch(
+        self,
+        tx: Transaction,
+        boundary_id: str,
+        gateway_id: str,
+        prepared: tuple[list[dict[str, Any]], dict[str, str]] | None,
+    ) -> tuple[list[Decision], bool]:
         boundary = self._lock(tx, boundary_id)
+        if prepared is not None:
+            rows, digests = prepared
+            records = tx.run(
+                "gate/submit_proposals", boundary_id=boundary_id, proposals=rows, now=now_iso()
+            )
+            _submissions(records, digests, boundary_id)
         pending_rows = tx.run(
             "gate/pending_proposals", boundary_id=boundary_id, limit=self._batch_limit
         )
         if not pending_rows:
-            return []
-        pending = [Proposal.model_validate(json.loads(r["payload"])) for r in pending_rows]
+            return [], False
+        pending = self._pending_proposals(tx, pending_rows)
         constitution = self._constitution_for(boundary.constitution_version)
         construction = construct_sets(pending, constitution.window.proposals)
-        return self._decide(
+        decisions = self._decide(
             tx, boundary, construction.sets, construction.unplaced, gateway_id, frozenset()
         )
+        return decisions, len(pending_rows) >= self._batch_limit
+
+    def _pending_proposals(self, tx: Transaction, rows: list[Record]) -> list[Proposal]:
+        """The pending proposals in order: those this process submitted (same digest) from
+        memory, the others parsed from their recorded payloads."""
+        known: dict[str, Proposal] = {}
+        for row in rows:
+            proposal = self._submitted.get(row["id"])
+            if proposal is not None and proposal.digest() == row["digest"]:
+                known[row["id"]] = proposal
+        missing = [row["id"] for row in rows if row["id"] not in known]
+        if missing:
+            for record in tx.run("gate/proposal_payloads", ids=missing):
+                known[record["id"]] = Proposal.model_validate(json.loads(record["payload"]))
+        return [known[row["id"]] for row in rows]
 
     def _decide(
         self,
@@ -229,21 +266,13 @@ class GateStore:
     def _write(self, tx: Transaction, boundary_id: str, plan: Plan) -> None:
         """The plan's batched statements, each skipped when it has no rows."""
         if plan.sets:
-            tx.run("gate/write_sets", sets=plan.sets)
-        if plan.writers:
-            tx.run("gate/write_writers", writers=plan.writers)
-        if plan.entries:
-            tx.run("gate/write_entries", entries=plan.entries)
-        if plan.targets:
-            tx.run("gate/write_targets", targets=plan.targets)
+            tx.run("gate/write_sets", sets=_nested_sets(plan))
         if plan.derived_from:
             tx.run("gate/write_derived_from", derived=plan.derived_from)
         if plan.requires:
             tx.run("gate/write_requires", requires=plan.requires)
         if plan.supersedes:
             tx.run("gate/write_supersedes", supersedes=plan.supersedes)
-        if plan.receipts:
-            tx.run("gate/write_receipts", receipts=plan.receipts)
         if plan.halts:
             tx.run("gate/write_halts", halts=plan.halts)
         if plan.proposals:
@@ -320,6 +349,44 @@ class GateStore:
     def decision_for(self, proposal_id: str) -> Decision | None:
         rows = self._executor.read("gate/decision_for_proposal", proposal_id=proposal_id)
         return _decision_from_record(rows[0]) if rows else None
+
+
+def _nested_sets(plan: Plan) -> list[dict[str, Any]]:
+    """The plan's set rows with their writers, receipts and entries nested, for one statement."""
+    by_set = {row["id"]: {**row, "writers": [], "receipts": [], "entries": []} for row in plan.sets}
+    for writer in plan.writers:
+        by_set[writer["set_id"]]["writers"].append({"id": writer["id"], "kind": writer["kind"]})
+    for receipt in plan.receipts:
+        by_set[receipt["set_id"]]["receipts"].append(receipt["props"])
+    for entry in plan.entries:
+        by_set[entry["set_id"]]["entries"].append(
+            {"label": entry["label"], "targets": entry["targets"], "props": entry["props"]}
+        )
+    return list(by_set.values())
+
+
+def _submissions(
+    records: list[Record], digests: dict[str, str], boundary_id: str
+) -> list[Submission]:
+    """Check what the record holds for submitted ids: a known id must carry the same content."""
+    if not records and digests:
+        raise InputValidationError(f"boundary {boundary_id} does not exist")
+    out = []
+    for record in records:
+        if record["digest"] != digests[record["id"]] or record["boundary_id"] != boundary_id:
+            raise InputValidationError(
+                f"proposal id {record['id']} is already recorded with other content; "
+                "proposal ids are idempotency keys and are never reused"
+            )
+        out.append(
+            Submission(
+                proposal_id=record["id"],
+                status=record["status"],
+                set_id=record["set_id"],
+                new=record["status"] == "pending",
+            )
+        )
+    return out
 
 
 def _proposal_row(p: Proposal) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from enum import StrEnum
+from functools import cached_property
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -185,24 +186,34 @@ class Proposal(_Strict):
         return value
 
     @model_validator(mode="after")
-    def _entry_ids(self) -> Proposal:
+    def _unique_entry_ids(self) -> Proposal:
         ids = [entry_id for entry_id in self.entry_ids()]
         if len(set(ids)) != len(ids):
             raise ValueError("entry ids repeat within the proposal")
         return self
 
+    @cached_property
+    def _entry_ids(self) -> tuple[str, ...]:
+        return tuple(e.id or f"{self.id}#{i}" for i, e in enumerate(self.entries))
+
     def entry_ids(self) -> list[str]:
         """Each entry's id: the declared one, or ``<proposal id>#<index>``."""
-        return [e.id or f"{self.id}#{i}" for i, e in enumerate(self.entries)]
+        return list(self._entry_ids)
+
+    @cached_property
+    def _canonical(self) -> tuple[str, str]:
+        text = json.dumps(
+            self.model_dump(mode="json", by_alias=True), sort_keys=True, ensure_ascii=False
+        )
+        return text, hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     def payload(self) -> str:
         """The proposal as canonical JSON: what the record stores verbatim."""
-        return json.dumps(
-            self.model_dump(mode="json", by_alias=True), sort_keys=True, ensure_ascii=False
-        )
+        return self._canonical[0]
 
     def digest(self) -> str:
-        return hashlib.sha256(self.payload().encode("utf-8")).hexdigest()
+        """SHA-256 of the canonical payload: the proposal's content identity."""
+        return self._canonical[1]
 
 
 def parse_proposal(data: Proposal | dict[str, Any]) -> Proposal:

@@ -1,5 +1,7 @@
-// Sets decided in this transaction (ratified, halted or rejected), in ledger order;
-// ratified sets are chained with NEXT to the previous ratified set of the boundary.
+// Everything the transaction decided, set by set, in ledger order: each set (ratified, halted
+// or rejected) IN its boundary and BY its writers, its receipts FOR it, and for a ratified set
+// its entries (with class label and declared targets) and the NEXT link from the previous
+// ratified set. Edges between entries follow in their own statements.
 UNWIND $sets AS row
 MATCH (b:Boundary {id: row.props.boundary_id})
 MERGE (s:Set {id: row.id})
@@ -8,3 +10,13 @@ MERGE (s)-[:IN]->(b)
 WITH s, row
 OPTIONAL MATCH (prev:Set {id: row.prev_id})
 FOREACH (_ IN CASE WHEN prev IS NULL THEN [] ELSE [1] END | MERGE (prev)-[:NEXT]->(s))
+FOREACH (w IN row.writers |
+  MERGE (writer:Writer {id: w.id}) ON CREATE SET writer.kind = w.kind
+  MERGE (s)-[:BY]->(writer))
+FOREACH (r IN row.receipts | CREATE (receipt:Receipt) SET receipt = r CREATE (receipt)-[:FOR]->(s))
+WITH s, row
+UNWIND row.entries AS entry
+CREATE (e:Entry:$(entry.label))
+SET e = entry.props
+CREATE (s)-[:CONTAINS]->(e)
+FOREACH (key IN entry.targets | MERGE (t:Target {key: key}) CREATE (e)-[:TARGETS]->(t))

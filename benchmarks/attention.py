@@ -1,0 +1,144 @@
+"""Workspace attention: is the score read independent of graph size, and is a wave's overhead
+small next to the embedding it cannot avoid?
+
+Prints, from one run (``.venv/bin/python -m benchmarks.attention``):
+
+- ``get_attention_score`` p50/p99 for specialists of a 1,000-node population and of a
+  1,000,000-node population, and their ratio (target <= 1.2). The 1,000-node figures are taken
+  before the 1,000,000 nodes exist when this is the first run; the synthetic populations are kept
+  and reused (counted by specialist-id prefix), so a rerun is fast. The ProposalNode count of the
+  whole database at each phase is printed too.
+- the same read next to a bare ``RETURN 1`` round trip (``admin/ping``; target p50 <= 2x).
+- ``select_and_broadcast`` of 64 outputs versus a bare ``encode`` of the same 65 texts (query and
+  outputs; target <= 1.3x), medians, interleaved. Pass ``--gate`` to propose the winners to the
+  gate of a benchmark boundary as well (the default records the waves only).
+
+Nothing is ever deleted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+import uuid
+from datetime import UTC, datetime
+
+from benchmarks._common import connect, figure, percentile, timings
+from kg_context.attention import WorkspaceAttention
+from kg_context.embedding import get_embedder
+from kg_context.engine import Engine
+from kg_context.schema import apply_schema
+from kg_context.settings import AttentionSettings
+
+SMALL = ("bench-attn-1k-", 1_000, 10)  # prefix, nodes, specialists
+LARGE = ("bench-attn-1m-", 1_000_000, 200)
+BATCH = 50_000
+READS = 2_000
+WAVE_OUTPUTS = 64
+WAVE_RUNS = 12
+BASE = datetime(2024, 1, 1, tzinfo=UTC)
+
+
+def population(engine: Engine, prefix: str, nodes: int, specialists: int) -> None:
+    """Create the population's missing nodes, 50k per transaction."""
+    have = engine.executor.read("bench/count_proposal_nodes_by_prefix", prefix=prefix)[0]["n"]
+    started = time.perf_counter()
+    for start in range(have, nodes, BATCH):
+        engine.executor.write(
+            "bench/generate_proposal_nodes",
+            start=start,
+            end=min(nodes, start + BATCH),
+            prefix=prefix,
+            specialists=specialists,
+            base=BASE,
+        )
+    if have < nodes:
+        took = time.perf_counter() - started
+        print(f"# generated {nodes - have} nodes under {prefix} in {took:.1f}s", file=sys.stderr)
+
+
+def total_nodes(engine: Engine) -> int:
+    return int(engine.executor.read("bench/count_proposal_nodes")[0]["n"])
+
+
+def score_reads(attention: WorkspaceAttention, prefix: str, specialists: int) -> list[float]:
+    ids = [f"{prefix}{i}" for i in range(specialists)]
+    counter = iter(range(10**9))
+
+    def read() -> None:
+        if attention.get_attention_score(ids[next(counter) % len(ids)]) is None:
+            raise RuntimeError(f"benchmark population {prefix} has no selected proposal")
+
+    return timings(read, READS, warmup=200)
+
+
+def output_text(i: int) -> str:
+    topics = ["an index on email", "a read-through cache", "batching the writes", "a replica"]
+    return (
+        f"Specialist {i} proposes {topics[i % len(topics)]} for the user lookups: measure the p99 "
+        f"first, then change one thing at a time, and keep the old path behind a flag for a week. "
+        f"confidence: 0.{(i % 9) + 1}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--gate", action="store_true", help="propose winners to a boundary")
+    args = parser.parse_args()
+    engine = connect()
+    with engine:
+        apply_schema(engine.executor)
+        attention = WorkspaceAttention(engine, settings=AttentionSettings(strict=True))
+
+        population(engine, *SMALL)
+        small_db = total_nodes(engine)
+        small = score_reads(attention, SMALL[0], SMALL[2])
+        population(engine, *LARGE)
+        large_db = total_nodes(engine)
+        large = score_reads(attention, LARGE[0], LARGE[2])
+        ping = timings(lambda: engine.executor.read("admin/ping"), READS, warmup=200)
+
+        # A wave of 64 outputs, from specialists of the large population (real track records).
+        run = uuid.uuid4().hex[:8]
+        boundary = f"bench-attn-{run}" if args.gate else None
+        wave = WorkspaceAttention(engine, boundary_id=boundary, settings=AttentionSettings())
+        outputs = {f"{LARGE[0]}{i}": output_text(i) for i in range(WAVE_OUTPUTS)}
+        query = "How do we make user lookups by email faster without risking the write path?"
+        texts = [query, *(outputs[k] for k in sorted(outputs))]
+        embedder = get_embedder()
+        embedder.encode(texts)
+        ours, bare = [], []
+        for n in range(WAVE_RUNS):
+            started = time.perf_counter()
+            embedder.encode(texts)
+            bare.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            wave.select_and_broadcast(outputs, query, f"bench-attn-task-{run}-{n}")
+            ours.append(time.perf_counter() - started)
+
+    small_p50, small_p99 = percentile(small, 50), percentile(small, 99)
+    large_p50, large_p99 = percentile(large, 50), percentile(large, 99)
+    ping_p50 = percentile(ping, 50)
+    figure("attention_db_proposal_nodes_small_phase", small_db, "nodes")
+    figure("attention_db_proposal_nodes_large_phase", large_db, "nodes")
+    figure("attention_score_1k_p50", small_p50 * 1000, "ms")
+    figure("attention_score_1k_p99", small_p99 * 1000, "ms")
+    figure("attention_score_1m_p50", large_p50 * 1000, "ms")
+    figure("attention_score_1m_p99", large_p99 * 1000, "ms")
+    ratio50, ratio99 = large_p50 / small_p50, large_p99 / small_p99
+    figure("attention_score_1m_over_1k_p50", ratio50, "ratio", "<= 1.2", ratio50 <= 1.2)
+    figure("attention_score_1m_over_1k_p99", ratio99, "ratio", "<= 1.2", ratio99 <= 1.2)
+    figure("ping_p50", ping_p50 * 1000, "ms")
+    over_ping = large_p50 / ping_p50
+    figure("attention_score_1m_over_ping_p50", over_ping, "ratio", "<= 2", over_ping <= 2)
+    ours_med, bare_med = statistics.median(ours), statistics.median(bare)
+    figure("select_and_broadcast_64_median", ours_med * 1000, "ms")
+    figure("encode_65_median", bare_med * 1000, "ms")
+    over_encode = ours_med / bare_med
+    figure("select_and_broadcast_over_encode", over_encode, "ratio", "<= 1.3", over_encode <= 1.3)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,209 @@
+"""Governed commit throughput versus a bare UNWIND insert of the same nodes and edges.
+
+2,000 sets of 5 entries each; in every set one entry supersedes its predecessor in the previous
+set (same key) and two entries declare a dependency on the previous set (one DERIVED_FROM, one
+soft REQUIRES with a lease). The gate path records the proposals and closes them (set
+constructor, every predicate, receipts, proposal records), 500 proposals per locked transaction
+through ``Boundary.commit_many``. The baseline writes the same sets, entries, labels and edges
+with bare UNWIND statements in batches of the same size. Both run in this one process against
+the same server.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+from benchmarks._common import connect, figure
+
+SETS = 2_000
+BATCH = 500
+WARMUP = 500
+SINGLES = 200
+TARGET_RATIO = 3.0
+
+
+def _proposals(boundary_id: str, seed_ids: list[str]) -> list[dict[str, Any]]:
+    proposals = []
+    previous = seed_ids
+    for i in range(SETS):
+        ids = [f"{boundary_id}-s{i}-e{j}" for j in range(5)]
+        entries = [
+            {
+                "id": ids[0],
+                "class": "decision",
+                "key": "chain",
+                "body": f"decision {i}: use plan {i}",
+                "supersedes": [{"entry_id": previous[0], "reason": f"revision {i}"}],
+            },
+            {
+                "id": ids[1],
+                "class": "plan",
+                "key": f"plan-{i}",
+                "body": f"plan {i} follows from plan {i - 1}",
+                "derived_from": [{"entry_id": previous[1], "essential": True}],
+            },
+            {
+                "id": ids[2],
+                "class": "constraint",
+                "key": f"constraint-{i}",
+                "body": f"constraint {i} keeps the previous constraint in view",
+                "requires": [{"entry_id": previous[2], "policy": "soft", "lease_sets": 50}],
+            },
+            {"id": ids[3], "class": "goal", "key": f"goal-{i}", "body": f"goal {i}"},
+            {"id": ids[4], "class": "pin", "key": f"pin-{i}", "body": f"pinned note {i}"},
+        ]
+        proposals.append(
+            {
+                "id": f"{boundary_id}-p{i}",
+                "boundary_id": boundary_id,
+                "writer_id": "bench-writer",
+                "writer_kind": "agent",
+                "set_id": f"{boundary_id}-set{i}",
+                "targets": [f"{boundary_id}-t{i}"],
+                "entries": entries,
+            }
+        )
+        previous = ids
+    return proposals
+
+
+def _seed(team: Any, boundary_id: str) -> list[str]:
+    ids = [f"{boundary_id}-seed-e{j}" for j in range(5)]
+    keys = ["chain", "plan-seed", "constraint-seed", "goal-seed", "pin-seed"]
+    classes = ["decision", "plan", "constraint", "goal", "pin"]
+    team.commit(
+        {
+            "id": f"{boundary_id}-seed",
+            "boundary_id": boundary_id,
+            "writer_id": "bench-writer",
+            "writer_kind": "agent",
+            "targets": [f"{boundary_id}-seed"],
+            "entries": [
+                {"id": i, "class": c, "key": k, "body": f"seed {k}"}
+                for i, c, k in zip(ids, classes, keys, strict=True)
+            ],
+        }
+    )
+    return ids
+
+
+def _bare_rows(
+    boundary_id: str, proposals: list[dict[str, Any]]
+) -> tuple[list[Any], list[Any], list[Any], list[Any]]:
+    labels = {
+        "decision": "Decision",
+        "plan": "Plan",
+        "constraint": "Constraint",
+        "goal": "Goal",
+        "pin": "Pin",
+    }
+    sets, supersedes, derived, requires = [], [], [], []
+    prev = f"{boundary_id}-seedset"
+    for seq, p in enumerate(proposals, start=1):
+        entries = []
+        for e in p["entries"]:
+            entries.append(
+                {
+                    "label": labels[e["class"]],
+                    "props": {
+                        "id": e["id"],
+                        "boundary_id": boundary_id,
+                        "class": e["class"],
+                        "key": e["key"],
+                        "body": e["body"],
+                        "status": "live",
+                        "resident": True,
+                        "set_seq": seq,
+                    },
+                }
+            )
+            supersedes += [
+                {"from": e["id"], "to": s["entry_id"], "reason": s["reason"]}
+                for s in e.get("supersedes", [])
+            ]
+            derived += [
+                {"from": e["id"], "to": d["entry_id"], "essential": d["essential"]}
+                for d in e.get("derived_from", [])
+            ]
+            requires += [
+                {
+                    "from": e["id"],
+                    "to": r["entry_id"],
+                    "policy": r["policy"],
+                    "lease_until_seq": seq + r["lease_sets"],
+                }
+                for r in e.get("requires", [])
+            ]
+        sets.append(
+            {
+                "id": p["set_id"],
+                "boundary_id": boundary_id,
+                "seq": seq,
+                "prev_id": prev,
+                "entries": entries,
+            }
+        )
+        prev = p["set_id"]
+    return sets, supersedes, derived, requires
+
+
+def _gate_run(engine: Any, boundary_id: str, sets: int) -> float:
+    team = engine.boundary(boundary_id)
+    proposals = _proposals(boundary_id, _seed(team, boundary_id))[:sets]
+    started = time.perf_counter()
+    for i in range(0, sets, BATCH):
+        decisions = team.commit_many(proposals[i : i + BATCH])
+        assert all(d.outcome == "commit" for d in decisions), decisions[0]
+    elapsed = time.perf_counter() - started
+    assert team.state()["seq"] == sets + 1
+    return elapsed
+
+
+def _bare_run(engine: Any, boundary_id: str, sets_count: int) -> float:
+    bare = engine.boundary(boundary_id)
+    proposals = _proposals(boundary_id, _seed(bare, boundary_id))[:sets_count]
+    sets, supersedes, derived, requires = _bare_rows(boundary_id, proposals)
+    started = time.perf_counter()
+    for i in range(0, sets_count, BATCH):
+        chunk = sets[i : i + BATCH]
+        ids = {e["props"]["id"] for s in chunk for e in s["entries"]}
+
+        def work(tx: Any, chunk: list[Any] = chunk, ids: set[str] = ids) -> None:
+            tx.run("bench/commit_bare_sets", sets=chunk)
+            tx.run("bench/commit_bare_supersedes", rows=[r for r in supersedes if r["from"] in ids])
+            tx.run("bench/commit_bare_derived", rows=[r for r in derived if r["from"] in ids])
+            tx.run("bench/commit_bare_requires", rows=[r for r in requires if r["from"] in ids])
+
+        engine.executor.write_tx(work)
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    with connect() as engine:
+        run = uuid.uuid4().hex[:10]
+        # Warm both paths the same way (JIT, query plans, page cache) before anything is timed.
+        _gate_run(engine, f"bench-commit-warm-gate-{run}", WARMUP)
+        _bare_run(engine, f"bench-commit-warm-bare-{run}", WARMUP)
+        gate_s = _gate_run(engine, f"bench-commit-gate-{run}", SETS)
+        bare_s = _bare_run(engine, f"bench-commit-bare-{run}", SETS)
+
+        single = engine.boundary(f"bench-commit-single-{run}")
+        singles = _proposals(single.id, _seed(single, single.id))[:SINGLES]
+        started = time.perf_counter()
+        for p in singles:
+            single.commit(p)
+        single_s = time.perf_counter() - started
+
+    ratio = gate_s / bare_s
+    figure("gate_sets_per_s", SETS / gate_s, "sets/s")
+    figure("bare_unwind_sets_per_s", SETS / bare_s, "sets/s")
+    figure(
+        "gate_time_over_bare_insert", ratio, "ratio", f"<= {TARGET_RATIO}", ratio <= TARGET_RATIO
+    )
+    figure("gate_single_commit_sets_per_s", len(singles) / single_s, "sets/s")
+
+
+if __name__ == "__main__":
+    main()

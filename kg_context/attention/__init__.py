@@ -1,0 +1,51 @@
+"""Workspace attention (seed 001): score specialist outputs, select and broadcast winners.
+
+``WorkspaceAttention`` is the entry point; the scorer (``scoring``), the consensus registry
+(``consensus``), the loop telemetry (``telemetry``), the database calls (``store``) and the gate
+contract (``insights``) are one module each.
+"""
+
+from kg_context.attention.consensus import (
+    ConsensusOperator,
+    consensus_operators,
+    consensus_score,
+    log_pool,
+    register_consensus_operator,
+)
+from kg_context.attention.insights import GateDecision, InsightSink, insight_proposal
+from kg_context.attention.models import (
+    BroadcastResult,
+    ConfidenceSource,
+    GateOutcome,
+    ScoredProposal,
+    SpecialistOutput,
+    WinnerOutcome,
+)
+from kg_context.attention.telemetry import (
+    AttentionTelemetry,
+    reset_workspace_attention_telemetry,
+    workspace_attention_telemetry,
+)
+from kg_context.attention.workspace import WorkspaceAttention, load_attention_settings
+
+__all__ = [
+    "AttentionTelemetry",
+    "BroadcastResult",
+    "ConfidenceSource",
+    "ConsensusOperator",
+    "GateDecision",
+    "GateOutcome",
+    "InsightSink",
+    "ScoredProposal",
+    "SpecialistOutput",
+    "WinnerOutcome",
+    "WorkspaceAttention",
+    "consensus_operators",
+    "consensus_score",
+    "insight_proposal",
+    "load_attention_settings",
+    "log_pool",
+    "register_consensus_operator",
+    "reset_workspace_attention_telemetry",
+    "workspace_attention_telemetry",
+]

@@ -1,0 +1,304 @@
+"""``WorkspaceAttention``: score specialist outputs, select winners, record and broadcast them.
+
+One wave: ``collect_proposals`` (one batched encode of the query and the outputs, one batched
+track-record read) → ``select_winners`` (top-K above the minimum composite; no winner without
+competition) → ``broadcast_to_kg`` (every ProposalNode, losers included, in one transaction; then
+each winner proposed to the gate as an insight entry, or linked to the entry that already stands
+for the same content; then the outcomes and ``ADMITTED_FROM`` links in one transaction).
+``get_attention_score`` reads a specialist's standing back with one indexed read on the same
+executor, whose bookmarks make a read after a broadcast see it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import secrets
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+from pydantic import ValidationError
+
+from kg_context.attention.consensus import consensus_score
+from kg_context.attention.insights import InsightSink, insight_proposal, outcome_name
+from kg_context.attention.models import (
+    BroadcastResult,
+    GateOutcome,
+    ScoredProposal,
+    WinnerOutcome,
+)
+from kg_context.attention.scoring import beta_mean, parse_outputs, rank, select
+from kg_context.attention.store import AttentionStore
+from kg_context.attention.telemetry import (
+    AttentionTelemetry,
+    counters,
+    workspace_attention_telemetry,
+)
+from kg_context.errors import ConfigurationError, InputValidationError
+from kg_context.executor import QueryExecutor
+from kg_context.settings import AttentionSettings
+
+__all__ = ["Embeds", "HasExecutor", "WorkspaceAttention", "load_attention_settings"]
+
+_TASK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/#@+-]{0,199}$")
+# Outcomes an orchestrator may report with record_outcome.
+_REPORTABLE = frozenset(
+    {
+        GateOutcome.COMMIT,
+        GateOutcome.HALT,
+        GateOutcome.REJECT,
+        GateOutcome.REINFORCE,
+        GateOutcome.INVALIDATED,
+    }
+)
+
+
+class HasExecutor(Protocol):
+    """An ``Engine``, or anything else that carries a query executor."""
+
+    @property
+    def executor(self) -> QueryExecutor: ...
+
+
+class Embeds(Protocol):
+    """What the scorer needs from an embedder: batched unit-length vectors."""
+
+    def encode(self, texts: Sequence[str]) -> npt.NDArray[np.float32]: ...
+
+
+def load_attention_settings() -> AttentionSettings:
+    """``AttentionSettings`` from the environment, or a ``ConfigurationError`` naming the fault."""
+    try:
+        return AttentionSettings()
+    except ValidationError as err:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or '(settings)'}: {e['msg']}"
+            for e in err.errors(include_url=False)
+        )
+        raise ConfigurationError(f"unusable KG_CONTEXT_ATTENTION_* settings: {problems}") from None
+
+
+def _new_wave() -> tuple[str, datetime]:
+    """A wave id that sorts by time (ns, then randomness) and the wave's timestamp."""
+    now_ns = time.time_ns()
+    at = datetime.fromtimestamp(now_ns // 1_000 / 1_000_000, tz=UTC)
+    return f"w{now_ns:020d}-{secrets.token_hex(4)}", at
+
+
+class WorkspaceAttention:
+    """Global-workspace attention over one engine (seed 001's API, grounded in outcomes).
+
+    ``boundary_id`` names the boundary whose gate receives the winners: the gate is
+    ``engine.boundary(boundary_id)`` unless a ``sink`` is given. Without either, waves are
+    recorded (ProposalNodes) but winners are not proposed, and their outcomes stay pending.
+    """
+
+    def __init__(
+        self,
+        engine: HasExecutor,
+        *,
+        boundary_id: str | None = None,
+        sink: InsightSink | None = None,
+        settings: AttentionSettings | None = None,
+        embedder: Embeds | None = None,
+    ) -> None:
+        self.settings = settings or load_attention_settings()
+        self._store = AttentionStore(engine.executor)
+        if sink is not None and boundary_id is None:
+            raise ConfigurationError("an insight sink needs the boundary_id its proposals go to")
+        if sink is None and boundary_id is not None:
+            open_boundary = getattr(engine, "boundary", None)
+            if open_boundary is None:
+                raise ConfigurationError(
+                    f"{type(engine).__name__} has no gate (engine.boundary); pass sink="
+                )
+            sink = open_boundary(boundary_id)
+        self.boundary_id = boundary_id
+        self._sink = sink
+        self._embedder = embedder
+
+    # -- scoring -------------------------------------------------------------------------------
+
+    def _encoder(self) -> Embeds:
+        if self._embedder is None:
+            from kg_context.embedding import get_embedder
+
+            self._embedder = get_embedder()
+        return self._embedder
+
+    def collect_proposals(
+        self, outputs: Mapping[str, Any], query: str, task_id: str
+    ) -> list[ScoredProposal]:
+        """Score each specialist's output for ``query``; best first, nothing written yet.
+
+        ``outputs`` maps a specialist id to its text, or to ``{"text": ..., "confidence": x}``.
+        """
+        if not isinstance(query, str) or not query.strip():
+            raise InputValidationError("the query of a wave is a non-empty string")
+        if not isinstance(task_id, str) or not _TASK_ID.match(task_id):
+            raise InputValidationError(f"task id {task_id!r} must match {_TASK_ID.pattern}")
+        parsed = parse_outputs(outputs, self.settings.default_confidence)
+        if not parsed:
+            return []
+        vectors = self._encoder().encode([query, *(o.text for o in parsed)])
+        specialist_ids = [o.specialist_id for o in parsed]
+        counts = self._store.outcome_counts(specialist_ids, self.settings.track_record_window)
+        tracks = {
+            sid: beta_mean(
+                *counts.get(sid, (0, 0)), self.settings.prior_alpha, self.settings.prior_beta
+            )
+            for sid in specialist_ids
+        }
+        wave_id, at = _new_wave()
+        return rank(
+            parsed,
+            vectors=vectors,
+            track_records=tracks,
+            wave_id=wave_id,
+            task_id=task_id,
+            at=at,
+            settings=self.settings,
+        )
+
+    def select_winners(self, proposals: Sequence[ScoredProposal]) -> list[ScoredProposal]:
+        """The top-K proposals at or above the minimum composite, marked ``selected``.
+
+        A wave with fewer than ``min_wave_outputs`` proposals has no competition: no winner.
+        """
+        return [p for p in select(proposals, self.settings) if p.selected]
+
+    # -- recording and broadcasting ------------------------------------------------------------
+
+    def broadcast_to_kg(
+        self, winners: Sequence[ScoredProposal], losers: Iterable[ScoredProposal] = ()
+    ) -> BroadcastResult:
+        """Record a wave (winners ``selected=true``, losers ``false``), then propose the winners.
+
+        A wave with fewer than ``min_wave_outputs`` proposals is recorded with no winner and
+        nothing goes to the gate.
+        """
+        winner_ids = {p.id for p in winners}
+        losers = [replace(p, selected=False) for p in losers if p.id not in winner_ids]
+        chosen = [replace(p, selected=True) for p in winners]
+        if len(chosen) + len(losers) < self.settings.min_wave_outputs:
+            losers, chosen = [replace(p, selected=False) for p in (*chosen, *losers)], []
+        wave = [*chosen, *losers]
+        if not wave:
+            raise InputValidationError("broadcast_to_kg needs at least one proposal")
+        if len({p.wave_id for p in wave}) != 1 or len({p.specialist_id for p in wave}) != len(wave):
+            raise InputValidationError(
+                "a broadcast is one wave: one proposal per specialist, all with the same wave id"
+            )
+        self._store.write_wave(wave)
+        counters().wrote(len(wave), [p.specialist_id for p in chosen])
+        outcomes = self._propose(chosen)
+        return BroadcastResult(
+            wave_id=wave[0].wave_id,
+            proposals=tuple(wave),
+            winners=tuple(chosen),
+            outcomes=outcomes,
+        )
+
+    def _propose(self, winners: Sequence[ScoredProposal]) -> tuple[WinnerOutcome, ...]:
+        if self._sink is None or self.boundary_id is None or not winners:
+            return tuple(
+                WinnerOutcome(w.id, w.specialist_id, GateOutcome.NOT_PROPOSED.value)
+                for w in winners
+            )
+        boundary_id = self.boundary_id
+        standing = self._store.standing_entries(boundary_id, [w.insight_key for w in winners])
+        outcomes: list[WinnerOutcome] = []
+        try:
+            for winner in winners:
+                existing = standing.get(winner.insight_key)
+                if existing is not None:
+                    outcomes.append(
+                        WinnerOutcome(
+                            winner.id,
+                            winner.specialist_id,
+                            GateOutcome.REINFORCE.value,
+                            (existing,),
+                        )
+                    )
+                    continue
+                decision = self._sink.commit(insight_proposal(winner, boundary_id))
+                outcome = outcome_name(decision.outcome)
+                admitted = outcome == GateOutcome.COMMIT.value
+                outcomes.append(
+                    WinnerOutcome(
+                        winner.id,
+                        winner.specialist_id,
+                        outcome,
+                        tuple(decision.entry_ids) if admitted else (),
+                        decision.set_id,
+                        decision.receipt_id,
+                    )
+                )
+        finally:
+            # What the gate decided is recorded even when a later winner's proposal fails.
+            self._store.record_gate_outcomes(outcomes, _new_wave()[1])
+        return tuple(outcomes)
+
+    def select_and_broadcast(
+        self, outputs: Mapping[str, Any], query: str, task_id: str
+    ) -> BroadcastResult:
+        """The whole loop for one wave: collect, select, record and broadcast."""
+        proposals = self.collect_proposals(outputs, query, task_id)
+        if not proposals:
+            raise InputValidationError("a wave needs at least one specialist output")
+        ranked = select(proposals, self.settings)
+        return self.broadcast_to_kg(
+            [p for p in ranked if p.selected], [p for p in ranked if not p.selected]
+        )
+
+    def record_outcome(self, proposal_node_id: str, outcome: str) -> None:
+        """Report what became of a proposal outside the broadcast path.
+
+        ``outcome`` is commit, halt, reject, reinforce or invalidated (e.g. an orchestrator's own
+        review, or an invalidation reported before the admitted entry's status records it); the
+        next wave's track record counts it.
+        """
+        try:
+            value = GateOutcome(outcome)
+        except ValueError:
+            value = None
+        if value not in _REPORTABLE or value is None:
+            raise InputValidationError(
+                f"outcome {outcome!r} is not one of {sorted(o.value for o in _REPORTABLE)}"
+            )
+        if not self._store.record_outcome(proposal_node_id, value.value, _new_wave()[1]):
+            raise InputValidationError(f"no ProposalNode {proposal_node_id!r}")
+
+    # -- reading back --------------------------------------------------------------------------
+
+    def get_attention_score(self, specialist_id: str) -> float | None:
+        """The composite of the specialist's most recent selected proposal; None if it has none."""
+        if not isinstance(specialist_id, str) or not specialist_id:
+            raise InputValidationError("a specialist id is a non-empty string")
+        score = self._store.latest_score(specialist_id)
+        counters().read(
+            specialist_id,
+            hit=score is not None,
+            mismatch_misses=self.settings.mismatch_misses,
+            strict=self.settings.strict,
+        )
+        if score is not None and not math.isfinite(score):
+            raise InputValidationError(f"stored composite of {specialist_id!r} is {score!r}")
+        return score
+
+    @staticmethod
+    def consensus_score(
+        proposals: Iterable[ScoredProposal | float], operator: str = "mean"
+    ) -> float | None:
+        """Aggregate composites with a registered operator (see ``kg_context.attention``)."""
+        return consensus_score(proposals, operator)
+
+    @staticmethod
+    def workspace_attention_telemetry() -> AttentionTelemetry:
+        """The process-wide loop counters."""
+        return workspace_attention_telemetry()
