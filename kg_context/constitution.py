@@ -15,7 +15,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from kg_context.errors import ConfigurationError
-from kg_context.models import EntryClass, Verse, WriterKind
+from kg_context.models import EntryClass, EntryStatus, Verse, WriterKind
 
 __all__ = ["Constitution", "default_constitution_text", "load_constitution", "parse_constitution"]
 
@@ -38,6 +38,23 @@ class Writers(_Section):
     def allowed(self, kind: WriterKind) -> tuple[EntryClass, ...]:
         allowed: tuple[EntryClass, ...] = getattr(self, kind.value)
         return allowed
+
+
+class TransitionRule(_Section):
+    """The status changes each writer kind may declare (residency-only changes: czar, operator)."""
+
+    agent: tuple[EntryStatus, ...] = ()
+    tool: tuple[EntryStatus, ...] = ()
+    model: tuple[EntryStatus, ...] = ()
+    czar: tuple[EntryStatus, ...] = (EntryStatus.RETIRED,)
+    operator: tuple[EntryStatus, ...] = tuple(EntryStatus)
+
+    def allowed(self, kind: WriterKind) -> tuple[EntryStatus, ...]:
+        allowed: tuple[EntryStatus, ...] = getattr(self, kind.value)
+        return allowed
+
+    def may_move_residency(self, kind: WriterKind) -> bool:
+        return kind in (WriterKind.CZAR, WriterKind.OPERATOR)
 
 
 class ProvenanceRule(_Section):
@@ -79,6 +96,7 @@ class Constitution(_Section):
     description: str = ""
     roots: Roots
     writers: Writers
+    transitions: TransitionRule = TransitionRule()
     provenance: ProvenanceRule = ProvenanceRule()
     deliberative: DeliberativeRule = DeliberativeRule()
     density: DensityRule = DensityRule()

@@ -68,6 +68,7 @@ class Plan:
     receipts: list[Row] = field(default_factory=list)
     halts: list[Row] = field(default_factory=list)
     proposals: list[Row] = field(default_factory=list)
+    transitions: list[Row] = field(default_factory=list)
     boundary: Row = field(default_factory=dict)
 
     @property
@@ -303,8 +304,9 @@ def evaluate(
                     effects.append(f"supersede:{sup.entry_id}")
                 else:
                     effects.append(f"record-supersession:{sup.entry_id}")
+        moved_tokens = _plan_transitions(plan, view, snapshot, seq, closed.set_id, changed, effects)
         boundary.committed_tokens += new_tokens
-        boundary.resident_tokens += new_tokens - superseded_tokens
+        boundary.resident_tokens += new_tokens - superseded_tokens - moved_tokens
 
         digest = set_row["digest"]
         plan.receipts.append(
@@ -348,6 +350,51 @@ def evaluate(
         )
     plan.boundary = _boundary_row(snapshot)
     return decisions, plan
+
+
+def _plan_transitions(
+    plan: Plan,
+    view: SetView,
+    snapshot: Snapshot,
+    seq: int,
+    set_id: str,
+    changed: list[str],
+    effects: list[str],
+) -> int:
+    """Plan the declared status/residency changes; return the resident tokens they remove."""
+    boundary = snapshot.boundary
+    removed_tokens = 0
+    for _proposal, t in view.transitions:
+        old = snapshot.entries[t.entry_id]
+        status = t.to.value if t.to is not None else old.status
+        resident = t.resident if t.resident is not None else old.resident
+        if t.to is not None and status not in ("live", "revalidated") and old.live:
+            boundary.live_count -= 1
+            boundary.requires_count -= old.requires_out
+        if t.to is not None and status in ("live", "revalidated") and not old.live:
+            boundary.live_count += 1
+            boundary.requires_count += old.requires_out
+        if old.resident and not resident:
+            removed_tokens += old.tokens
+        elif resident and not old.resident:
+            removed_tokens -= old.tokens
+        snapshot.entries[t.entry_id] = replace(old, status=status, resident=resident)
+        plan.transitions.append(
+            {
+                "entry_id": t.entry_id,
+                "set_id": set_id,
+                "from": old.status,
+                "to": status,
+                "resident": resident,
+                "was_resident": old.resident,
+                "reason": t.reason,
+                "justification": list(t.justification),
+                "seq": seq,
+            }
+        )
+        changed.append(t.entry_id)
+        effects.append(f"transition:{t.entry_id}:{old.status}->{status}:resident={resident}")
+    return removed_tokens
 
 
 def _mode(append_only: bool) -> str:

@@ -238,6 +238,7 @@ class GateStore:
                     receipt_ids.add(proposal.adoption_receipt_id)
                 for entry in proposal.entries:
                     entry_ids.update(entry.references())
+                entry_ids.update(t.entry_id for t in proposal.transitions)
         state = tx.run(
             "gate/load_state",
             entry_ids=sorted(entry_ids),
@@ -275,6 +276,8 @@ class GateStore:
             tx.run("gate/write_supersedes", supersedes=plan.supersedes)
         if plan.halts:
             tx.run("gate/write_halts", halts=plan.halts)
+        if plan.transitions:
+            tx.run("gate/write_transitions", transitions=plan.transitions)
         if plan.proposals:
             tx.run("gate/update_proposals", proposals=plan.proposals)
         b = plan.boundary

@@ -23,11 +23,13 @@ __all__ = [
     "MAX_BODY_CHARS",
     "EntryClass",
     "EntryProposal",
+    "EntryStatus",
     "Proposal",
     "Provenance",
     "Residency",
     "ResidencyPolicy",
     "Supersession",
+    "Transition",
     "Verse",
     "WriterKind",
     "constitution_proposal",
@@ -69,6 +71,19 @@ CLASS_LABELS: dict[EntryClass, str] = {
 
 # Deliberative material must carry a lease (expires_after) or be superseded by default.
 DELIBERATIVE_CLASSES = frozenset({EntryClass.REJECTED_ALTERNATIVE, EntryClass.OPEN_QUESTION})
+
+
+class EntryStatus(StrEnum):
+    """An entry's status in the record (independent of residency in the window)."""
+
+    LIVE = "live"
+    SUPERSEDED = "superseded"
+    RETIRED = "retired"
+    CHALLENGED = "challenged"
+    INVALIDATED = "invalidated"
+    AT_RISK = "at_risk"
+    REVALIDATED = "revalidated"
+    EXPLORED = "explored"
 
 
 class Verse(StrEnum):
@@ -129,6 +144,23 @@ class Residency(_Reference):
         return value
 
 
+class Transition(_Strict):
+    """A declared status change of an existing entry (and/or its residency), with the reason and
+    the exact edges or facts that justify it (recorded on the transition, for audits)."""
+
+    entry_id: str = Field(pattern=_ID)
+    to: EntryStatus | None = None
+    resident: bool | None = None
+    reason: str = Field(min_length=1, max_length=2000)
+    justification: tuple[str, ...] = Field(default=(), max_length=256)
+
+    @model_validator(mode="after")
+    def _changes_something(self) -> Transition:
+        if self.to is None and self.resident is None:
+            raise ValueError("a transition changes the status, the residency, or both")
+        return self
+
+
 class EntryProposal(_Strict):
     """One typed entry a writer proposes."""
 
@@ -171,7 +203,8 @@ class Proposal(_Strict):
     writer_kind: WriterKind
     set_id: str | None = Field(default=None, pattern=_ID)
     targets: tuple[str, ...] = Field(default=(), max_length=256)
-    entries: tuple[EntryProposal, ...] = Field(min_length=1, max_length=1000)
+    entries: tuple[EntryProposal, ...] = Field(default=(), max_length=1000)
+    transitions: tuple[Transition, ...] = Field(default=(), max_length=10_000)
     summary: str | None = Field(default=None, max_length=2000)
     adoption_receipt_id: str | None = Field(default=None, pattern=_ID)
     revalidates: tuple[str, ...] = Field(default=(), max_length=256)
@@ -187,9 +220,14 @@ class Proposal(_Strict):
 
     @model_validator(mode="after")
     def _unique_entry_ids(self) -> Proposal:
+        if not self.entries and not self.transitions:
+            raise ValueError("a proposal carries entries, transitions, or both; it has neither")
         ids = [entry_id for entry_id in self.entry_ids()]
         if len(set(ids)) != len(ids):
             raise ValueError("entry ids repeat within the proposal")
+        moved = [t.entry_id for t in self.transitions]
+        if len(set(moved)) != len(moved):
+            raise ValueError("an entry is transitioned twice within the proposal")
         return self
 
     @cached_property

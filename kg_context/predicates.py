@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kg_context.constitution import Constitution
-from kg_context.models import EntryProposal, Proposal, WriterKind
+from kg_context.models import EntryProposal, Proposal, Transition, WriterKind
 from kg_context.setbuilder import ClosedSet
 from kg_context.state import Snapshot
+from kg_context.status import is_legal
 
 __all__ = ["HALTS", "REJECTS", "Check", "SetView", "Violation"]
 
@@ -40,6 +41,10 @@ class SetView:
     @property
     def new_ids(self) -> set[str]:
         return {entry_id for _, entry_id, _ in self.entries}
+
+    @property
+    def transitions(self) -> list[tuple[Proposal, Transition]]:
+        return [(p, t) for p in self.closed.proposals for t in p.transitions]
 
 
 Check = Callable[[SetView, Constitution, Snapshot], Violation | None]
@@ -151,6 +156,17 @@ def dependencies_exist(view: SetView, _: Constitution, snapshot: Snapshot) -> Vi
 
 
 def czar_independence(view: SetView, _: Constitution, snapshot: Snapshot) -> Violation | None:
+    for proposal, t in view.transitions:
+        touched = snapshot.entries.get(t.entry_id)
+        if (
+            proposal.writer_kind is WriterKind.CZAR
+            and touched is not None
+            and touched.writer_id == proposal.writer_id
+        ):
+            return _reject(
+                "CZAR_INDEPENDENCE",
+                f"czar {proposal.writer_id} would retire {t.entry_id}, which it wrote itself",
+            )
     for proposal, entry_id, entry in view.entries:
         if proposal.writer_kind is not WriterKind.CZAR:
             continue
@@ -246,6 +262,36 @@ def density(view: SetView, c: Constitution, snapshot: Snapshot) -> Violation | N
     return None
 
 
+def transitions_legal(view: SetView, c: Constitution, snapshot: Snapshot) -> Violation | None:
+    """Declared status changes: on existing entries of this boundary, legal in the status
+    machine, and allowed to the writer kind by the constitution."""
+    for proposal, t in view.transitions:
+        current = snapshot.entries.get(t.entry_id)
+        if current is None or current.boundary_id != snapshot.boundary.id:
+            return _reject(
+                "UNKNOWN_DEPENDENCY",
+                f"transition of {t.entry_id}: no such entry in boundary {snapshot.boundary.id}",
+            )
+        if t.to is not None and not is_legal(current.status, t.to):
+            return _reject(
+                "ILLEGAL_TRANSITION",
+                f"{t.entry_id} is {current.status}; the status machine has no "
+                f"{current.status} -> {t.to.value}",
+            )
+        if t.to is not None and t.to not in c.transitions.allowed(proposal.writer_kind):
+            return _reject(
+                "TRANSITION_NOT_ALLOWED",
+                f"writer kind {proposal.writer_kind.value} may not move entries to {t.to.value}",
+                f"[transitions] {proposal.writer_kind.value} += [{t.to.value!r}]",
+            )
+        if t.resident is not None and not c.transitions.may_move_residency(proposal.writer_kind):
+            return _reject(
+                "TRANSITION_NOT_ALLOWED",
+                f"writer kind {proposal.writer_kind.value} may not change residency",
+            )
+    return None
+
+
 # Malformed sets are rejected; sets the rules cannot decide halt to the operator.
 REJECTS: tuple[Check, ...] = (
     set_size,
@@ -255,6 +301,7 @@ REJECTS: tuple[Check, ...] = (
     provenance_required,
     deliberative_lease,
     dependencies_exist,
+    transitions_legal,
     czar_independence,
 )
 HALTS: tuple[Check, ...] = (fragmentation, supersession_target, verse_adoption, density)

@@ -62,7 +62,8 @@ class _UnionFind:
 
 
 def _dependencies(proposal: Proposal) -> set[str]:
-    return {entry_id for entry in proposal.entries for entry_id in entry.references()}
+    refs = {entry_id for entry in proposal.entries for entry_id in entry.references()}
+    return refs | {t.entry_id for t in proposal.transitions}
 
 
 def construct_sets(pending: list[Proposal], window: int) -> Construction:

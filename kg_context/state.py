@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 __all__ = ["BoundaryState", "EntryState", "Snapshot"]
 
-LIVE = "live"
+LIVE_STATUSES = frozenset({"live", "revalidated"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +24,7 @@ class EntryState:
 
     @property
     def live(self) -> bool:
-        return self.status == LIVE
+        return self.status in LIVE_STATUSES
 
 
 @dataclass(slots=True)

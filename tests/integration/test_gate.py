@@ -7,9 +7,12 @@ from typing import Any
 
 import pytest
 
+from kg_context.constitution import load_constitution
 from kg_context.errors import InputValidationError, StateError
 from kg_context.models import MAX_BODY_CHARS
 from tests.factories import entry, proposal
+
+DEFAULT = load_constitution()
 
 
 def _entries(engine: Any, boundary_id: str) -> dict[str, dict[str, Any]]:
@@ -51,7 +54,7 @@ def test_a_set_with_a_supersession_commits_and_flips_the_old_entry(
         )
     )
     assert (second.outcome, second.seq) == ("commit", 2)
-    assert second.constitution_version == "1"
+    assert second.constitution_version == DEFAULT.version
 
     entries = _entries(engine, boundary_id)
     old, new = entries[f"{boundary_id}-e1"], entries[f"{boundary_id}-e2"]
@@ -71,7 +74,7 @@ def test_a_set_with_a_supersession_commits_and_flips_the_old_entry(
     for row in ledger:
         kinds = {r["kind"]: r for r in row["receipts"]}
         assert set(kinds) == {"review", "commit"}
-        assert kinds["commit"]["constitution_version"] == "1"
+        assert kinds["commit"]["constitution_version"] == DEFAULT.version
         assert kinds["commit"]["state_revision"] == row["seq"]
     state = team.state()
     assert state["seq"] == 2
@@ -321,9 +324,9 @@ def test_append_only_boundary_records_supersession_without_executing_it(
     engine: Any, boundary_id: str
 ) -> None:
     text = (
-        engine.constitutions.get("1")
+        engine.constitutions.get(DEFAULT.version)
         .text.replace("append_only_below = 0", "append_only_below = 50")
-        .replace('version = "1"', f'version = "ao-{boundary_id[-8:]}"')
+        .replace(f'version = "{DEFAULT.version}"', f'version = "ao-{boundary_id[-8:]}"')
     )
     from kg_context.constitution import parse_constitution
 
@@ -459,9 +462,9 @@ def test_operator_amends_the_constitution_and_the_set_commits_under_it(
     )
     assert halted.reason_code == "DENSITY"
     amended = (
-        engine.constitutions.get("1")
+        engine.constitutions.get(DEFAULT.version)
         .text.replace("max_set_fanout = 64", "max_set_fanout = 100")
-        .replace('version = "1"', f'version = "amend-{boundary_id[-12:]}"')
+        .replace(f'version = "{DEFAULT.version}"', f'version = "amend-{boundary_id[-12:]}"')
     )
     result = engine.halts.resolve(
         halted.halt_id, "amend", operator_id="ops", reason="fan-out too strict", amendment=amended
@@ -475,15 +478,15 @@ def test_operator_amends_the_constitution_and_the_set_commits_under_it(
 
 def test_constitution_changes_only_through_an_operator_set(engine: Any, boundary_id: str) -> None:
     team = engine.boundary(boundary_id)
-    text = engine.constitutions.get("1").text.replace(
-        'version = "1"', f'version = "c-{boundary_id[-12:]}"'
+    text = engine.constitutions.get(DEFAULT.version).text.replace(
+        f'version = "{DEFAULT.version}"', f'version = "c-{boundary_id[-12:]}"'
     )
     refused = team.propose_constitution(text, writer_id="bot", reason="try", writer_kind="agent")  # type: ignore[arg-type]
     assert (refused.outcome, refused.reason_code) == ("reject", "NOT_OPERATOR")
     bad = team.propose_constitution("version = 3", writer_id="ops", reason="typo")
     assert (bad.outcome, bad.reason_code) == ("reject", "INVALID_CONSTITUTION")
     same = team.propose_constitution(
-        engine.constitutions.get("1").text, writer_id="ops", reason="x"
+        engine.constitutions.get(DEFAULT.version).text, writer_id="ops", reason="x"
     )
     assert same.reason_code == "CONSTITUTION_VERSION_TAKEN"
     ok = team.propose_constitution(text, writer_id="ops", reason="new rules")
@@ -491,3 +494,80 @@ def test_constitution_changes_only_through_an_operator_set(engine: Any, boundary
     assert team.state()["constitution_version"] == f"c-{boundary_id[-12:]}"
     after = team.commit(proposal(boundary_id, entry()))
     assert after.constitution_version == f"c-{boundary_id[-12:]}"
+
+
+def _transition(boundary_id: str, entry_id: str, writer_kind: str, writer_id: str, **t: Any) -> Any:
+    return {
+        "id": f"{boundary_id}-t-{writer_id}-{entry_id[-6:]}-{t.get('to')}",
+        "boundary_id": boundary_id,
+        "writer_id": writer_id,
+        "writer_kind": writer_kind,
+        "targets": ["compaction"],
+        "transitions": [{"entry_id": entry_id, "reason": "test", **t}],
+    }
+
+
+def test_a_czar_retires_an_entry_through_the_gate_and_the_record_keeps_it(
+    engine: Any, boundary_id: str
+) -> None:
+    team = _seed(engine, boundary_id)
+    base = f"{boundary_id}-base"
+    decision = team.commit(
+        _transition(
+            boundary_id,
+            base,
+            "czar",
+            "czar-1",
+            to="retired",
+            resident=False,
+            justification=["UNREACHABLE: no root path"],
+        )
+    )
+    assert (decision.outcome, decision.seq) == ("commit", 2)
+    retired = _entries(engine, boundary_id)[base]
+    assert (retired["status"], retired["resident"]) == ("retired", False)
+    counts = engine.executor.read("audits/record_counts", boundary_id=boundary_id)[0]
+    assert counts["entries"] == 1  # retirement is a status flip, never a deletion
+    moves = engine.executor.read("audits/transitions", boundary_id=boundary_id)
+    assert [(m["entry_id"], m["from"], m["to"], m["justification"]) for m in moves] == [
+        (base, "live", "retired", ["UNREACHABLE: no root path"])
+    ]
+
+
+@pytest.mark.parametrize(
+    ("writer_kind", "first", "then", "code"),
+    [
+        ("tool", None, {"to": "retired"}, "TRANSITION_NOT_ALLOWED"),
+        ("agent", None, {"resident": False}, "TRANSITION_NOT_ALLOWED"),
+        ("operator", {"to": "invalidated"}, {"to": "revalidated"}, "ILLEGAL_TRANSITION"),
+        ("operator", None, {"to": "explored"}, "ILLEGAL_TRANSITION"),
+    ],
+)
+def test_illegal_or_unauthorized_transitions_are_rejected(
+    engine: Any, boundary_id: str, writer_kind: str, first: Any, then: Any, code: str
+) -> None:
+    team = _seed(engine, boundary_id)
+    base = f"{boundary_id}-base"
+    if first:
+        assert team.commit(_transition(boundary_id, base, "operator", "ops", **first)).outcome == (
+            "commit"
+        )
+    before = _fingerprint(engine, boundary_id)
+    decision = team.commit(_transition(boundary_id, base, writer_kind, "w2", **then))
+    assert (decision.outcome, decision.reason_code) == ("reject", code)
+    assert _fingerprint(engine, boundary_id) == before
+
+
+def test_a_czar_may_not_retire_what_it_wrote(engine: Any, boundary_id: str) -> None:
+    team = engine.boundary(boundary_id)
+    mine = f"{boundary_id}-mine"
+    team.commit(
+        proposal(
+            boundary_id,
+            entry(cls="scratch", key="s", id=mine),
+            writer_id="czar-9",
+            writer_kind="czar",
+        )
+    )
+    decision = team.commit(_transition(boundary_id, mine, "czar", "czar-9", to="retired"))
+    assert decision.reason_code == "CZAR_INDEPENDENCE"
