@@ -301,7 +301,7 @@ def demo(
         Engine.connect(target_for(resolve_source(settings), settings, local)) if no_start else _up()
     )
     with engine:
-        run_demo(engine, out)
+        run_demo(engine, Console(soft_wrap=True, width=max(out.width, 150)))
 
 
 def main() -> None:

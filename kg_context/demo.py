@@ -1,40 +1,175 @@
-"""The end-to-end demo behind ``make demo``: write to the real database and read it back."""
+"""The end-to-end demo behind ``make demo``: a small governed session against the real database.
+
+A planner proposes decisions, revises one with a declared supersession, a researcher's global
+material halts at the gate until an operator resolves it, and everything is read back from Neo4j:
+the entries with their record status and residency, the ledger with its receipts, and the halts.
+"""
 
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
 from kg_context.engine import Engine
-from kg_context.errors import DatabaseError
-from kg_context.executor import QueryExecutor
+from kg_context.gate import Decision
 
 __all__ = ["run_demo"]
 
 
-def run_demo(engine: Engine, console: Console) -> dict[str, object]:
-    """Create a demo boundary, read it back from Neo4j, and print both."""
-    executor: QueryExecutor = engine.executor
-    boundary_id = f"demo-{uuid.uuid4().hex[:12]}"
+def _proposal(boundary_id: str, n: int, writer: str, *entries: dict[str, Any], **extra: Any) -> Any:
+    return {
+        "id": f"{boundary_id}-p{n}",
+        "boundary_id": boundary_id,
+        "writer_id": writer,
+        "writer_kind": "agent",
+        "entries": list(entries),
+        **extra,
+    }
+
+
+def _say(console: Console, step: str, decision: Decision) -> None:
+    seq = f"seq {decision.seq}" if decision.seq is not None else "no seq"
+    code = f" [{decision.reason_code}] {decision.detail}" if decision.reason_code else ""
+    console.print(
+        f"  {step}: [bold]{decision.outcome}[/] ({seq}, receipt {decision.receipt_id}){code}"
+    )
+
+
+def run_demo(engine: Engine, console: Console) -> dict[str, Any]:
+    """Run the session, print what the database holds, and return the boundary's counts."""
+    boundary_id = f"demo-{uuid.uuid4().hex[:10]}"
     console.print(f"[bold]Database:[/] {engine.target.describe()}")
     console.print(f"[bold]Server:[/] {engine.server_version()}")
-    written = executor.write(
-        "boundary/ensure",
-        boundary_id=boundary_id,
-        verse="local",
-        constitution_version=None,
-        task_horizon=None,
-    )[0]
-    read_back = executor.read("boundary/get", boundary_id=boundary_id)[0]
-    table = Table(title=f"Boundary {boundary_id}: written, then read back")
-    table.add_column("field")
-    table.add_column("written")
-    table.add_column("read back")
-    for field in ("id", "seq", "verse", "created_at"):
-        table.add_row(field, str(written[field]), str(read_back[field]))
+    console.print(f"[bold]Boundary:[/] {boundary_id}\n")
+    team = engine.boundary(boundary_id)
+
+    def e(name: str) -> str:
+        return f"{boundary_id}-{name}"
+
+    _say(
+        console,
+        "planner commits the goal and a decision",
+        team.commit(
+            _proposal(
+                boundary_id,
+                1,
+                "planner",
+                {
+                    "id": e("goal"),
+                    "class": "goal",
+                    "key": "ship",
+                    "body": "Ship the search API by Friday",
+                },
+                {
+                    "id": e("db1"),
+                    "class": "decision",
+                    "key": "datastore",
+                    "body": "Store documents in Postgres",
+                    "requires": [{"entry_id": e("goal"), "policy": "hard"}],
+                },
+                targets=["datastore"],
+            )
+        ),
+    )
+    _say(
+        console,
+        "planner revises the decision (declared supersession)",
+        team.commit(
+            _proposal(
+                boundary_id,
+                2,
+                "planner",
+                {
+                    "id": e("db2"),
+                    "class": "decision",
+                    "key": "datastore",
+                    "body": "Store documents in Neo4j: the queries are graph walks",
+                    "supersedes": [{"entry_id": e("db1"), "reason": "queries are graph walks"}],
+                    "derived_from": [{"entry_id": e("db1"), "essential": True}],
+                    "requires": [{"entry_id": e("goal"), "policy": "hard"}],
+                },
+                {
+                    "id": e("alt"),
+                    "class": "rejected_alternative",
+                    "key": "datastore-es",
+                    "body": "Elasticsearch alone: rejected, no graph walks",
+                    "expires_after": 20,
+                },
+                targets=["datastore"],
+            )
+        ),
+    )
+    halted = team.commit(
+        _proposal(
+            boundary_id,
+            3,
+            "researcher",
+            {
+                "class": "fact",
+                "key": "bench",
+                "body": "Public benchmark: Neo4j walks 3x faster",
+                "verse": "global",
+                "attributes": {"source": "public thread"},
+            },
+            targets=["datastore"],
+        )
+    )
+    _say(console, "researcher brings global material (no adoption receipt)", halted)
+    if halted.halt_id is not None:
+        resolution = engine.halts.resolve(
+            halted.halt_id, "approve", operator_id="demo-operator", reason="source checked by hand"
+        )
+        if resolution.decision is not None:
+            _say(console, "operator approves the halt", resolution.decision)
+    _say(
+        console,
+        "a malformed-by-rule proposal (no targets, no set id)",
+        team.commit(
+            _proposal(
+                boundary_id,
+                4,
+                "planner",
+                {"class": "decision", "key": "x", "body": "unplaced"},
+            )
+        ),
+    )
+
+    entries = engine.executor.read("audits/boundary_entries", boundary_id=boundary_id)
+    table = Table(title="Entries, read back from Neo4j (record status and residency)")
+    for column in ("seq", "class", "key", "status", "resident", "tokens", "body"):
+        table.add_column(column)
+    for row in entries:
+        table.add_row(
+            str(row["set_seq"]),
+            row["class"],
+            row["key"],
+            row["status"],
+            str(row["resident"]),
+            str(row["tokens"]),
+            row["body"],
+        )
     console.print(table)
-    if read_back != written:
-        raise DatabaseError(f"read back {read_back} differs from written {written}")
-    return read_back
+
+    ledger = engine.executor.read("audits/ledger", boundary_id=boundary_id)
+    table = Table(title="The ledger: sets and their receipts")
+    for column in ("seq", "status", "writer", "receipts (kind @ constitution)"):
+        table.add_column(column)
+    for row in ledger:
+        receipts = ", ".join(f"{r['kind']}@{r['constitution_version']}" for r in row["receipts"])
+        table.add_row(str(row["seq"]), row["status"], row["writer_id"], receipts)
+    console.print(table)
+
+    counts = engine.executor.read("audits/record_counts", boundary_id=boundary_id)[0]
+    console.print(
+        f"Record: {counts['entries']} entries, {counts['sets']} sets, {counts['receipts']} "
+        f"receipts, {counts['halts']} halts, {counts['proposals']} proposals; seq {counts['seq']}."
+    )
+    console.print(
+        "Open Neo4j Browser and try: "
+        f"MATCH p=(:Set)-[:CONTAINS]->(:Entry {{boundary_id: '{boundary_id}'}}) RETURN p",
+        markup=False,
+    )
+    return counts

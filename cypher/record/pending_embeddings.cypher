@@ -1,0 +1,7 @@
+// Entries of one boundary that have no embedding yet, oldest set first, one batch.
+// Record-side and mechanical: the caller only adds Entry.embedding and Entry.embedding_model.
+MATCH (e:Entry {boundary_id: $boundary_id})
+WHERE e.embedding IS NULL
+RETURN e.id AS id, e.key AS key, coalesce(e.body, '') AS body
+ORDER BY e.set_seq, e.id
+LIMIT $batch

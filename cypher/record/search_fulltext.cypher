@@ -1,0 +1,12 @@
+// Fulltext matches over entry keys and bodies, filtered to one boundary, status-tagged with the
+// set that committed each entry and the newest entry that superseded it (if any).
+CALL db.index.fulltext.queryNodes('entry_body_fulltext', $query, {limit: $candidates})
+YIELD node, score
+WHERE node.boundary_id = $boundary_id
+WITH node, score ORDER BY score DESC, node.id LIMIT $k
+OPTIONAL MATCH (newer:Entry)-[:SUPERSEDES]->(node)
+WITH node, score, newer ORDER BY newer.set_seq DESC, newer.id
+WITH node, score, collect(newer.id)[0] AS superseded_by
+RETURN node.id AS entry_id, node.key AS key, node.set_id AS set_id, node.set_seq AS set_seq,
+       node.status AS status, node.resident AS resident, superseded_by, score
+ORDER BY score DESC, entry_id
