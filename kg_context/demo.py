@@ -168,8 +168,8 @@ def run_demo(engine: Engine, console: Console) -> dict[str, Any]:
         f"receipts, {counts['halts']} halts, {counts['proposals']} proposals; seq {counts['seq']}."
     )
     console.print(
-        "Open Neo4j Browser and try: "
-        f"MATCH p=(:Set)-[:CONTAINS]->(:Entry {{boundary_id: '{boundary_id}'}}) RETURN p",
+        f"In Neo4j Browser: :param boundary_id => '{boundary_id}', then paste any file of "
+        "cypher/audits/ (ledger.cypher, boundary_entries.cypher, supersession_chain.cypher).",
         markup=False,
     )
     return counts

@@ -258,6 +258,8 @@ class GateStore:
                 resident=bool(e["resident"]),
                 tokens=e["tokens"],
                 requires_out=e["requires_out"],
+                hard_held_by=tuple(e.get("hard_held_by") or ()),
+                failed_ancestors=tuple(e.get("failed_ancestors") or ()),
             )
         snapshot.adoption_receipts = set(state["adoptions"])
         for set_id in state["halted_sets"]:
@@ -270,6 +272,8 @@ class GateStore:
             tx.run("gate/write_sets", sets=_nested_sets(plan))
         if plan.derived_from:
             tx.run("gate/write_derived_from", derived=plan.derived_from)
+        if plan.summarizes:
+            tx.run("gate/write_summarizes", summarizes=plan.summarizes)
         if plan.requires:
             tx.run("gate/write_requires", requires=plan.requires)
         if plan.supersedes:
@@ -278,8 +282,6 @@ class GateStore:
             tx.run("gate/write_halts", halts=plan.halts)
         if plan.transitions:
             tx.run("gate/write_transitions", transitions=plan.transitions)
-        if plan.proposals:
-            tx.run("gate/update_proposals", proposals=plan.proposals)
         b = plan.boundary
         tx.run(
             "gate/advance_boundary",
@@ -356,7 +358,14 @@ class GateStore:
 
 def _nested_sets(plan: Plan) -> list[dict[str, Any]]:
     """The plan's set rows with their writers, receipts and entries nested, for one statement."""
-    by_set = {row["id"]: {**row, "writers": [], "receipts": [], "entries": []} for row in plan.sets}
+    by_set: dict[str, dict[str, Any]] = {
+        row["id"]: {**row, "writers": [], "receipts": [], "entries": [], "proposals": []}
+        for row in plan.sets
+    }
+    for decided in plan.proposals:
+        by_set[decided["set_id"]]["proposals"].append(
+            {"id": decided["id"], "status": decided["status"]}
+        )
     for writer in plan.writers:
         by_set[writer["set_id"]]["writers"].append({"id": writer["id"], "kind": writer["kind"]})
     for receipt in plan.receipts:

@@ -5,7 +5,16 @@ CALL {
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
                   class: e.class, writer_id: e.writer_id, resident: e.resident,
                   tokens: coalesce(e.tokens, 0),
-                  requires_out: COUNT { (e)-[:REQUIRES]->() }}) AS entries
+                  requires_out: COUNT { (e)-[:REQUIRES]->() },
+                  hard_held_by: [(d:Entry)-[h:REQUIRES]->(e)
+                                 WHERE h.policy = 'hard'
+                                   AND d.status IN ['live', 'revalidated', 'challenged', 'at_risk']
+                                 | d.id],
+                  failed_ancestors: CASE WHEN e.status = 'at_risk'
+                    THEN reduce(acc = [], j IN [(:Set)-[t:TRANSITIONED]->(e)
+                                                WHERE t.to = 'at_risk' | t.justification]
+                                | acc + j)
+                    ELSE [] END}) AS entries
 }
 CALL {
   MATCH (r:Receipt) WHERE r.id IN $receipt_ids AND r.kind = 'adoption'

@@ -1,5 +1,6 @@
 // Everything the transaction decided, set by set, in ledger order: each set (ratified, halted
-// or rejected) IN its boundary and BY its writers, its receipts FOR it, and for a ratified set
+// or rejected) IN its boundary and BY its writers, its receipts FOR it, what became of its
+// proposals (status, IN_SET), and for a ratified set
 // its entries (with class label and declared targets) and the NEXT link from the previous
 // ratified set. Edges between entries follow in their own statements.
 UNWIND $sets AS row
@@ -14,6 +15,13 @@ FOREACH (w IN row.writers |
   MERGE (writer:Writer {id: w.id}) ON CREATE SET writer.kind = w.kind
   MERGE (s)-[:BY]->(writer))
 FOREACH (r IN row.receipts | CREATE (receipt:Receipt) SET receipt = r CREATE (receipt)-[:FOR]->(s))
+WITH s, row
+CALL (s, row) {
+  UNWIND row.proposals AS decided
+  MATCH (p:Proposal {id: decided.id})
+  SET p.status = decided.status, p.set_id = s.id
+  MERGE (p)-[:IN_SET]->(s)
+}
 WITH s, row
 UNWIND row.entries AS entry
 CREATE (e:Entry:$(entry.label))
