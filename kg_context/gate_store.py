@@ -20,7 +20,7 @@ from functools import partial
 from typing import Any
 
 from kg_context.constitution import Constitution
-from kg_context.errors import InputValidationError, KgContextError
+from kg_context.errors import InputValidationError, KgContextError, StateError
 from kg_context.executor import QueryExecutor, Record, Transaction
 from kg_context.gate import Decision, Plan, evaluate, evaluate_constitution
 from kg_context.models import Proposal
@@ -211,6 +211,7 @@ class GateStore:
         waive: frozenset[str],
     ) -> list[Decision]:
         constitution = self._constitution_for(boundary.constitution_version)
+        expected_seq = boundary.seq  # evaluate advances the in-memory state
         snapshot = self._snapshot(tx, boundary, sets)
         decisions, plan = evaluate(
             sets,
@@ -223,7 +224,7 @@ class GateStore:
             halt_serial=lambda set_id: snapshot.halt_counts.get(set_id, 0) + 1,
             unplaced=unplaced,
         )
-        self._write(tx, boundary.id, plan)
+        self._write(tx, boundary.id, plan, expected_seq)
         return decisions
 
     def _snapshot(
@@ -266,7 +267,7 @@ class GateStore:
             snapshot.halt_counts[set_id] = snapshot.halt_counts.get(set_id, 0) + 1
         return snapshot
 
-    def _write(self, tx: Transaction, boundary_id: str, plan: Plan) -> None:
+    def _write(self, tx: Transaction, boundary_id: str, plan: Plan, expected_seq: int) -> None:
         """The plan's batched statements, each skipped when it has no rows."""
         if plan.sets:
             tx.run("gate/write_sets", sets=_nested_sets(plan))
@@ -283,9 +284,10 @@ class GateStore:
         if plan.transitions:
             tx.run("gate/write_transitions", transitions=plan.transitions)
         b = plan.boundary
-        tx.run(
+        advanced = tx.run(
             "gate/advance_boundary",
             boundary_id=boundary_id,
+            expected_seq=expected_seq,
             seq=b["seq"],
             last_set_id=b["last_set_id"],
             live_count=b["live_count"],
@@ -293,6 +295,12 @@ class GateStore:
             committed_tokens=b["committed_tokens"],
             resident_tokens=b["resident_tokens"],
         )
+        if not advanced:
+            # Cannot happen while the lock is held; if it ever does, nothing of this
+            # transaction may commit.
+            raise StateError(
+                f"boundary {boundary_id} moved past seq {expected_seq} under the gate's lock"
+            )
 
     def commit_constitution(self, proposal: Proposal, gateway_id: str) -> Decision:
         """Record and decide a constitution change in one locked transaction."""
@@ -303,6 +311,7 @@ class GateStore:
             if recorded is not None:
                 return recorded
             current = self._constitution_for(boundary.constitution_version)
+            expected_seq = boundary.seq
             snapshot = Snapshot(boundary=boundary)
             text_version = _declared_version(proposal.entries[0].body)
             rows = tx.run("constitution/get", version=text_version) if text_version else []
@@ -328,7 +337,7 @@ class GateStore:
                     boundary_id=boundary.id,
                     version=proposed.version,
                 )
-            self._write(tx, boundary.id, plan)
+            self._write(tx, boundary.id, plan, expected_seq)
             return decision
 
         return self._executor.write_tx(work)

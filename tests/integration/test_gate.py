@@ -355,6 +355,9 @@ def test_append_only_boundary_records_supersession_without_executing_it(
         (lambda p: p.update(entries=[]), "entries"),
         (lambda p: p.update(id="bad id with spaces"), "id"),
         (lambda p: p.update(surprise=True), "surprise"),
+        (lambda p: p.update(writer_id="w'}) MATCH (n) DETACH DELETE n //"), "writer_id"),
+        (lambda p: p.update(set_id='s"}) CREATE (:Pwned) //'), "set_id"),
+        (lambda p: p["entries"][0].update(id="e`) DETACH DELETE n"), "entries.0.id"),
     ],
 )
 def test_malformed_input_is_a_typed_error_and_stores_nothing(
