@@ -70,6 +70,32 @@ def engine(neo4j_target: Any) -> Iterator[Any]:
         yield connected
 
 
+@pytest.fixture(scope="session")
+def second_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A second, real Neo4j server (an isolated local instance on its own ports): where a
+    test needs another engine, e.g. writes on one and reads on the other."""
+    from kg_context import neo4j_local
+    from kg_context.connection import target_for
+    from kg_context.engine import Engine
+    from kg_context.schema import apply_schema
+    from kg_context.settings import LocalServerSettings, Neo4jSettings
+
+    settings = LocalServerSettings(
+        home_dir=tmp_path_factory.mktemp("second-neo4j"),
+        bolt_port=17688,
+        http_port=17475,
+        heap_size="512m",
+        pagecache_size="128m",
+    )
+    neo4j_local.start(settings)
+    try:
+        with Engine.connect(target_for("local", Neo4jSettings(), settings)) as other:
+            apply_schema(other.executor)
+            yield other
+    finally:
+        neo4j_local.stop(settings)
+
+
 @pytest.fixture
 def boundary_id() -> str:
     """A boundary id no other test (or user) uses: the unit of isolation."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import neo4j
@@ -24,7 +24,6 @@ from kg_context.catalog import default_catalog
 from kg_context.connection import Target
 from kg_context.engine import Engine
 from kg_context.errors import ConfigurationError, QueryError
-from kg_context.executor import Record
 from kg_context.settings import AttentionSettings
 
 QUERY = "How do we make lookups of users by email faster?"
@@ -221,38 +220,14 @@ def test_score_read_is_one_index_seek_that_stops_early(
     ) or "specialist_id, selected, at" in str(summary.profile)
 
 
-@dataclass
-class EmptyStore:
-    """A read side on another store: it holds none of what the writer wrote."""
-
-    database: str = "elsewhere"
-
-    def read(self, name: str, /, **params: Any) -> list[Record]:
-        default_catalog()[name].bind(params)
-        return []
-
-    def write(self, name: str, /, **params: Any) -> list[Record]:
-        raise AssertionError("the read side never writes")
-
-    def read_tx(self, work: Any) -> Any:
-        raise AssertionError("unused")
-
-    def write_tx(self, work: Any) -> Any:
-        raise AssertionError("unused")
-
-
-@dataclass
-class OtherEngine:
-    executor: EmptyStore
-
-
 def test_strict_mode_raises_on_an_engine_mismatch(
-    engine: Engine, run_id: str, monkeypatch: pytest.MonkeyPatch
+    engine: Engine, second_engine: Engine, run_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Writes go to one Neo4j server, reads to another (a real second server)."""
     monkeypatch.setenv("KG_CONTEXT_GWT_STRICT", "1")
     monkeypatch.setenv("KG_CONTEXT_ATTENTION_MIN_COMPOSITE", "0")
     writer = WorkspaceAttention(engine)
-    reader = WorkspaceAttention(OtherEngine(EmptyStore()))
+    reader = WorkspaceAttention(second_engine)
     assert writer.settings.strict and reader.settings.strict
     outputs = {f"{run_id}-a": "Index the email.", f"{run_id}-b": "Cache the users."}
     result = writer.select_and_broadcast(outputs, QUERY, f"{run_id}-t")
@@ -263,9 +238,11 @@ def test_strict_mode_raises_on_an_engine_mismatch(
     assert workspace_attention_telemetry().suspected_engine_mismatch
 
 
-def test_without_strict_mode_a_mismatch_warns_once(engine: Engine, run_id: str) -> None:
+def test_without_strict_mode_a_mismatch_warns_once(
+    engine: Engine, second_engine: Engine, run_id: str
+) -> None:
     writer = WorkspaceAttention(engine, settings=settings())
-    reader = WorkspaceAttention(OtherEngine(EmptyStore()), settings=settings())
+    reader = WorkspaceAttention(second_engine, settings=settings())
     outputs = {f"{run_id}-a": "Index the email.", f"{run_id}-b": "Cache the users."}
     winner = writer.select_and_broadcast(outputs, QUERY, f"{run_id}-t").winners[0]
     with pytest.warns(RuntimeWarning, match="different engines"):
