@@ -20,7 +20,7 @@ from functools import partial
 from typing import Any
 
 from kg_context.constitution import Constitution
-from kg_context.errors import InputValidationError, KgContextError, StateError
+from kg_context.errors import InputValidationError, StateError
 from kg_context.executor import QueryExecutor, Record, Transaction
 from kg_context.gate import Decision, Plan, evaluate, evaluate_constitution
 from kg_context.models import Proposal
@@ -40,10 +40,6 @@ class Submission:
     status: str  # pending | committed | halted | rejected
     set_id: str | None
     new: bool
-
-
-class UnknownBoundaryError(KgContextError):
-    """Raised inside a transaction when the boundary does not exist (never reaches users)."""
 
 
 class GateStore:
@@ -145,7 +141,9 @@ class GateStore:
     def _lock(self, tx: Transaction, boundary_id: str) -> BoundaryState:
         rows = tx.run("gate/lock_boundary", boundary_id=boundary_id)
         if not rows:
-            raise UnknownBoundaryError(f"boundary {boundary_id} does not exist")
+            raise StateError(
+                f"boundary {boundary_id} does not exist; open it with engine.boundary()"
+            )
         row = rows[0]
         return BoundaryState(
             id=row["id"],
