@@ -16,7 +16,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from kg_context import neo4j_local
+from kg_context import cli_history, neo4j_local
+from kg_context.cli_residency import register as register_residency
 from kg_context.connection import Source, resolve_source, target_for
 from kg_context.engine import Engine
 from kg_context.errors import (
@@ -44,6 +45,10 @@ constitution_app = typer.Typer(no_args_is_help=True, help="The operator's consti
 halts_app = typer.Typer(no_args_is_help=True, help="Halts: list, show, resolve.")
 app.add_typer(constitution_app, name="constitution")
 app.add_typer(halts_app, name="halts")
+register_residency(app)  # czar run, window, why, stats, recall
+app.add_typer(cli_history.history_app, name="history")
+app.add_typer(cli_history.audit_app, name="audit")
+app.add_typer(cli_history.invalidation_app, name="invalidation")
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True, highlight=False)

@@ -82,7 +82,14 @@ class Engine:
             task_horizon=task_horizon,
         )[0]
         current = self.constitutions.get(row["constitution_version"])
-        return Boundary(self.executor, self._gate_store, boundary_id, current)
+        handle = Boundary(self.executor, self._gate_store, boundary_id, current)
+        from kg_context.czar import every_n_commits
+        from kg_context.residency import ResidencySettings
+
+        residency = ResidencySettings()
+        if residency.czar_every_commits:
+            handle.after_commit = every_n_commits(residency.czar_every_commits)
+        return handle
 
     @property
     def _gate_store(self) -> GateStore:

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from kg_context.constitution import Constitution, parse_constitution
 from kg_context.errors import ConfigurationError
-from kg_context.models import CLASS_LABELS, Proposal
+from kg_context.models import CLASS_LABELS, EntryClass, Proposal
 from kg_context.predicates import HALTS, REJECTS, SetView, Violation
 from kg_context.setbuilder import ClosedSet, implicit_set_id
 from kg_context.state import EntryState, Snapshot
@@ -69,6 +69,9 @@ class Plan:
     halts: list[Row] = field(default_factory=list)
     proposals: list[Row] = field(default_factory=list)
     transitions: list[Row] = field(default_factory=list)
+    # (:Interface)-[:SUMMARIZES]->(:Entry): an interface entry summarizes what it is essentially
+    # DERIVED_FROM (the czar's interface compaction; see kg_context.czar).
+    summarizes: list[Row] = field(default_factory=list)
     boundary: Row = field(default_factory=dict)
 
     @property
@@ -204,9 +207,15 @@ def evaluate(
         changed: list[str] = []
         effects: list[str] = []
         new_tokens = 0
+        explored_tokens = 0
         for proposal, entry_id, entry in view.entries:
             n_tokens = tokens[entry_id]
             new_tokens += n_tokens
+            # Scratch and failed attempts land in the record at zero window cost: an entry with
+            # the attribute explored=true is committed with status explored, not resident.
+            explored = entry.attributes.get("explored") is True
+            if explored:
+                explored_tokens += n_tokens
             plan.entries.append(
                 {
                     "id": entry_id,
@@ -220,8 +229,8 @@ def evaluate(
                         "key": entry.key,
                         "body": entry.body,
                         "verse": entry.verse.value,
-                        "status": "live",
-                        "resident": True,
+                        "status": "explored" if explored else "live",
+                        "resident": not explored,
                         "tokens": n_tokens,
                         "set_seq": seq,
                         "set_id": closed.set_id,
@@ -246,10 +255,10 @@ def evaluate(
                 id=entry_id,
                 boundary_id=boundary.id,
                 key=entry.key,
-                status="live",
+                status="explored" if explored else "live",
                 entry_class=entry.entry_class.value,
                 writer_id=proposal.writer_id,
-                resident=True,
+                resident=not explored,
                 tokens=n_tokens,
                 requires_out=len(entry.requires),
             )
@@ -257,6 +266,8 @@ def evaluate(
                 plan.derived_from.append(
                     {"from": entry_id, "to": ref.entry_id, "essential": ref.essential}
                 )
+                if entry.entry_class is EntryClass.INTERFACE and ref.essential:
+                    plan.summarizes.append({"from": entry_id, "to": ref.entry_id, "seq": seq})
             for res in entry.requires:
                 plan.requires.append(
                     {
@@ -268,8 +279,9 @@ def evaluate(
                         "set_seq": seq,
                     }
                 )
-            boundary.live_count += 1
-            boundary.requires_count += len(entry.requires)
+            if not explored:
+                boundary.live_count += 1
+                boundary.requires_count += len(entry.requires)
 
         superseded_tokens = 0
         for _proposal, entry_id, entry in view.entries:
@@ -306,7 +318,7 @@ def evaluate(
                     effects.append(f"record-supersession:{sup.entry_id}")
         moved_tokens = _plan_transitions(plan, view, snapshot, seq, closed.set_id, changed, effects)
         boundary.committed_tokens += new_tokens
-        boundary.resident_tokens += new_tokens - superseded_tokens - moved_tokens
+        boundary.resident_tokens += new_tokens - explored_tokens - superseded_tokens - moved_tokens
 
         digest = set_row["digest"]
         plan.receipts.append(

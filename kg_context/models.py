@@ -208,7 +208,9 @@ class Proposal(_Strict):
     summary: str | None = Field(default=None, max_length=2000)
     adoption_receipt_id: str | None = Field(default=None, pattern=_ID)
     revalidates: tuple[str, ...] = Field(default=(), max_length=256)
-    kind: Literal["state", "compaction", "constitution", "recall", "invalidation"] = "state"
+    kind: Literal[
+        "state", "compaction", "constitution", "recall", "invalidation", "ontology", "migration"
+    ] = "state"
 
     @field_validator("targets")
     @classmethod

@@ -292,6 +292,58 @@ def transitions_legal(view: SetView, c: Constitution, snapshot: Snapshot) -> Vio
     return None
 
 
+def residency_hold(view: SetView, _: Constitution, snapshot: Snapshot) -> Violation | None:
+    """A czar may not take an entry out of the window while a standing entry that stays holds it
+    through a hard REQUIRES edge: hard pins the prerequisite, so the case is not mechanical."""
+    leaving = {
+        t.entry_id
+        for p, t in view.transitions
+        if t.resident is False or (t.to is not None and t.to.value in _NOT_STANDING)
+    }
+    for proposal, t in view.transitions:
+        if proposal.writer_kind is not WriterKind.CZAR or t.entry_id not in leaving:
+            continue
+        current = snapshot.entries.get(t.entry_id)
+        holders = [h for h in (current.hard_held_by if current else ()) if h not in leaving]
+        if holders:
+            return _halt(
+                "HARD_DEPENDENCY",
+                f"czar {proposal.writer_id} would retire {t.entry_id}, which standing "
+                f"{', '.join(sorted(holders)[:5])} still hold(s) through a hard REQUIRES edge",
+                "retire or supersede the holder first, or resolve with --approve",
+            )
+    return None
+
+
+_NOT_STANDING = frozenset({"superseded", "retired", "invalidated", "explored"})
+
+
+def weak_revalidation(view: SetView, _: Constitution, snapshot: Snapshot) -> Violation | None:
+    """Revalidation (at_risk or challenged -> revalidated) is a writer's new act that must
+    reference the failed ancestor: the set declares it in ``revalidates`` or one of its new
+    entries declares DERIVED_FROM on it. The failed ancestors of an at-risk entry are those its
+    at-risk transitions recorded (``failed:<id>``); a challenged entry, or an at-risk one with
+    none recorded, is its own failed ancestor. A revalidation that references none is weak."""
+    referenced = {ref for p in view.closed.proposals for ref in p.revalidates}
+    referenced.update(ref.entry_id for _, _, e in view.entries for ref in e.derived_from)
+    for proposal, t in view.transitions:
+        if t.to is None or t.to.value != "revalidated":
+            continue
+        current = snapshot.entries.get(t.entry_id)
+        recorded = current.failed_ancestors if current is not None else ()
+        ancestors = {j.removeprefix("failed:") for j in recorded if j.startswith("failed:")}
+        required = ancestors or {t.entry_id}
+        if not required & referenced:
+            return _halt(
+                "WEAK_REVALIDATION",
+                f"{proposal.writer_id} revalidates {t.entry_id} without referencing its failed "
+                f"ancestor ({', '.join(sorted(required)[:5])}) in revalidates or DERIVED_FROM",
+                "cite the failed ancestor in the proposal's revalidates (what was re-examined), "
+                "or resolve with --approve",
+            )
+    return None
+
+
 # Malformed sets are rejected; sets the rules cannot decide halt to the operator.
 REJECTS: tuple[Check, ...] = (
     set_size,
@@ -304,4 +356,11 @@ REJECTS: tuple[Check, ...] = (
     transitions_legal,
     czar_independence,
 )
-HALTS: tuple[Check, ...] = (fragmentation, supersession_target, verse_adoption, density)
+HALTS: tuple[Check, ...] = (
+    fragmentation,
+    supersession_target,
+    verse_adoption,
+    density,
+    residency_hold,
+    weak_revalidation,
+)

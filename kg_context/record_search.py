@@ -144,7 +144,9 @@ def search_record(
     for entry_id in ranked:
         row = rows_by_id[entry_id]
         found = sources[entry_id]
-        matched: MatchedBy = "both" if len(found) == 2 else ("fulltext" if "fulltext" in found else "vector")
+        matched: MatchedBy = (
+            "both" if len(found) == 2 else ("fulltext" if "fulltext" in found else "vector")
+        )
         hits.append(
             RecordHit(
                 entry_id=entry_id,

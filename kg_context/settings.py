@@ -16,6 +16,7 @@ __all__ = [
     "AttentionSettings",
     "CycleSettings",
     "EmbeddingSettings",
+    "InvalidationSettings",
     "LocalServerSettings",
     "Neo4jSettings",
 ]
@@ -169,3 +170,18 @@ class AttentionSettings(BaseSettings):
                 f"not {total:g}"
             )
         return self
+
+
+class InvalidationSettings(BaseSettings):
+    """Bounds of the invalidation walk (issue 5): how deep and how wide it may go before the
+    blast-radius summary says a bound cut it, and how many ids the summary body lists."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="KG_CONTEXT_INVALIDATION_", env_file=".env", extra="ignore"
+    )
+
+    max_depth: int = Field(default=64, ge=1, le=100_000)
+    # Descendants (essential and supporting together); a proposal carries at most 10,000
+    # transitions, so the default leaves room for the failed entries themselves.
+    max_nodes: int = Field(default=5_000, ge=1, le=1_000_000)
+    summary_ids: int = Field(default=40, ge=0, le=1_000)

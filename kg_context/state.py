@@ -21,6 +21,11 @@ class EntryState:
     resident: bool
     tokens: int = 0
     requires_out: int = 0
+    # Standing entries that hold this one through a hard REQUIRES edge (residency predicates).
+    hard_held_by: tuple[str, ...] = ()
+    # For an at-risk entry: the justifications recorded when it went at risk (the failed
+    # ancestor is named ``failed:<id>``); revalidation must reference one (WEAK_REVALIDATION).
+    failed_ancestors: tuple[str, ...] = ()
 
     @property
     def live(self) -> bool:

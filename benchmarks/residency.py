@@ -1,0 +1,172 @@
+"""Residency cost tracks live state, not history; and the czar's time per compaction set.
+
+Two generated boundaries hold the same 2,000 live entries (200 decision roots, each the head of
+a block of ten: decision -hard-> fact -soft-> fact ... with long leases) and 10,000 or 200,000
+retired entries in the record. Every retired entry is wired to the live graph (a REQUIRES edge
+into a live entry and a DERIVED_FROM out of one), and 2,000 of them are targets of expired soft
+leases out of live entries, so history touches the live part without being on any live path.
+They are generated with benchmark-only Cypher (cypher/bench/, UNWIND, 50,000 rows per
+transaction) and reused by later runs (never deleted).
+
+Figures: median reachability time for each, their ratio (target <= 1.3), the czar's planning time
+on each (nothing to compact), and the czar's time per compaction set on a fresh scripted
+boundary (plan + gate commit, through ``Boundary.commit``).
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+from benchmarks._common import connect, figure, median, timings
+from kg_context.constitution import load_constitution
+from kg_context.czar import plan_compaction, run_czar
+from kg_context.engine import Engine
+from kg_context.gate_store import now_iso
+from kg_context.residency import reachable
+
+LIVE = 2_000
+SMALL, LARGE = 10_000, 200_000
+CHUNK = 50_000
+RUNS = 30
+TARGET_RATIO = 1.3
+
+
+def _ensure(engine: Engine, retired: int) -> str:
+    boundary_id = f"bench-residency-live{LIVE}-retired{retired}"
+    engine.boundary(boundary_id)
+    counts = {
+        r["status"]: r["n"]
+        for r in engine.executor.read("bench/residency_counts", boundary_id=boundary_id)
+    }
+    if counts.get("live") == LIVE and counts.get("retired") == retired:
+        return boundary_id
+    if counts:
+        raise SystemExit(
+            f"boundary {boundary_id} holds {counts}, not the expected shape; it is never "
+            "deleted: rename the benchmark boundary"
+        )
+    set_id = f"{boundary_id}/generated"
+    now = now_iso()
+    ex = engine.executor
+    ex.write(
+        "bench/residency_live_entries",
+        boundary_id=boundary_id,
+        start=0,
+        end=LIVE,
+        set_id=set_id,
+        now=now,
+    )
+    ex.write("bench/residency_live_edges", boundary_id=boundary_id, start=0, end=LIVE)
+    for start in range(0, retired, CHUNK):
+        ex.write(
+            "bench/residency_retired_entries",
+            boundary_id=boundary_id,
+            start=start,
+            end=min(retired, start + CHUNK),
+            live=LIVE,
+            set_id=set_id,
+            now=now,
+        )
+    return boundary_id
+
+
+def _scripted_session(engine: Engine, sets: int) -> Any:
+    """A fresh boundary with ``sets`` committed sets the czar has work on: facts held by soft
+    leases that run out, and superseded-by-default questions."""
+    boundary_id = f"bench-czar-{uuid.uuid4().hex[:12]}"
+    team = engine.boundary(boundary_id)
+    proposals: list[dict[str, Any]] = [
+        {
+            "id": f"{boundary_id}-p0",
+            "boundary_id": boundary_id,
+            "writer_id": "bench-agent",
+            "writer_kind": "agent",
+            "targets": ["t0"],
+            "entries": [{"class": "goal", "key": "g", "body": "the goal"}],
+        }
+    ]
+    for i in range(1, sets):
+        fact = f"{boundary_id}-f{i}"
+        proposals.append(
+            {
+                "id": f"{boundary_id}-p{i}",
+                "boundary_id": boundary_id,
+                "writer_id": "bench-agent",
+                "writer_kind": "agent",
+                "targets": [f"t{i}"],
+                "entries": [
+                    {
+                        "id": fact,
+                        "class": "fact",
+                        "key": f"fact-{i}",
+                        "body": f"observation {i}",
+                        "attributes": {"source": "bench"},
+                    },
+                    {
+                        "class": "decision",
+                        "key": f"dec-{i}",
+                        "body": f"decision {i}",
+                        "requires": [
+                            {
+                                "entry_id": fact,
+                                "policy": "soft",
+                                "lease_sets": 3,
+                                "needs": ["body"],
+                            }
+                        ],
+                    },
+                ],
+            }
+        )
+    team.commit_many(proposals)
+    return team
+
+
+def main() -> None:
+    constitution = load_constitution()
+    with connect() as engine:
+        small = _ensure(engine, SMALL)
+        large = _ensure(engine, LARGE)
+        results = {}
+        for name, boundary_id in (("10k", small), ("200k", large)):
+            reach = reachable(engine.executor, boundary_id, constitution)
+            assert len(reach.reached) == LIVE, (boundary_id, len(reach.reached))
+            samples = timings(
+                lambda b=boundary_id: reachable(engine.executor, b, constitution),
+                RUNS,
+                warmup=5,
+            )
+            results[name] = median(samples)
+        figure("reachability_ms_live2000_retired10000", results["10k"] * 1000, "ms")
+        figure("reachability_ms_live2000_retired200000", results["200k"] * 1000, "ms")
+        ratio = results["200k"] / results["10k"]
+        figure(
+            "reachability_ratio_200k_vs_10k_retired",
+            ratio,
+            "x",
+            f"<= {TARGET_RATIO}",
+            ratio <= TARGET_RATIO,
+        )
+        for name, boundary_id in (("10000", small), ("200000", large)):
+            samples = timings(
+                lambda b=boundary_id: plan_compaction(engine.executor, b, constitution),
+                10,
+                warmup=2,
+            )
+            figure(f"czar_plan_ms_live2000_retired{name}", median(samples) * 1000, "ms")
+
+        per_set: list[float] = []
+        for _ in range(3):
+            team = _scripted_session(engine, 100)
+            started = time.perf_counter()
+            report = run_czar(team)
+            elapsed = time.perf_counter() - started
+            assert report.committed and report.decisions, report.summary()
+            per_set.append(elapsed / len(report.decisions))
+        figure("czar_ms_per_compaction_set_100_sets", median(per_set) * 1000, "ms")
+
+
+if __name__ == "__main__":
+    main()

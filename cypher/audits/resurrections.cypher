@@ -1,0 +1,18 @@
+// Analyst audit: resurrections. Entries whose record state says live or resident while the
+// ledger (the latest declared transition or executed supersession) left them out of the window
+// or out of live state: something used them as live without passing the gate.
+MATCH (e:Entry)
+WHERE e.boundary_id = $boundary_id
+WITH e,
+     [(:Set)-[t:TRANSITIONED]->(e) | {seq: t.seq, rank: 1, status: t.to, resident: t.resident}] +
+     [(:Entry)-[r:SUPERSEDES]->(e) WHERE r.executed |
+       {seq: r.seq, rank: 0, status: 'superseded', resident: false}] AS events
+WHERE size(events) > 0
+WITH e, reduce(last = {seq: -1, rank: -1, status: 'live', resident: true}, ev IN events |
+               CASE WHEN ev.seq > last.seq OR (ev.seq = last.seq AND ev.rank > last.rank)
+                    THEN ev ELSE last END) AS last
+WHERE (e.resident = true AND last.resident = false)
+   OR (e.status IN ['live', 'revalidated'] AND NOT last.status IN ['live', 'revalidated'])
+RETURN e.id AS entry_id, e.key AS key, e.status AS status, e.resident AS resident,
+       last.status AS ledger_status, last.resident AS ledger_resident, last.seq AS ledger_seq
+ORDER BY entry_id

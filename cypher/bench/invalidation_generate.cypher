@@ -1,0 +1,10 @@
+// Benchmark data (not product): entries of a provenance DAG by a bare UNWIND, each with its
+// DERIVED_FROM edges (essential or supporting) to entries created in earlier batches.
+UNWIND $rows AS row
+CREATE (e:Entry:Decision {id: row.id, boundary_id: $boundary_id, class: 'decision',
+                          key: row.id, body: 'benchmark entry', status: 'live', resident: true,
+                          set_seq: row.level, tokens: 2})
+WITH e, row
+UNWIND row.parents AS p
+MATCH (parent:Entry {id: p.id})
+CREATE (e)-[:DERIVED_FROM {essential: p.essential}]->(parent)

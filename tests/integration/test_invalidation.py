@@ -1,0 +1,365 @@
+"""Invalidation walks against the real Neo4j (issue 5): the seed's mandatory missing-dependency
+case, the well-formed lie, graded propagation, bounds, and revalidation (WEAK_REVALIDATION)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+from kg_context.history import index, walk
+from kg_context.invalidation import challenge, invalidate
+from kg_context.recall import admit
+from kg_context.settings import InvalidationSettings
+from tests.factories import entry, proposal
+
+
+def _entries(engine: Any, boundary_id: str) -> dict[str, dict[str, Any]]:
+    rows = engine.executor.read("audits/boundary_entries", boundary_id=boundary_id)
+    return {row["id"]: row for row in rows}
+
+
+def _closure(
+    edges: dict[str, list[tuple[str, bool]]], roots: set[str], essential: bool
+) -> set[str]:
+    """Reference reachability over the declared edges (child -> [(parent, essential)])."""
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for child, parents in edges.items():
+            if child in found or child in roots:
+                continue
+            if any((p in roots or p in found) and (e or not essential) for p, e in parents):
+                found.add(child)
+                changed = True
+    return found
+
+
+def _revalidation(boundary_id: str, ids: list[str], refs: list[str], **extra: Any) -> Any:
+    return {
+        "id": f"{boundary_id}-reval-{ids[0][-8:]}-{len(ids)}-{len(refs)}",
+        "boundary_id": boundary_id,
+        "writer_id": "writer-2",
+        "writer_kind": "agent",
+        "targets": ["t"],
+        "revalidates": refs,
+        "transitions": [
+            {"entry_id": i, "to": "revalidated", "reason": "re-examined against the new facts"}
+            for i in ids
+        ],
+        **extra,
+    }
+
+
+def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
+    engine: Any, boundary_id: str
+) -> None:
+    b = boundary_id
+    team = engine.boundary(b)
+    rng = random.Random(5)
+    edges: dict[str, list[tuple[str, bool]]] = {}
+    base: list[str] = []
+    for i in range(1, 10):
+        ids = [f"{b}-base{i}"]
+        if i == 5:
+            ids.append(f"{b}-X")
+            base_entries = [
+                entry(key=f"base{i}", body=f"base decision {i}", id=ids[0]),
+                entry(
+                    cls="fact",
+                    key="cache",
+                    body="the cache is strongly consistent",
+                    id=ids[1],
+                    attributes={"source": "vendor doc"},
+                ),
+            ]
+        else:
+            base_entries = [entry(key=f"base{i}", body=f"base decision {i}", id=ids[0])]
+        assert team.commit(proposal(b, *base_entries)).seq == i
+        base.extend(ids)
+    # Set 10: the decision that should have declared DERIVED_FROM X, and did not.
+    d10, f10 = f"{b}-D10", f"{b}-F10"
+    ten = team.commit(
+        proposal(
+            b,
+            entry(key="reads", body="serve reads from the cache", id=d10),
+            entry(
+                cls="fact", key="hit-rate", body="hit rate 97%", id=f10, attributes={"source": "m"}
+            ),
+        )
+    )
+    assert ten.seq == 10
+    descendants = [d10, f10]
+    noise: list[str] = list(base)
+    live_by_key: dict[str, str] = {}
+    for i in range(11, 66):  # 55 more sets with ratified descendants (and unrelated noise)
+        child = f"{b}-c{i}"
+        parents = [(rng.choice(descendants), i < 15 or rng.random() < 0.75)]
+        if rng.random() < 0.3:
+            parents.append((rng.choice(noise), rng.random() < 0.5))
+        supersedes = []
+        key = f"c{i}"
+        if i % 9 == 0 and live_by_key:
+            key, old = sorted(live_by_key.items())[rng.randrange(len(live_by_key))]
+            supersedes = [{"entry_id": old, "reason": "revised"}]
+            parents = [(old, True)]
+        cls = ("decision", "plan", "constraint")[i % 3]
+        edges[child] = parents
+        n = f"{b}-n{i}"
+        n_parent = rng.choice(noise)
+        edges[n] = [(n_parent, True)]
+        decision = team.commit(
+            proposal(
+                b,
+                entry(
+                    cls=cls,
+                    key=key,
+                    body=f"built on the cache decision, step {i}",
+                    id=child,
+                    supersedes=supersedes,
+                    derived_from=[{"entry_id": p, "essential": e} for p, e in parents],
+                ),
+                entry(
+                    key=f"n{i}",
+                    body=f"unrelated work {i}",
+                    id=n,
+                    derived_from=[{"entry_id": n_parent, "essential": True}],
+                ),
+            )
+        )
+        assert (decision.outcome, decision.seq) == ("commit", i), decision
+        descendants.append(child)
+        noise.append(n)
+        for s in supersedes:
+            live_by_key.pop(key, None)
+            assert s["entry_id"]
+        live_by_key[key] = child
+    assert team.state()["seq"] == 65
+    roots = {d10, f10}
+    expected_at_risk = _closure(edges, roots, essential=True)
+    expected_flagged = _closure(edges, roots, essential=False) - expected_at_risk
+    assert len(expected_at_risk) >= 10 and expected_flagged  # the generator made both grades
+
+    # First, X is found false: its declared descendants only; D10's radius is invisible.
+    x_result = invalidate(
+        engine, b, f"{b}-X", reason="the cache is eventually consistent", writer_id="ops"
+    )
+    assert x_result.decision.outcome == "commit"
+    assert not (set(x_result.walk.at_risk) | set(x_result.walk.flagged)) & (
+        expected_at_risk | roots
+    )
+
+    # Then the omission is revealed: set 10 depended on X without declaring it.
+    before = _entries(engine, b)
+    result = challenge(
+        engine, b, ten.set_id, reason="set 10 omitted its dependency on X", writer_id="ops"
+    )
+    assert result.decision.outcome == "commit"
+    assert set(result.walk.failed) == roots
+    assert set(result.walk.at_risk) == expected_at_risk
+    assert set(result.walk.flagged) == expected_flagged
+    assert not result.walk.cut
+    after = _entries(engine, b)
+    for entry_id, row in after.items():
+        if entry_id in roots:
+            assert row["status"] == "challenged"
+        elif entry_id in expected_at_risk:
+            assert row["status"] == "at_risk", entry_id
+        elif entry_id in before:
+            assert row["status"] == before[entry_id]["status"], entry_id  # flagged: not decided
+    summary = after[result.summary_entry_id]
+    assert summary["set_seq"] == result.decision.seq
+    assert summary["body"].splitlines()[0] == result.proposal.summary
+    assert (summary["class"], summary["status"]) == ("fact", "live")
+    last = index(engine.executor, b)[-1]
+    assert (last.set_id, last.kind) == (result.decision.set_id, "invalidation")
+    assert f"{len(expected_at_risk)} at risk (essential)" in last.summary
+    assert f"{len(expected_flagged)} flagged (supporting)" in last.summary
+    opened = walk(engine.executor, ten.set_id)
+    assert {r["entry"] for r in opened.transitioned_later if r["to"] == "challenged"} == roots
+    assert result.decision.set_id in opened.later_sets
+
+    actions = result.recovery_actions()
+    assert actions == {
+        "replace_failed": 2,
+        "decide_at_risk": len(expected_at_risk),
+        "review_flagged": len(expected_flagged),
+        "total": 2 + len(expected_at_risk) + len(expected_flagged),
+    }
+    print(f"\nmandatory case: blast radius {sorted(actions.items())}")
+
+    # Recovery: a weak revalidation halts; referencing the failed ancestor passes.
+    at_risk = sorted(expected_at_risk)
+    weak = team.commit(_revalidation(b, at_risk[:1], [f"{b}-base1"]))
+    assert (weak.outcome, weak.reason_code) == ("halt", "WEAK_REVALIDATION")
+    keep, drop = at_risk[::2], at_risk[1::2]
+    assert team.commit(_revalidation(b, keep, sorted(roots))).outcome == "commit"
+    dropped = team.commit(
+        {
+            "id": f"{b}-drop",
+            "boundary_id": b,
+            "writer_id": "writer-2",
+            "writer_kind": "agent",
+            "targets": ["t"],
+            "transitions": [
+                {"entry_id": i, "to": "invalidated", "reason": "built on the false cache claim"}
+                for i in drop
+            ],
+        }
+    )
+    assert dropped.outcome == "commit"
+    final = _entries(engine, b)
+    assert not [i for i in expected_at_risk if final[i]["status"] == "at_risk"]
+    assert {final[i]["status"] for i in keep} == {"revalidated"}
+    assert {final[i]["status"] for i in drop} == {"invalidated"}
+    taken = {"halts": 1, "revalidated": len(keep), "invalidated": len(drop), "recovery_sets": 2}
+    print(f"mandatory case: recovery actions taken {sorted(taken.items())}")
+    assert taken["revalidated"] + taken["invalidated"] == actions["decide_at_risk"]
+
+
+def test_the_well_formed_lie_is_traced_and_a_is_recallable(engine: Any, boundary_id: str) -> None:
+    b = boundary_id
+    team = engine.boundary(b)
+    a, lie = f"{b}-A", f"{b}-B"
+    first = team.commit(proposal(b, entry(key="store", body="Use Postgres for storage", id=a)))
+    team.commit(
+        proposal(
+            b,
+            entry(
+                key="store",
+                body="Use Redis for the session cache",
+                id=lie,
+                supersedes=[{"entry_id": a, "reason": "storage settled"}],
+            ),
+        )
+    )
+    c, d, e, f, g = (f"{b}-{x}" for x in "CDEFG")
+    for child, parent, essential in (
+        (c, lie, True),
+        (d, c, True),
+        (e, lie, False),
+        (f, e, True),
+    ):
+        team.commit(
+            proposal(
+                b,
+                entry(
+                    key=child[-1],
+                    body=f"depends on {parent[-1]}",
+                    id=child,
+                    derived_from=[{"entry_id": parent, "essential": essential}],
+                ),
+            )
+        )
+    team.commit(proposal(b, entry(key="G", body="unrelated", id=g)))
+    assert _entries(engine, b)[a]["status"] == "superseded"
+
+    result = invalidate(engine, b, lie, reason="B addressed caching, not storage", writer_id="ops")
+    assert result.decision.outcome == "commit"
+    assert result.walk.at_risk == sorted([c, d])
+    assert result.walk.flagged == sorted([e, f])
+    rows = _entries(engine, b)
+    assert rows[lie]["status"] == "invalidated"
+    assert {i: rows[i]["status"] for i in (c, d, e, f, g)} == {
+        c: "at_risk",
+        d: "at_risk",
+        e: "live",
+        f: "live",
+        g: "live",
+    }
+    # A: untouched by the walk, its record and its history intact.
+    assert (rows[a]["status"], rows[a]["body"]) == ("superseded", "Use Postgres for storage")
+    opened = walk(engine.executor, first.set_id)
+    assert [(r["entry"], r["other"], r["reason"]) for r in opened.superseded_by] == [
+        (a, lie, "storage settled")
+    ]
+    lie_set = walk(engine.executor, rows[lie]["set_id"])
+    assert [(r["entry"], r["to"]) for r in lie_set.transitioned_later] == [(lie, "invalidated")]
+    # ... and recallable through the gate, tagged with what superseded it.
+    admission = admit(team, [a], writer_id="writer-3")
+    assert admission.decision.outcome == "commit"
+    copy = _entries(engine, b)[admission.copies[a]]
+    assert copy["body"] == "Use Postgres for storage"
+
+
+def test_the_walk_is_bounded_and_says_so(engine: Any, boundary_id: str) -> None:
+    b = boundary_id
+    team = engine.boundary(b)
+    chain = [f"{b}-k{i}" for i in range(6)]
+    team.commit(proposal(b, entry(key="k0", body="root", id=chain[0])))
+    for parent, child in itertools.pairwise(chain):
+        team.commit(
+            proposal(
+                b,
+                entry(
+                    key=child[-2:],
+                    body="next",
+                    id=child,
+                    derived_from=[{"entry_id": parent, "essential": True}],
+                ),
+            )
+        )
+    deep = challenge(
+        engine,
+        b,
+        chain[0],
+        reason="probe",
+        writer_id="ops",
+        settings=InvalidationSettings(max_depth=2),
+    )
+    assert deep.walk.at_risk == sorted(chain[1:3])
+    assert (deep.walk.cut_by_depth, deep.walk.cut_by_size, deep.walk.depth) == (True, False, 2)
+    assert deep.proposal.summary and "CUT by depth bound 2" in deep.proposal.summary
+    wide = invalidate(
+        engine,
+        b,
+        chain[0],
+        reason="probe",
+        writer_id="ops",
+        settings=InvalidationSettings(max_nodes=1),
+    )
+    assert wide.walk.cut_by_size and wide.walk.at_risk == [chain[1]]
+    assert wide.proposal.summary and "CUT by size bound 1" in wide.proposal.summary
+    unbounded = invalidate(engine, b, chain[1], reason="probe", writer_id="ops")
+    assert unbounded.walk.at_risk == sorted(chain[2:]) and not unbounded.walk.cut
+
+
+def test_revalidation_by_derived_from_passes_and_without_reference_halts(
+    engine: Any, boundary_id: str
+) -> None:
+    b = boundary_id
+    team = engine.boundary(b)
+    root, child = f"{b}-r", f"{b}-c"
+    team.commit(proposal(b, entry(key="r", body="root", id=root)))
+    team.commit(
+        proposal(
+            b,
+            entry(
+                key="c",
+                body="child",
+                id=child,
+                derived_from=[{"entry_id": root, "essential": True}],
+            ),
+        )
+    )
+    challenge(engine, b, root, reason="doubt", writer_id="ops")
+    before = _entries(engine, b)[child]["status"]
+    weak = team.commit(_revalidation(b, [child], []))
+    assert (weak.outcome, weak.reason_code, before) == ("halt", "WEAK_REVALIDATION", "at_risk")
+    assert _entries(engine, b)[child]["status"] == "at_risk"
+    strong = team.commit(
+        {
+            **_revalidation(b, [child], []),
+            "id": f"{b}-strong",
+            "entries": [
+                entry(
+                    key="why",
+                    body="re-checked the child against the root's evidence",
+                    derived_from=[{"entry_id": root, "essential": False}],
+                )
+            ],
+        }
+    )
+    assert strong.outcome == "commit"
+    assert _entries(engine, b)[child]["status"] == "revalidated"

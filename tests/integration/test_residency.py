@@ -1,0 +1,454 @@
+"""Residency and the czar against the real Neo4j (issue 4): reachability from roots, leases, the
+czar's compaction sets through the gate, interfaces, the record that never forgets, recall, the
+window and the metrics."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from typer.testing import CliRunner
+
+from kg_context.cli import app
+from kg_context.constitution import load_constitution
+from kg_context.czar import every_n_commits, run_czar
+from kg_context.metrics import stats
+from kg_context.recall import admit, recall
+from kg_context.record_search import embed_pending, search_record
+from kg_context.residency import ResidencySettings, reachable, why
+from kg_context.window import window
+from tests.factories import entry, proposal
+
+DEFAULT = load_constitution()
+
+
+def _entries(engine: Any, boundary_id: str) -> dict[str, dict[str, Any]]:
+    rows = engine.executor.read("audits/boundary_entries", boundary_id=boundary_id)
+    return {row["id"]: row for row in rows}
+
+
+def _fact(key: str, body: str, **extra: Any) -> dict[str, Any]:
+    attributes = {"source": "test", **extra.pop("attributes", {})}
+    return entry(cls="fact", key=key, body=body, attributes=attributes, **extra)
+
+
+def _commit(team: Any, boundary_id: str, *entries: dict[str, Any], **kw: Any) -> Any:
+    decision = team.commit(proposal(boundary_id, *entries, targets=[f"t-{id(entries)}"], **kw))
+    assert decision.outcome == "commit", (decision.reason_code, decision.detail)
+    return decision
+
+
+def _settle(team: Any) -> None:
+    """Run two czar identities until neither has anything to propose (each leaves what it wrote
+    to the other: independence)."""
+    for _ in range(6):
+        reports = [run_czar(team), run_czar(team, czar_id="czar-b")]
+        for report in reports:
+            assert report.committed, report.summary()
+        if all(not r.decisions for r in reports):
+            return
+    raise AssertionError("the czars did not settle")
+
+
+def test_record_search_finds_entries_tagged_with_set_status_and_superseder(
+    engine: Any, boundary_id: str
+) -> None:
+    team = engine.boundary(boundary_id)
+    a, b = f"{boundary_id}-a", f"{boundary_id}-b"
+    _commit(team, boundary_id, entry(key="db", body="Use Postgres for the ledger", id=a))
+    _commit(
+        team,
+        boundary_id,
+        entry(
+            key="db",
+            body="Use Neo4j for the ledger",
+            id=b,
+            supersedes=[{"entry_id": a, "reason": "graph"}],
+        ),
+    )
+    assert embed_pending(engine.executor, boundary_id) == 2
+    assert embed_pending(engine.executor, boundary_id) == 0
+    hits = {h.entry_id: h for h in search_record(engine.executor, boundary_id, "Postgres ledger")}
+    assert hits[a].status == "superseded" and hits[a].superseded_by == b
+    assert hits[a].matched_by == "both" and hits[a].set_seq == 1 and not hits[a].resident
+    assert hits[a].tag() == f"matched in set 1, superseded, superseded by {b}"
+    assert next(iter(hits)) == a  # the fulltext match ranks first
+    assert {
+        h.entry_id for h in search_record(engine.executor, "no-such-boundary", "ledger")
+    } == set()
+
+
+def test_soft_edge_unrenewed_retires_hard_edge_never_and_interface_keeps_needs(
+    engine: Any, boundary_id: str
+) -> None:
+    team = engine.boundary(boundary_id)
+    goal, soft_fact, hard_fact, dec = (f"{boundary_id}-{n}" for n in ("g", "fs", "fh", "d"))
+    _commit(team, boundary_id, entry(cls="goal", key="ship", body="Ship v1", id=goal))
+    _commit(
+        team,
+        boundary_id,
+        _fact("owner", "Alice owns billing; 3 services", id=soft_fact, attributes={"team": "pay"}),
+        _fact("sla", "99.9% monthly", id=hard_fact),
+        entry(
+            key="billing",
+            body="Billing stays on Postgres",
+            id=dec,
+            requires=[
+                {
+                    "entry_id": soft_fact,
+                    "policy": "soft",
+                    "lease_sets": 2,
+                    "needs": ["team", "key"],
+                },
+                {"entry_id": hard_fact, "policy": "hard"},
+            ],
+        ),
+    )
+    assert run_czar(team).decisions == ()  # everything is reachable: nothing to compact
+    assert why(engine.executor, soft_fact, DEFAULT).held
+    for i in range(3):  # three sets later the soft lease (2 sets) has run out
+        _commit(team, boundary_id, entry(cls="goal", key=f"filler-{i}", body="more work"))
+
+    report = run_czar(team)
+    assert report.committed
+    summary = report.summary()
+    assert summary["retired"] == [soft_fact]
+    assert summary["expired_leases"] == 1
+    entries = _entries(engine, boundary_id)
+    assert (entries[soft_fact]["status"], entries[soft_fact]["resident"]) == ("retired", False)
+    assert (entries[hard_fact]["status"], entries[hard_fact]["resident"]) == ("live", True)
+    hard_path = why(engine.executor, hard_fact, DEFAULT)
+    assert [n["id"] for n in hard_path.nodes] == [dec, hard_fact]
+    assert "hard" in hard_path.render()
+
+    interface_id = f"{soft_fact}/interface"
+    assert summary["interfaces"] == [interface_id]
+    rows = engine.executor.read("audits/boundary_entries", boundary_id=boundary_id)
+    interface = next(r for r in rows if r["id"] == interface_id)
+    assert interface["class"] == "interface" and interface["resident"] is True
+    detail = engine.executor.read("recall/entries", ids=[interface_id], boundary_id=boundary_id)
+    assert detail[0]["body"] == "key: owner\nteam: pay"
+    links = engine.executor.read(
+        "residency/interface_holders", entry_id=interface_id, standing=["live"]
+    )
+    assert [(r["held_id"], r["holder_id"]) for r in links] == [(soft_fact, dec)]
+    props = window(engine.executor, boundary_id)
+    shown = {e.id: e for e in props.entries}
+    assert interface_id in shown and soft_fact not in shown
+    path = why(engine.executor, interface_id, DEFAULT)
+    assert path.via_interface_holder == dec and path.held
+    # the transition's justification names the exact expired edge
+    justification = engine.executor.read("audits/transitions", boundary_id=boundary_id)
+    retired = [t for t in justification if t.get("entry_id") == soft_fact]
+    assert retired and any("lease_until_seq" in j for j in retired[0]["justification"])
+    # settled: a second run proposes nothing
+    assert run_czar(team).decisions == ()
+
+
+def test_a_newer_reference_renews_a_lease(engine: Any, boundary_id: str) -> None:
+    team = engine.boundary(boundary_id)
+    fact, d1, d2 = (f"{boundary_id}-{n}" for n in ("f", "d1", "d2"))
+    soft = {"entry_id": fact, "policy": "soft", "lease_sets": 2}
+    _commit(team, boundary_id, _fact("f", "a fact", id=fact))
+    _commit(team, boundary_id, entry(key="x", body="first use", id=d1, requires=[soft]))
+    _commit(team, boundary_id, entry(cls="goal", key="g", body="filler"))
+    _commit(team, boundary_id, entry(key="y", body="renewed use", id=d2, requires=[soft]))
+    _commit(team, boundary_id, entry(cls="goal", key="g2", body="filler"))
+    # d1's lease (to seq 4) has run out at seq 5; d2's (to seq 6) holds the fact
+    reach = reachable(engine.executor, boundary_id, DEFAULT)
+    assert reach.seq == 5 and fact in reach.reached
+    assert [n["id"] for n in why(engine.executor, fact, DEFAULT).nodes] == [d2, fact]
+    assert run_czar(team).decisions == ()
+
+
+def test_czar_halts_when_a_standing_entry_holds_the_retiree_by_a_hard_edge(
+    engine: Any, boundary_id: str
+) -> None:
+    team = engine.boundary(boundary_id)
+    base, holder = f"{boundary_id}-base", f"{boundary_id}-holder"
+    _commit(team, boundary_id, _fact("base", "the base", id=base))
+    _commit(
+        team,
+        boundary_id,
+        _fact("holder", "needs the base", id=holder, requires=[{"entry_id": base}]),
+    )
+    # an operator takes the holder out of the window; it stays live, still holding base (hard)
+    _commit(
+        team,
+        boundary_id,
+        writer_id="op",
+        writer_kind="operator",
+        transitions=[{"entry_id": holder, "resident": False, "reason": "not needed now"}],
+    )
+    report = run_czar(team)
+    (decision,) = report.decisions
+    assert (decision.outcome, decision.reason_code) == ("halt", "HARD_DEPENDENCY")
+    assert holder in (decision.detail or "")
+    entries = _entries(engine, boundary_id)
+    assert (entries[base]["status"], entries[base]["resident"]) == ("live", True)
+
+
+def test_300_set_session_every_resident_entry_has_a_root_path_and_nothing_is_lost(
+    engine: Any, boundary_id: str
+) -> None:
+    team = engine.boundary(boundary_id)
+    team.after_commit = every_n_commits(25)  # the czar runs every 25 commits
+    committed_entries = 0
+    record_sizes: list[int] = []
+    latest: dict[str, str] = {}
+    _commit(team, boundary_id, entry(cls="goal", key="mission", body="Run the session"))
+    committed_entries += 1
+    for i in range(1, 300):
+        fid = f"{boundary_id}-f{i}"
+        entries = [_fact(f"fact-{i % 17}", f"observation {i}", id=fid)]
+        if i % 3 == 0:
+            key = f"dec-{i % 7}"
+            requires: list[dict[str, Any]] = [
+                {"entry_id": fid, "policy": "soft", "lease_sets": 4, "needs": ["body"]}
+            ]
+            prev_fact = f"{boundary_id}-f{i - 1}"
+            requires.append({"entry_id": prev_fact, "policy": "hard"})
+            supersedes = [{"entry_id": latest[key], "reason": "newer"}] if key in latest else []
+            did = f"{boundary_id}-d{i}"
+            entries.append(
+                entry(
+                    key=key, body=f"decision {i}", id=did, requires=requires, supersedes=supersedes
+                )
+            )
+            latest[key] = did
+        if i % 11 == 0:
+            entries.append(entry(cls="open_question", key=f"q{i}", body="open?", expires_after=4))
+        if i % 17 == 0:
+            entries.append(
+                entry(
+                    cls="open_question",
+                    key="status-q",
+                    body=f"where are we at {i}?",
+                    superseded_by_default=True,
+                )
+            )
+        if i % 13 == 0:
+            entries.append(
+                entry(cls="scratch", key=f"try-{i}", body="dead end", attributes={"explored": True})
+            )
+        decision = team.commit(proposal(boundary_id, *entries, targets=[f"s{i}"]))
+        if decision.outcome != "commit":
+            # a prior decision of this key was retired by the czar or hard-held: state it
+            raise AssertionError((i, decision.reason_code, decision.detail))
+        committed_entries += len(entries)
+        if i % 50 == 0:
+            record_sizes.append(stats(engine.executor, boundary_id).record_entries)
+    team.after_commit = None
+    _settle(team)
+
+    current = stats(engine.executor, boundary_id)
+    record_sizes.append(current.record_entries)
+    assert record_sizes == sorted(record_sizes)  # the record only grows
+    interfaces = {
+        e["id"] for e in _entries(engine, boundary_id).values() if e["class"] == "interface"
+    }
+    assert current.record_entries == committed_entries + len(interfaces)  # nothing deleted
+    assert interfaces  # soft leases ran out under live decisions: interfaces were built
+    assert current.sets.get("ratified", 0) >= 300
+    entries = _entries(engine, boundary_id)
+    resident = [e for e in entries.values() if e["resident"]]
+    assert resident
+    assert not [e for e in entries.values() if e["status"] == "superseded" and e["resident"]]
+    assert not [e for e in entries.values() if e["status"] == "explored" and e["resident"]]
+    for e in resident:
+        path = why(engine.executor, e["id"], DEFAULT)
+        assert path.held, path.render()
+    assert current.resident_tokens == current.resident_tokens_recomputed
+    assert current.retention_ratio is not None and current.retention_ratio > 1.0
+    reasons = {
+        t["reason"]
+        for t in engine.executor.read("audits/transitions", boundary_id=boundary_id)
+        if t["writer_id"] in ("czar", "czar-b")
+    }
+    assert {
+        "unreachable from roots",
+        "lease expired and unreachable from roots",
+        "superseded by default",
+    } <= reasons
+    status_questions = [e for e in entries.values() if e["key"] == "status-q"]
+    assert [e["resident"] for e in status_questions].count(True) == 1  # only the newest
+    assert current.resident_entries < current.record_entries / 2
+
+
+def test_recalled_entry_is_tagged_used_once_and_stays_if_promoted(
+    engine: Any, boundary_id: str
+) -> None:
+    team = engine.boundary(boundary_id)
+    old, new, dep = (f"{boundary_id}-{n}" for n in ("old", "new", "dep"))
+    _commit(team, boundary_id, entry(cls="goal", key="g", body="keep going"))
+    _commit(team, boundary_id, _fact("cost", "Postgres license costs nothing", id=dep))
+    _commit(
+        team,
+        boundary_id,
+        entry(key="db", body="Use Postgres for billing", id=old, requires=[{"entry_id": dep}]),
+    )
+    _commit(
+        team,
+        boundary_id,
+        entry(
+            key="db", body="Use Neo4j", id=new, supersedes=[{"entry_id": old, "reason": "graph"}]
+        ),
+    )
+    hits = recall(engine.executor, boundary_id, "Postgres billing")
+    hit = next(h for h in hits if h.entry_id == old)
+    assert hit.tag() == f"matched in set 3, superseded, superseded by {new}"
+
+    # admit with a cap of one entry: the dependency is cut and reported
+    capped = admit(team, [old], writer_id="agent-1", max_entries=1)
+    assert capped.decision.outcome == "commit"
+    assert capped.cut == (dep,)
+    copy = capped.copies[old]
+    shown = {e.id: e for e in window(engine.executor, boundary_id).entries}
+    assert shown[copy].tag == f"live; recalled: {hit.tag()}; one use"
+    assert old not in shown
+    # one use: the next committed set; then the czar retires the copy
+    _commit(team, boundary_id, entry(cls="goal", key="g2", body="used the recall"))
+    assert copy in {t.entry_id for t in run_czar(team).plan.transitions}
+    assert copy not in {e.id for e in window(engine.executor, boundary_id).entries}
+    assert _entries(engine, boundary_id)[copy]["status"] == "retired"
+
+    # admitted again (with its dependency) and promoted by a committed entry: it stays
+    again = admit(team, [old], writer_id="agent-1")
+    assert again.cut == () and set(again.copies) == {old, dep}
+    promoted = again.copies[old]
+    _commit(
+        team,
+        boundary_id,
+        entry(key="db-history", body="why we left Postgres", requires=[{"entry_id": promoted}]),
+    )
+    _commit(team, boundary_id, entry(cls="goal", key="g3", body="later"))
+    run_czar(team)
+    shown = {e.id for e in window(engine.executor, boundary_id).entries}
+    assert promoted in shown and again.copies[dep] in shown  # held through the copied edge
+    assert why(engine.executor, promoted, DEFAULT).held
+
+
+def test_over_declaration_trips_density_before_the_window_grows_past_the_limit(
+    engine: Any, boundary_id: str
+) -> None:
+    team = engine.boundary(boundary_id)
+    ids: list[str] = []
+    halted = None
+    for i in range(60):
+        eid = f"{boundary_id}-e{i}"
+        decision = team.commit(
+            proposal(
+                boundary_id,
+                entry(
+                    key=f"k{i}", body=f"entry {i}", id=eid, requires=[{"entry_id": x} for x in ids]
+                ),
+                targets=[f"t{i}"],
+            )
+        )
+        if decision.outcome != "commit":
+            halted = decision
+            break
+        ids.append(eid)
+    assert halted is not None and halted.reason_code == "DENSITY"
+    resident = window(engine.executor, boundary_id).entries
+    assert len(resident) < DEFAULT.density.ratio_floor_entries
+    assert stats(engine.executor, boundary_id).halts == {"DENSITY": 1}
+
+
+def test_explored_entries_land_in_the_record_at_zero_window_cost(
+    engine: Any, boundary_id: str
+) -> None:
+    team = engine.boundary(boundary_id)
+    _commit(team, boundary_id, entry(cls="goal", key="g", body="goal"))
+    before = stats(engine.executor, boundary_id)
+    dead = f"{boundary_id}-dead"
+    _commit(
+        team,
+        boundary_id,
+        entry(
+            cls="scratch",
+            key="try",
+            body="a failed attempt",
+            id=dead,
+            attributes={"explored": True},
+        ),
+    )
+    after = stats(engine.executor, boundary_id)
+    assert after.resident_tokens == before.resident_tokens
+    assert after.committed_tokens > before.committed_tokens
+    assert after.record_entries == before.record_entries + 1
+    e = _entries(engine, boundary_id)[dead]
+    assert (e["status"], e["resident"]) == ("explored", False)
+    assert run_czar(team).decisions == ()
+
+
+def test_window_stats_and_cli(engine: Any, boundary_id: str) -> None:
+    team = engine.boundary(boundary_id)
+    goal, dec = f"{boundary_id}-g", f"{boundary_id}-d"
+    _commit(team, boundary_id, entry(cls="goal", key="ship", body="Ship v1", id=goal))
+    _commit(
+        team,
+        boundary_id,
+        entry(key="db", body="Neo4j", id=dec),
+        entry(cls="constraint", key="lat", body="p99 < 50 ms"),
+    )
+    current = window(engine.executor, boundary_id)
+    assert [c for c, _ in current.groups()] == ["decision", "constraint", "goal"]
+    assert current.total_tokens == stats(engine.executor, boundary_id).resident_tokens
+    assert current.render().splitlines()[0].endswith(f"3 entries, {current.total_tokens} tokens")
+
+    runner = CliRunner()
+    shown = runner.invoke(app, ["window", boundary_id, "--json"])
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.output)["total_tokens"] == current.total_tokens
+    path = runner.invoke(app, ["why", dec])
+    assert path.exit_code == 0 and "decision root" in path.output
+    numbers = runner.invoke(app, ["stats", boundary_id, "--json"])
+    data = json.loads(numbers.output)
+    assert data["retention_ratio"] == data["committed_tokens"] / data["resident_tokens"]
+    czar = runner.invoke(app, ["czar", "run", boundary_id, "--json"])
+    assert czar.exit_code == 0 and json.loads(czar.output)["decisions"] == []
+
+
+def test_default_lease_applies_to_soft_edges_without_one(engine: Any, boundary_id: str) -> None:
+    team = engine.boundary(boundary_id)
+    fact = f"{boundary_id}-f"
+    _commit(team, boundary_id, _fact("f", "fact", id=fact))
+    _commit(
+        team,
+        boundary_id,
+        entry(key="d", body="d", requires=[{"entry_id": fact, "policy": "reconstructible"}]),
+    )
+    _commit(team, boundary_id, entry(cls="goal", key="g", body="filler"))
+    _commit(team, boundary_id, entry(cls="goal", key="g2", body="filler"))
+    # the edge is from seq 2: a default lease of 1 set ends at seq 3; now it is seq 4
+    short = ResidencySettings(default_lease_sets=1)
+    assert fact not in reachable(engine.executor, boundary_id, DEFAULT, settings=short).reached
+    assert fact in reachable(engine.executor, boundary_id, DEFAULT).reached
+
+
+def test_the_gate_rejects_a_czar_compacting_what_it_wrote(engine: Any, boundary_id: str) -> None:
+    team = engine.boundary(boundary_id)
+    _commit(team, boundary_id, entry(cls="goal", key="g", body="goal"))
+    own = f"{boundary_id}-own"
+    team.commit(
+        proposal(
+            boundary_id,
+            entry(cls="scratch", key="note", body="czar note", id=own),
+            writer_id="czar",
+            writer_kind="czar",
+        )
+    )
+    decision = team.commit(
+        proposal(
+            boundary_id,
+            writer_id="czar",
+            writer_kind="czar",
+            entries=[],
+            transitions=[{"entry_id": own, "to": "retired", "resident": False, "reason": "x"}],
+            kind="compaction",
+        )
+    )
+    assert (decision.outcome, decision.reason_code) == ("reject", "CZAR_INDEPENDENCE")
+    report = run_czar(team)  # the czar itself leaves its own entry to another writer
+    assert own in report.plan.skipped_own and own not in report.summary()["retired"]

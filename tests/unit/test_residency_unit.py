@@ -1,0 +1,242 @@
+"""Residency's pure parts: fulltext neutralising, compaction set splitting, the hard-dependency
+predicate, the every-N hook, explored entries in the gate's plan, window order (no database)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import kg_context.czar as czar_module
+from kg_context.constitution import load_constitution
+from kg_context.czar import CzarPlan, every_n_commits
+from kg_context.errors import InputValidationError
+from kg_context.gate import Decision, evaluate
+from kg_context.models import EntryStatus, Proposal, Transition
+from kg_context.predicates import SetView, residency_hold
+from kg_context.record_search import fulltext_query
+from kg_context.setbuilder import ClosedSet
+from kg_context.state import BoundaryState, EntryState, Snapshot
+from kg_context.window import window
+
+DEFAULT = load_constitution()
+
+
+def _boundary(**kw: Any) -> BoundaryState:
+    base: dict[str, Any] = {
+        "id": "b",
+        "seq": 5,
+        "verse": "local",
+        "constitution_version": DEFAULT.version,
+        "task_horizon": None,
+        "live_count": 3,
+        "requires_count": 1,
+        "last_set_id": None,
+        "committed_tokens": 30,
+        "resident_tokens": 30,
+    }
+    return BoundaryState(**{**base, **kw})
+
+
+def _entry_state(entry_id: str, **kw: Any) -> EntryState:
+    base: dict[str, Any] = {
+        "id": entry_id,
+        "boundary_id": "b",
+        "key": entry_id,
+        "status": "live",
+        "entry_class": "fact",
+        "writer_id": "agent",
+        "resident": True,
+    }
+    return EntryState(**{**base, **kw})
+
+
+def test_fulltext_query_keeps_words_and_drops_lucene_syntax() -> None:
+    assert (
+        fulltext_query('use AND "Postgres" (v1) OR -neo4j* ~x:y')
+        == "use and Postgres v1 or neo4j x y"
+    )
+    assert fulltext_query("?!") == ""
+
+
+def test_compaction_sets_split_transitions_and_interfaces() -> None:
+    plan = CzarPlan(boundary_id="b", czar_id="czar", seq=9)
+    plan.transitions = [
+        Transition(entry_id=f"e{i}", to=EntryStatus.RETIRED, resident=False, reason="r")
+        for i in range(12_000)
+    ]
+    plan.interfaces = [
+        {
+            "id": f"e{i}/interface",
+            "class": "interface",
+            "key": "k",
+            "body": "x: 1",
+            "derived_from": [{"entry_id": f"e{i}"}],
+        }
+        for i in range(130)
+    ]
+    proposals = plan.proposals(64)
+    assert [len(p.transitions) for p in proposals] == [5000, 5000, 2000]
+    assert [len(p.entries) for p in proposals] == [64, 64, 2]
+    assert len({p.id for p in proposals}) == 3
+    assert all(p.kind == "compaction" and p.writer_kind.value == "czar" for p in proposals)
+    assert CzarPlan(boundary_id="b", czar_id="czar", seq=1).proposals(64) == []
+
+
+def _czar_view(*transitions: Transition, kind: str = "czar") -> SetView:
+    proposal = Proposal.model_validate(
+        {
+            "id": "p",
+            "boundary_id": "b",
+            "writer_id": "czar",
+            "writer_kind": kind,
+            "set_id": "s",
+            "transitions": [t.model_dump(mode="json") for t in transitions],
+        }
+    )
+    return SetView(ClosedSet("s", True, (proposal,)), (), {}, False)
+
+
+def test_residency_hold_halts_a_czar_retiring_what_a_staying_entry_holds_hard() -> None:
+    snapshot = Snapshot(boundary=_boundary())
+    snapshot.entries["base"] = _entry_state("base", hard_held_by=("holder",))
+    snapshot.entries["holder"] = _entry_state("holder")
+    retire_base = Transition(
+        entry_id="base", to=EntryStatus.RETIRED, resident=False, reason="unreachable"
+    )
+    violation = residency_hold(_czar_view(retire_base), DEFAULT, snapshot)
+    assert violation is not None
+    assert (violation.outcome, violation.reason_code) == ("halt", "HARD_DEPENDENCY")
+    retire_holder = Transition(
+        entry_id="holder", to=EntryStatus.RETIRED, resident=False, reason="unreachable"
+    )
+    assert residency_hold(_czar_view(retire_base, retire_holder), DEFAULT, snapshot) is None
+    assert residency_hold(_czar_view(retire_base, kind="operator"), DEFAULT, snapshot) is None
+
+
+def _decision(seq: int) -> Decision:
+    return Decision("commit", f"s{seq}", "b", seq, (), (), "r", "2")
+
+
+def test_every_n_commits_runs_the_czar_when_a_multiple_is_crossed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[object] = []
+    monkeypatch.setattr(czar_module, "run_czar", lambda boundary, **_: calls.append(boundary))
+    hook = every_n_commits(10)
+    boundary: Any = object()
+    hook(boundary, [_decision(8), _decision(9)])
+    assert calls == []
+    hook(boundary, [_decision(10)])
+    hook(boundary, [_decision(19), _decision(21)])
+    assert len(calls) == 2
+    with pytest.raises(InputValidationError):
+        every_n_commits(0)
+
+
+def test_explored_entries_are_planned_out_of_the_window_at_zero_cost() -> None:
+    proposal = Proposal.model_validate(
+        {
+            "id": "p",
+            "boundary_id": "b",
+            "writer_id": "agent",
+            "writer_kind": "agent",
+            "targets": ["t"],
+            "entries": [
+                {
+                    "class": "scratch",
+                    "key": "try",
+                    "body": "dead end",
+                    "attributes": {"explored": True},
+                },
+                {"class": "goal", "key": "g", "body": "goal"},
+            ],
+        }
+    )
+    snapshot = Snapshot(boundary=_boundary())
+    decisions, plan = evaluate(
+        [ClosedSet("s", False, (proposal,))],
+        snapshot,
+        DEFAULT,
+        lambda texts: [7 for _ in texts],
+        now="2026-01-01T00:00:00+00:00",
+        gateway_id="gate:b",
+    )
+    assert decisions[0].outcome == "commit"
+    explored, goal = (row["props"] for row in plan.entries)
+    assert (explored["status"], explored["resident"]) == ("explored", False)
+    assert (goal["status"], goal["resident"]) == ("live", True)
+    assert plan.boundary["committed_tokens"] == 30 + 14
+    assert plan.boundary["resident_tokens"] == 30 + 7
+    assert plan.boundary["live_count"] == 4
+
+
+def test_interface_entries_plan_a_summarizes_edge() -> None:
+    snapshot = Snapshot(boundary=_boundary())
+    snapshot.entries["orig"] = _entry_state("orig", status="retired", resident=False)
+    proposal = Proposal.model_validate(
+        {
+            "id": "p",
+            "boundary_id": "b",
+            "writer_id": "czar",
+            "writer_kind": "czar",
+            "set_id": "s",
+            "kind": "compaction",
+            "entries": [
+                {
+                    "id": "orig/interface",
+                    "class": "interface",
+                    "key": "orig",
+                    "body": "owner: alice",
+                    "derived_from": [{"entry_id": "orig"}],
+                }
+            ],
+        }
+    )
+    decisions, plan = evaluate(
+        [ClosedSet("s", True, (proposal,))],
+        snapshot,
+        DEFAULT,
+        lambda texts: [3 for _ in texts],
+        now="2026-01-01T00:00:00+00:00",
+        gateway_id="gate:b",
+    )
+    assert decisions[0].outcome == "commit", decisions[0].detail
+    assert plan.summarizes == [{"from": "orig/interface", "to": "orig", "seq": 6}]
+
+
+class _Rows:
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        self.rows = rows
+
+    def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        assert name == "window/resident" and params == {"boundary_id": "b"}
+        return self.rows
+
+
+def test_window_orders_by_class_then_seq_and_tags_recalls() -> None:
+    def row(i: str, cls: str, seq: int, attributes: str = "{}") -> dict[str, Any]:
+        return {
+            "id": i,
+            "class": cls,
+            "key": i,
+            "body": "b",
+            "status": "live",
+            "tokens": 2,
+            "set_seq": seq,
+            "set_id": "s",
+            "attributes": attributes,
+            "expires_after_seq": None,
+        }
+
+    rows = [
+        row("s1", "scratch", 1, '{"recall_tag": "matched in set 1, retired"}'),
+        row("f1", "fact", 3),
+        row("d2", "decision", 2),
+        row("d1", "decision", 1),
+    ]
+    current = window(_Rows(rows), "b")  # type: ignore[arg-type]
+    assert [e.id for e in current.entries] == ["d1", "d2", "f1", "s1"]
+    assert current.total_tokens == 8
+    assert current.entries[-1].tag == "live; recalled: matched in set 1, retired; one use"
+    assert current.render().splitlines()[0] == "# Window of b: 4 entries, 8 tokens"
