@@ -1,23 +1,17 @@
 """The selection-broadcast cycle against the real Neo4j: recurrent link activation across
 cycles, recall, and bus proposals committed through the real gate.
 
-Entries are seeded through the gate (``engine.boundary(id).commit``). Retired and invalidated
-entries cannot be made through the gate yet (czar and invalidation are not wired), so the one
-test of that filter seeds them with a test-only catalog (``cycle_fixtures/``), never product code.
+Everything is seeded through the gate (``engine.boundary(id).commit``), including the status
+changes (an operator's set of declared transitions).
 """
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from kg_context.boundary import Boundary
-from kg_context.catalog import Catalog
-from kg_context.connection import open_driver
 from kg_context.cycle import (
     BroadcastBus,
     BroadcastContext,
@@ -30,29 +24,6 @@ from kg_context.cycle import (
 )
 from kg_context.engine import Engine
 from kg_context.settings import CycleSettings
-
-FIXTURES = Path(__file__).parent / "cycle_fixtures"
-
-
-@pytest.fixture(scope="module")
-def seeder(neo4j_target: Any) -> Iterator[Engine]:
-    with Engine(open_driver(neo4j_target), neo4j_target, catalog=Catalog(FIXTURES)) as seeding:
-        yield seeding
-
-
-def fixture_seed(
-    seeder: Engine,
-    boundary_id: str,
-    entries: Sequence[tuple[str, str]],  # (id, status)
-    requires: Sequence[tuple[str, str]] = (),
-    derived: Sequence[tuple[str, str]] = (),
-) -> None:
-    rows = [{"id": i, "key": f"key-{i}", "body": f"body of {i}", "status": s} for i, s in entries]
-    seeder.executor.write("cycle_seed/entries", boundary_id=boundary_id, entries=rows)
-    links = [{"from": a, "to": b} for a, b in requires]
-    seeder.executor.write("cycle_seed/requires", links=links)
-    links = [{"from": a, "to": b} for a, b in derived]
-    seeder.executor.write("cycle_seed/derived_from", links=links)
 
 
 def commit(boundary: Boundary, pid: str, *entries: dict[str, Any]) -> None:
@@ -70,19 +41,50 @@ def commit(boundary: Boundary, pid: str, *entries: dict[str, Any]) -> None:
 
 
 def test_load_linked_leaves_out_retired_invalidated_and_other_boundaries(
-    engine: Engine, seeder: Engine, boundary_id: str
+    engine: Engine, boundary_id: str
 ) -> None:
+    """Everything is seeded through the gate: entries, their links, and an operator's set that
+    moves them to at_risk, retired and invalidated."""
     n = {name: f"{boundary_id}-{name}" for name in ("a", "b", "gone", "bad")}
-    foreign = f"test-{uuid.uuid4().hex}-foreign"
-    fixture_seed(
-        seeder,
-        boundary_id,
-        [(n["a"], "live"), (n["b"], "at_risk"), (n["gone"], "retired"), (n["bad"], "invalidated")],
-        requires=[(n["a"], n["b"]), (n["a"], n["gone"])],
-        derived=[(n["a"], n["bad"])],
+    foreign_boundary = engine.boundary(f"{boundary_id}-foreign")
+    foreign = f"{foreign_boundary.id}-x"
+    commit(foreign_boundary, "f", {"id": foreign, "class": "decision", "key": "f", "body": "f"})
+    team = engine.boundary(boundary_id)
+    commit(
+        team,
+        "seed",
+        *[
+            {"id": n[k], "class": "decision", "key": f"key-{k}", "body": f"body of {k}"}
+            for k in ("b", "gone", "bad")
+        ],
     )
-    fixture_seed(seeder, foreign.removesuffix("-foreign"), [(foreign, "live")])
-    fixture_seed(seeder, boundary_id, [], requires=[(n["a"], foreign)])
+    commit(
+        team,
+        "links",
+        {
+            "id": n["a"],
+            "class": "decision",
+            "key": "key-a",
+            "body": "body of a",
+            "requires": [{"entry_id": n["b"]}, {"entry_id": n["gone"]}, {"entry_id": foreign}],
+            "derived_from": [{"entry_id": n["bad"]}],
+        },
+    )
+    moved = team.commit(
+        {
+            "id": f"{boundary_id}-moves",
+            "boundary_id": boundary_id,
+            "writer_id": "ops",
+            "writer_kind": "operator",
+            "targets": ["cycle-seed"],
+            "transitions": [
+                {"entry_id": n["b"], "to": "at_risk", "reason": "test"},
+                {"entry_id": n["gone"], "to": "retired", "resident": False, "reason": "test"},
+                {"entry_id": n["bad"], "to": "invalidated", "reason": "test"},
+            ],
+        }
+    )
+    assert moved.outcome == "commit", moved
 
     source = GraphEntrySource(engine.executor, boundary_id)
     loaded = source.load_linked([n["a"], n["b"], n["gone"], n["bad"], foreign, "missing"])
