@@ -3,6 +3,7 @@
 The public surface is what ``__all__`` lists; everything else is internal.
 """
 
+from kg_context import history, ontology
 from kg_context.attention import (
     BroadcastResult,
     ScoredProposal,
@@ -25,6 +26,7 @@ from kg_context.cycle import (
     SelectionBroadcastCycle,
     SubscriberReport,
 )
+from kg_context.czar import CzarReport, run_czar
 from kg_context.engine import Engine
 from kg_context.errors import (
     AuthenticationError,
@@ -42,6 +44,8 @@ from kg_context.errors import (
 from kg_context.executor import Neo4jExecutor, QueryExecutor, Transaction
 from kg_context.gate import Decision
 from kg_context.halts import Halts, Resolution
+from kg_context.invalidation import BlastRadius, challenge, invalidate
+from kg_context.metrics import BoundaryStats, stats
 from kg_context.models import (
     EntryClass,
     EntryProposal,
@@ -51,6 +55,11 @@ from kg_context.models import (
     WriterKind,
     parse_proposal,
 )
+from kg_context.observability import ObservabilityReport
+from kg_context.observability import audit as audit_errors
+from kg_context.recall import Admission, admit, recall
+from kg_context.record_search import RecordHit, embed_pending, search_record
+from kg_context.residency import Reachability, RootPath, reachable, why
 from kg_context.settings import (
     AttentionSettings,
     CycleSettings,
@@ -58,13 +67,17 @@ from kg_context.settings import (
     LocalServerSettings,
     Neo4jSettings,
 )
+from kg_context.window import Window, window
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Admission",
     "AttentionSettings",
     "AuthenticationError",
+    "BlastRadius",
     "Boundary",
+    "BoundaryStats",
     "BroadcastBus",
     "BroadcastContext",
     "BroadcastResult",
@@ -76,6 +89,7 @@ __all__ = [
     "Constitution",
     "CycleResult",
     "CycleSettings",
+    "CzarReport",
     "DatabaseError",
     "DatabaseUnavailableError",
     "Decision",
@@ -92,12 +106,16 @@ __all__ = [
     "LocalServerSettings",
     "Neo4jExecutor",
     "Neo4jSettings",
+    "ObservabilityReport",
     "Proposal",
     "Query",
     "QueryError",
     "QueryExecutor",
+    "Reachability",
+    "RecordHit",
     "ResidencyPolicy",
     "Resolution",
+    "RootPath",
     "ScoredProposal",
     "SelectionBroadcastCycle",
     "StateError",
@@ -105,16 +123,31 @@ __all__ = [
     "Target",
     "Transaction",
     "Verse",
+    "Window",
     "WorkspaceAttention",
     "WriterKind",
     "__version__",
+    "admit",
+    "audit_errors",
+    "challenge",
     "default_catalog",
+    "embed_pending",
+    "history",
+    "invalidate",
     "load_constitution",
+    "ontology",
     "parse_constitution",
     "parse_proposal",
+    "reachable",
+    "recall",
     "register_consensus_operator",
     "reset_workspace_attention_telemetry",
     "resolve_source",
+    "run_czar",
+    "search_record",
+    "stats",
     "target_for",
+    "why",
+    "window",
     "workspace_attention_telemetry",
 ]
