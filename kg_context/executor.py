@@ -83,6 +83,12 @@ def _first_line(value: object) -> str:
     return text.splitlines()[0] if text else type(value).__name__
 
 
+def _as_dict(record: neo4j.Record) -> Record:
+    """A record as a plain dict. The catalog's statements return values and maps, never bare
+    nodes, so no recursive conversion (``Record.data()``) is needed: large lists stay cheap."""
+    return dict(zip(record.keys(), record.values(), strict=True))
+
+
 class _Tx:
     def __init__(self, tx: neo4j.ManagedTransaction, catalog: Catalog) -> None:
         self._tx = tx
@@ -91,7 +97,7 @@ class _Tx:
     def run(self, name: str, /, **params: Any) -> list[Record]:
         query = self._catalog[name]
         result = self._tx.run(query.text, query.bind(params))
-        return [record.data() for record in result]
+        return [_as_dict(record) for record in result]
 
 
 class Neo4jExecutor:
@@ -130,7 +136,7 @@ class Neo4jExecutor:
                 routing_=routing,
                 bookmark_manager_=self._bookmarks,
             )
-        return [record.data() for record in records]
+        return [_as_dict(record) for record in records]
 
     def read(self, name: str, /, **params: Any) -> list[Record]:
         return self._execute(self._catalog[name], params, neo4j.RoutingControl.READ)
