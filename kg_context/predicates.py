@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from kg_context.constitution import Constitution
@@ -29,7 +30,7 @@ class Violation:
     suggested_amendment: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SetView:
     """A closed set with what the predicates need precomputed."""
 
@@ -42,7 +43,7 @@ class SetView:
     def new_ids(self) -> set[str]:
         return {entry_id for _, entry_id, _ in self.entries}
 
-    @property
+    @cached_property
     def transitions(self) -> list[tuple[Proposal, Transition]]:
         return [(p, t) for p in self.closed.proposals for t in p.transitions]
 

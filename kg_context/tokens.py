@@ -35,7 +35,8 @@ class TokenCounter:
         if not texts:
             return []
         with self._lock:
-            encoded = self._tokenizer.encode_batch(list(texts), add_special_tokens=False)
+            # encode_batch_fast skips character offsets (not needed to count): tokenizers >= 0.20
+            encoded = self._tokenizer.encode_batch_fast(list(texts), add_special_tokens=False)
         return [len(e.ids) for e in encoded]
 
 

@@ -1,0 +1,25 @@
+// Benchmark baseline (not product): every node and edge the gate writes for a set, written by a
+// bare UNWIND insert with no reads, checks or locks: the set IN its boundary with the NEXT chain,
+// BY its writer, its review and commit receipts FOR it, its proposal record IN_SET, and its
+// entries (class label, CONTAINS, TARGETS). Shared nodes (writer, targets) are merged, as the
+// gate does; everything else is created.
+UNWIND $sets AS s
+MATCH (b:Boundary {id: s.props.boundary_id})
+CREATE (st:Set)
+SET st = s.props
+CREATE (st)-[:IN]->(b)
+WITH st, s
+OPTIONAL MATCH (prev:Set {id: s.prev_id})
+FOREACH (_ IN CASE WHEN prev IS NULL THEN [] ELSE [1] END | CREATE (prev)-[:NEXT]->(st))
+MERGE (w:Writer {id: s.writer.id}) ON CREATE SET w.kind = s.writer.kind
+CREATE (st)-[:BY]->(w)
+FOREACH (r IN s.receipts | CREATE (rc:Receipt) SET rc = r CREATE (rc)-[:FOR]->(st))
+CREATE (p:Proposal)
+SET p = s.proposal
+CREATE (p)-[:IN_SET]->(st)
+WITH st, s
+UNWIND s.entries AS e
+CREATE (n:Entry:$(e.label))
+SET n = e.props
+CREATE (st)-[:CONTAINS]->(n)
+FOREACH (key IN e.targets | MERGE (t:Target {key: key}) CREATE (n)-[:TARGETS]->(t))
