@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from kg_context.constitution import Constitution, parse_constitution
 from kg_context.errors import ConfigurationError
-from kg_context.models import CLASS_LABELS, EntryClass, Proposal
+from kg_context.models import CLASS_LABELS, RESIDENT_LABEL, STATUS_LABELS, EntryClass, Proposal
 from kg_context.predicates import HALTS, REJECTS, SetView, Violation
 from kg_context.setbuilder import ClosedSet, implicit_set_id
 from kg_context.state import EntryState, Snapshot
@@ -220,7 +220,11 @@ def evaluate(
                 {
                     "id": entry_id,
                     "set_id": closed.set_id,
-                    "label": CLASS_LABELS[entry.entry_class],
+                    "labels": [
+                        CLASS_LABELS[entry.entry_class],
+                        STATUS_LABELS["explored" if explored else "live"],
+                        *([] if explored else [RESIDENT_LABEL]),
+                    ],
                     "targets": list(proposal.targets),
                     "props": {
                         "id": entry_id,
@@ -397,6 +401,8 @@ def _plan_transitions(
                 "set_id": set_id,
                 "from": old.status,
                 "to": status,
+                "from_label": STATUS_LABELS[old.status],
+                "to_label": STATUS_LABELS[status],
                 "resident": resident,
                 "was_resident": old.resident,
                 "reason": t.reason,

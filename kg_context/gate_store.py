@@ -379,7 +379,7 @@ def _nested_sets(plan: Plan) -> list[dict[str, Any]]:
         by_set[receipt["set_id"]]["receipts"].append(receipt["props"])
     for entry in plan.entries:
         by_set[entry["set_id"]]["entries"].append(
-            {"label": entry["label"], "targets": entry["targets"], "props": entry["props"]}
+            {"labels": entry["labels"], "targets": entry["targets"], "props": entry["props"]}
         )
     return list(by_set.values())
 

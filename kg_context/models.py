@@ -21,6 +21,8 @@ __all__ = [
     "CLASS_LABELS",
     "DELIBERATIVE_CLASSES",
     "MAX_BODY_CHARS",
+    "RESIDENT_LABEL",
+    "STATUS_LABELS",
     "EntryClass",
     "EntryProposal",
     "EntryStatus",
@@ -68,6 +70,21 @@ CLASS_LABELS: dict[EntryClass, str] = {
     EntryClass.INTERFACE: "Interface",
     EntryClass.SCRATCH: "Scratch",
 }
+
+# A label per record status and one for residency, kept in step with the properties by the
+# gate, so Neo4j Browser can colour entries by status and size them by residency (GraSS styles
+# select by label only).
+STATUS_LABELS: dict[str, str] = {
+    "live": "Live",
+    "superseded": "Superseded",
+    "retired": "Retired",
+    "challenged": "Challenged",
+    "invalidated": "Invalidated",
+    "at_risk": "AtRisk",
+    "revalidated": "Revalidated",
+    "explored": "Explored",
+}
+RESIDENT_LABEL = "Resident"
 
 # Deliberative material must carry a lease (expires_after) or be superseded by default.
 DELIBERATIVE_CLASSES = frozenset({EntryClass.REJECTED_ALTERNATIVE, EntryClass.OPEN_QUESTION})

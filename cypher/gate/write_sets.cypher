@@ -1,7 +1,7 @@
 // Everything the transaction decided, set by set, in ledger order: each set (ratified, halted
 // or rejected) IN its boundary and BY its writers, its receipts FOR it, what became of its
 // proposals (status, IN_SET), and for a ratified set
-// its entries (with class label and declared targets) and the NEXT link from the previous
+// its entries (with class, status and residency labels, and declared targets) and the NEXT link from the previous
 // ratified set. Edges between entries follow in their own statements.
 UNWIND $sets AS row
 MATCH (b:Boundary {id: row.props.boundary_id})
@@ -24,7 +24,7 @@ CALL (s, row) {
 }
 WITH s, row
 UNWIND row.entries AS entry
-CREATE (e:Entry:$(entry.label))
+CREATE (e:Entry:$(entry.labels))
 SET e = entry.props
 CREATE (s)-[:CONTAINS]->(e)
 FOREACH (key IN entry.targets | MERGE (t:Target {key: key}) CREATE (e)-[:TARGETS]->(t))

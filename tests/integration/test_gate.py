@@ -3,13 +3,14 @@ resubmission and malformed input (issue: governed commit)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from kg_context.constitution import load_constitution
 from kg_context.errors import InputValidationError, StateError
-from kg_context.models import MAX_BODY_CHARS
+from kg_context.models import MAX_BODY_CHARS, RESIDENT_LABEL, STATUS_LABELS
 from tests.factories import entry, proposal
 
 DEFAULT = load_constitution()
@@ -18,6 +19,22 @@ DEFAULT = load_constitution()
 def _entries(engine: Any, boundary_id: str) -> dict[str, dict[str, Any]]:
     rows = engine.executor.read("audits/boundary_entries", boundary_id=boundary_id)
     return {row["id"]: row for row in rows}
+
+
+def _label_drift(engine: Any, boundary_id: str) -> list[Any]:
+    rows: list[Any] = engine.executor.read(
+        "audits/status_label_drift",
+        boundary_id=boundary_id,
+        status_labels=STATUS_LABELS,
+        all_status_labels=list(STATUS_LABELS.values()),
+    )
+    return rows
+
+
+def test_the_browser_style_styles_every_status_label() -> None:
+    grass = (Path(__file__).resolve().parents[2] / "browser" / "kg-context.grass").read_text()
+    for label in [*STATUS_LABELS.values(), RESIDENT_LABEL]:
+        assert f"node.{label} " in grass, label
 
 
 def _fingerprint(engine: Any, boundary_id: str) -> tuple[Any, ...]:
@@ -60,7 +77,9 @@ def test_a_set_with_a_supersession_commits_and_flips_the_old_entry(
     old, new = entries[f"{boundary_id}-e1"], entries[f"{boundary_id}-e2"]
     assert (old["status"], old["resident"]) == ("superseded", False)
     assert (new["status"], new["resident"]) == ("live", True)
-    assert "Decision" in new["labels"] and "Entry" in new["labels"]
+    assert {"Entry", "Decision", "Live", "Resident"} <= set(new["labels"])
+    assert "Superseded" in old["labels"] and not {"Live", "Resident"} & set(old["labels"])
+    assert _label_drift(engine, boundary_id) == []
     assert new["tokens"] > 0 and new["set_seq"] == 2
     assert engine.executor.read("audits/superseded_still_resident", boundary_id=boundary_id) == []
 
@@ -529,6 +548,8 @@ def test_a_czar_retires_an_entry_through_the_gate_and_the_record_keeps_it(
     assert (decision.outcome, decision.seq) == ("commit", 2)
     retired = _entries(engine, boundary_id)[base]
     assert (retired["status"], retired["resident"]) == ("retired", False)
+    assert "Retired" in retired["labels"] and not {"Live", "Resident"} & set(retired["labels"])
+    assert _label_drift(engine, boundary_id) == []
     counts = engine.executor.read("audits/record_counts", boundary_id=boundary_id)[0]
     assert counts["entries"] == 1  # retirement is a status flip, never a deletion
     moves = engine.executor.read("audits/transitions", boundary_id=boundary_id)

@@ -13,6 +13,7 @@ from kg_context.cli import app
 from kg_context.constitution import load_constitution
 from kg_context.czar import every_n_commits, run_czar
 from kg_context.metrics import stats
+from kg_context.models import STATUS_LABELS
 from kg_context.recall import admit, recall
 from kg_context.record_search import embed_pending, search_record
 from kg_context.residency import ResidencySettings, reachable, why
@@ -249,6 +250,13 @@ def test_300_set_session_every_resident_entry_has_a_root_path_and_nothing_is_los
     }
     assert current.record_entries == committed_entries + len(interfaces)  # nothing deleted
     assert interfaces  # soft leases ran out under live decisions: interfaces were built
+    drift = engine.executor.read(
+        "audits/status_label_drift",
+        boundary_id=boundary_id,
+        status_labels=STATUS_LABELS,
+        all_status_labels=list(STATUS_LABELS.values()),
+    )
+    assert drift == []  # Browser labels followed every supersession and retirement
     assert current.sets.get("ratified", 0) >= 300
     entries = _entries(engine, boundary_id)
     resident = [e for e in entries.values() if e["resident"]]
