@@ -57,6 +57,20 @@ class TransitionRule(_Section):
         return kind in (WriterKind.CZAR, WriterKind.OPERATOR)
 
 
+class CzarRule(_Section):
+    """The compaction cases the constitution pre-authorizes: a czar transition whose first
+    justification starts with ``<KIND>:`` for one of these kinds commits mechanically; any other
+    (the czar marks what it cannot decide ``UNCLEAR:``) halts to the operator."""
+
+    pre_authorized: tuple[str, ...] = (
+        "SUPERSEDED",
+        "DEFAULT_SUPERSEDED",
+        "UNREACHABLE",
+        "REACHABLE",
+        "NOT_STANDING",
+    )
+
+
 class ProvenanceRule(_Section):
     required_classes: tuple[EntryClass, ...] = ()
 
@@ -97,6 +111,7 @@ class Constitution(_Section):
     roots: Roots
     writers: Writers
     transitions: TransitionRule = TransitionRule()
+    czar: CzarRule = CzarRule()
     provenance: ProvenanceRule = ProvenanceRule()
     deliberative: DeliberativeRule = DeliberativeRule()
     density: DensityRule = DensityRule()

@@ -64,10 +64,34 @@ class CzarPlan:
     expired_leases: list[Record] = field(default_factory=list)
     skipped_own: list[str] = field(default_factory=list)
     unclear: list[str] = field(default_factory=list)
+    # What the czar cannot decide, proposed as its own set so the gate halts it to the operator.
+    unclear_transitions: list[Transition] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
-        return not self.transitions and not self.interfaces
+        return not self.transitions and not self.interfaces and not self.unclear_transitions
+
+    def unclear_proposal(self) -> Proposal | None:
+        """The cases the czar cannot decide, as one set the gate halts to the operator. Its id
+        depends on the cases only (not the seq), so a later run re-finds the same halt."""
+        if not self.unclear_transitions:
+            return None
+        moves = sorted(self.unclear_transitions, key=lambda t: t.entry_id)
+        body = json.dumps([t.model_dump(mode="json") for t in moves], sort_keys=True)
+        digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
+        pid = f"{self.boundary_id}/czar/{self.czar_id}/unclear-{digest}"
+        return Proposal.model_validate(
+            {
+                "id": pid,
+                "boundary_id": self.boundary_id,
+                "writer_id": self.czar_id,
+                "writer_kind": WriterKind.CZAR.value,
+                "set_id": pid,
+                "kind": "compaction",
+                "transitions": [t.model_dump(mode="json") for t in moves],
+                "summary": f"{len(moves)} compaction case(s) the czar cannot decide",
+            }
+        )
 
     def proposals(self, max_entries_per_set: int) -> list[Proposal]:
         """The compaction set(s): transitions in sets of at most 5,000, interfaces in sets of at
@@ -211,15 +235,26 @@ def plan_compaction(
         "czar/unexecuted_supersessions", boundary_id=boundary_id, standing=standing
     ):
         if row["old_key"] != row["new_key"]:
-            plan.unclear.append(
+            text = (
                 f"{row['new_id']} declares it supersedes {row['old_id']} with another key "
-                f"({row['new_key']!r} vs {row['old_key']!r}): left to the operator"
+                f"({row['new_key']!r} vs {row['old_key']!r})"
             )
+            plan.unclear.append(f"{text}: halted to the operator")
+            old = entries.get(row["old_id"])
+            if old is not None and old["writer_id"] != czar_id:
+                plan.unclear_transitions.append(
+                    _retire(
+                        row["old_id"],
+                        old["status"],
+                        "declared supersession across keys",
+                        [f"UNCLEAR: {text}"],
+                    )
+                )
             continue
         entry = entries.get(row["old_id"])
         if entry is not None:
             edge = (
-                f"(:Entry {{id: {row['new_id']!r}}})-[:SUPERSEDES {{executed: false, "
+                f"SUPERSEDED: (:Entry {{id: {row['new_id']!r}}})-[:SUPERSEDES {{executed: false, "
                 f"seq: {row['seq']}}}]->(:Entry {{id: {row['old_id']!r}}})"
             )
             add(
@@ -232,7 +267,7 @@ def plan_compaction(
     ):
         entry = entries[row["old_id"]]
         fact = (
-            f"superseded_by_default; key {row['key']!r} has newer {row['new_id']} "
+            f"DEFAULT_SUPERSEDED: key {row['key']!r} has newer {row['new_id']} "
             f"(seq {row['new_seq']})"
         )
         add(row["old_id"], _retire(row["old_id"], entry["status"], "superseded by default", [fact]))
@@ -257,7 +292,8 @@ def plan_compaction(
         is_standing = entry["status"] in STANDING_STATUSES
         if is_standing and entry["resident"] and not should:
             facts = [
-                f"no root path at seq {seq} (roots: {', '.join(constitution_roots(constitution))})"
+                f"UNREACHABLE: no root path at seq {seq} "
+                f"(roots: {', '.join(constitution_roots(constitution))})"
             ]
             reason = "unreachable from roots"
             expires = entry["expires_after_seq"]
@@ -273,7 +309,9 @@ def plan_compaction(
                     entry_id=entry_id,
                     resident=True,
                     reason="reachable from a root",
-                    justification=(f"root path at seq {seq} (kg-context why {entry_id})",),
+                    justification=(
+                        f"REACHABLE: root path at seq {seq} (kg-context why {entry_id})",
+                    ),
                 ),
             )
         elif not is_standing and entry["resident"]:
@@ -283,7 +321,7 @@ def plan_compaction(
                     entry_id=entry_id,
                     resident=False,
                     reason=f"status {entry['status']} is not resident",
-                    justification=(f"status {entry['status']}",),
+                    justification=(f"NOT_STANDING: status {entry['status']}",),
                 ),
             )
     plan.transitions = [planned[k] for k in sorted(planned)]
@@ -323,10 +361,17 @@ def _interfaces(
         values = {name: _property(name, props) for name in needs}
         missing = [name for name, value in values.items() if value is None]
         if missing:
-            plan.unclear.append(
-                f"{row['id']}: dependents {', '.join(row['holders'])} need {', '.join(missing)}, "
-                "which it does not carry; no interface built"
+            text = (
+                f"{row['id']}: dependents {', '.join(row['holders'])} need "
+                f"{', '.join(missing)}, which it does not carry; no interface can be built"
             )
+            plan.unclear.append(f"{text}: halted to the operator")
+            moved = planned.pop(row["id"], None)
+            if moved is not None:
+                plan.transitions = [t for t in plan.transitions if t.entry_id != row["id"]]
+                plan.unclear_transitions.append(
+                    moved.model_copy(update={"justification": (f"UNCLEAR: {text}",)})
+                )
             continue
         body = "\n".join(f"{name}: {values[name]}" for name in needs)
         out.append(
@@ -364,6 +409,9 @@ def run_czar(
         decisions.append(decision)
         if decision.outcome != "commit":
             break
+    unclear = plan.unclear_proposal()
+    if unclear is not None:
+        decisions.append(boundary.commit(unclear))  # halts UNCLEAR_COMPACTION (once: same id)
     return CzarReport(plan=plan, decisions=tuple(decisions))
 
 

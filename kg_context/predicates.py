@@ -345,6 +345,23 @@ def weak_revalidation(view: SetView, _: Constitution, snapshot: Snapshot) -> Vio
     return None
 
 
+def compaction_pre_authorized(view: SetView, c: Constitution, _: Snapshot) -> Violation | None:
+    """A czar's transitions commit only for the cases the constitution pre-authorizes."""
+    allowed = set(c.czar.pre_authorized)
+    for proposal, t in view.transitions:
+        if proposal.writer_kind is not WriterKind.CZAR:
+            continue
+        kind = t.justification[0].split(":", 1)[0] if t.justification else ""
+        if kind not in allowed:
+            return _halt(
+                "UNCLEAR_COMPACTION",
+                f"czar transition of {t.entry_id} ({t.reason}) is not a pre-authorized case: "
+                f"{t.justification[0] if t.justification else 'no justification'}",
+                f"decide it: resolve --approve or --reject; or [czar] pre_authorized += [{kind!r}]",
+            )
+    return None
+
+
 # Malformed sets are rejected; sets the rules cannot decide halt to the operator.
 REJECTS: tuple[Check, ...] = (
     set_size,
@@ -364,4 +381,5 @@ HALTS: tuple[Check, ...] = (
     density,
     residency_hold,
     weak_revalidation,
+    compaction_pre_authorized,
 )

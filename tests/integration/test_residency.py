@@ -189,6 +189,43 @@ def test_czar_halts_when_a_standing_entry_holds_the_retiree_by_a_hard_edge(
     assert (entries[base]["status"], entries[base]["resident"]) == ("live", True)
 
 
+def test_a_case_the_czar_cannot_decide_halts_once_and_the_operator_decides_it(
+    engine: Any, boundary_id: str
+) -> None:
+    """A supersession declared across keys (approved unexecuted by an operator) is not a
+    pre-authorized case: the czar proposes it as its own set, the gate halts it
+    (UNCLEAR_COMPACTION), mechanical work is not blocked, and a rerun finds the same halt."""
+    team = engine.boundary(boundary_id)
+    old, new = f"{boundary_id}-old", f"{boundary_id}-new"
+    goal = entry(cls="goal", key="g", body="ship", id=f"{boundary_id}-goal")
+    _commit(team, boundary_id, goal, entry(key="db", body="postgres", id=old))
+    declared = team.commit(
+        proposal(
+            boundary_id,
+            entry(
+                key="storage",
+                body="neo4j",
+                id=new,
+                supersedes=[{"entry_id": old, "reason": "moved"}],
+            ),
+        )
+    )
+    assert declared.reason_code == "SUPERSESSION_TARGET"  # other key: halted at commit
+    engine.halts.resolve(declared.halt_id, "approve", operator_id="ops", reason="record it")
+    report = run_czar(team)
+    halted = [d for d in report.decisions if d.outcome == "halt"]
+    assert [d.reason_code for d in halted] == ["UNCLEAR_COMPACTION"]
+    assert old in (halted[0].detail or "")
+    assert _entries(engine, boundary_id)[old]["status"] == "live"  # undecided: nothing moved
+    again = run_czar(team)
+    assert [d.halt_id for d in again.decisions if d.outcome == "halt"] == [halted[0].halt_id]
+    resolved = engine.halts.resolve(
+        halted[0].halt_id, "approve", operator_id="ops", reason="the old decision is gone"
+    )
+    assert resolved.decision is not None and resolved.decision.outcome == "commit"
+    assert _entries(engine, boundary_id)[old]["status"] == "retired"
+
+
 def test_300_set_session_every_resident_entry_has_a_root_path_and_nothing_is_lost(
     engine: Any, boundary_id: str
 ) -> None:
