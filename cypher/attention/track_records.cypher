@@ -6,7 +6,7 @@
 UNWIND $specialist_ids AS specialist_id
 CALL (specialist_id) {
   MATCH (p:ProposalNode)
-  USING INDEX p:ProposalNode(specialist_id, selected, at)
+  USING INDEX SEEK p:ProposalNode(specialist_id, selected, at)
   WHERE p.specialist_id = specialist_id AND p.selected = true AND p.at IS NOT NULL
   WITH p
   ORDER BY p.specialist_id DESC, p.selected DESC, p.at DESC

@@ -1,7 +1,7 @@
 // Soft/reconstructible REQUIRES edges out of the boundary's standing entries whose lease has run
 // out at $seq (lease_until_seq, or set_seq + $default_lease when none was declared).
 MATCH (d:Entry)
-USING INDEX d:Entry(boundary_id, status)
+USING INDEX SEEK d:Entry(boundary_id, status)
 WHERE d.boundary_id = $boundary_id AND d.status IN $standing
 MATCH (d)-[r:REQUIRES]->(t:Entry)
 WHERE r.policy <> 'hard' AND coalesce(r.lease_until_seq, r.set_seq + $default_lease) < $seq

@@ -2,7 +2,7 @@
 // superseded entry is still standing while its superseder stands. Starts from the boundary's
 // standing entries (index), never from history.
 MATCH (old:Entry)
-USING INDEX old:Entry(boundary_id, status)
+USING INDEX SEEK old:Entry(boundary_id, status)
 WHERE old.boundary_id = $boundary_id AND old.status IN $standing
 MATCH (new:Entry)-[s:SUPERSEDES]->(old)
 WHERE s.executed = false AND new.status IN $standing

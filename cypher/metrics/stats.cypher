@@ -3,7 +3,7 @@
 // categories, and the record's size (entries are never deleted).
 MATCH (b:Boundary {id: $boundary_id})
 CALL (b) {
-  MATCH (e:Entry) USING INDEX e:Entry(boundary_id, resident)
+  MATCH (e:Entry) USING INDEX SEEK e:Entry(boundary_id, resident)
   WHERE e.boundary_id = b.id AND e.resident = true
   RETURN count(e) AS resident_entries, sum(coalesce(e.tokens, 0)) AS resident_tokens_recomputed
 }

@@ -9,7 +9,7 @@
 // Then: interfaces (standing, SUMMARIZES a non-standing entry) held by a reached entry through a
 // soft/reconstructible edge that names needs.
 MATCH (root:Entry)
-USING INDEX root:Entry(boundary_id, status)
+USING INDEX SEEK root:Entry(boundary_id, status)
 WHERE root.boundary_id = $boundary_id AND root.status IN $standing
   AND (root.class IN $root_classes OR coalesce(root.expires_after_seq, -1) > $seq
        OR root.superseded_by_default = true)

@@ -1,10 +1,10 @@
 // Every entry of the boundary that is resident now, or standing (the window's candidates), with
 // what the czar decides on. Index seeks on (boundary_id, resident) and (boundary_id, status).
 CALL {
-  MATCH (e:Entry) USING INDEX e:Entry(boundary_id, resident)
+  MATCH (e:Entry) USING INDEX SEEK e:Entry(boundary_id, resident)
   WHERE e.boundary_id = $boundary_id AND e.resident = true RETURN e
   UNION
-  MATCH (e:Entry) USING INDEX e:Entry(boundary_id, status)
+  MATCH (e:Entry) USING INDEX SEEK e:Entry(boundary_id, status)
   WHERE e.boundary_id = $boundary_id AND e.status IN $standing RETURN e
 }
 RETURN e.id AS id, e.class AS class, e.key AS key, e.status AS status, e.resident AS resident,
