@@ -12,7 +12,7 @@ from kg_context.attention.consensus import (
     log_pool,
     register_consensus_operator,
 )
-from kg_context.attention.insights import GateDecision, InsightSink, insight_proposal
+from kg_context.attention.insights import insight_proposal
 from kg_context.attention.models import (
     BroadcastResult,
     ConfidenceSource,
@@ -33,9 +33,7 @@ __all__ = [
     "BroadcastResult",
     "ConfidenceSource",
     "ConsensusOperator",
-    "GateDecision",
     "GateOutcome",
-    "InsightSink",
     "ScoredProposal",
     "SpecialistOutput",
     "WinnerOutcome",

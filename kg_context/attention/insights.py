@@ -4,42 +4,17 @@ A winner is proposed as one ``fact`` entry keyed ``insight/<specialist_id>/<dige
 per specialist and content), written by the specialist itself (``writer_kind`` agent), declaring
 the target ``insight/<specialist_id>``, with provenance in a ``source`` attribute naming the
 ProposalNode (``workspace-attention:<proposal id>``). The gate is reached through
-``InsightSink``: anything with ``commit(proposal) -> decision``, by default
+``kg_context.gate_sink.GateSink``: anything with ``commit(proposal) -> decision``, by default
 ``engine.boundary(boundary_id)``, whose decision tells ``outcome`` (commit | halt | reject),
 ``entry_ids``, ``set_id`` and ``receipt_id``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol
-
 from kg_context.attention.models import ScoredProposal
 from kg_context.models import EntryClass, EntryProposal, Proposal, WriterKind
 
-__all__ = ["GateDecision", "InsightSink", "insight_proposal", "outcome_name"]
-
-
-class GateDecision(Protocol):
-    """What the gate answers for one proposal."""
-
-    @property
-    def outcome(self) -> object: ...
-
-    @property
-    def entry_ids(self) -> Sequence[str]: ...
-
-    @property
-    def set_id(self) -> str | None: ...
-
-    @property
-    def receipt_id(self) -> str | None: ...
-
-
-class InsightSink(Protocol):
-    """Where winners go: the gate of one boundary."""
-
-    def commit(self, proposal: Proposal) -> GateDecision: ...
+__all__ = ["insight_proposal", "outcome_name"]
 
 
 def outcome_name(outcome: object) -> str:

@@ -25,7 +25,7 @@ import numpy.typing as npt
 from pydantic import ValidationError
 
 from kg_context.attention.consensus import consensus_score
-from kg_context.attention.insights import InsightSink, insight_proposal, outcome_name
+from kg_context.attention.insights import insight_proposal, outcome_name
 from kg_context.attention.models import (
     BroadcastResult,
     GateOutcome,
@@ -41,6 +41,7 @@ from kg_context.attention.telemetry import (
 )
 from kg_context.errors import ConfigurationError, InputValidationError
 from kg_context.executor import QueryExecutor
+from kg_context.gate_sink import GateSink
 from kg_context.settings import AttentionSettings
 
 __all__ = ["Embeds", "HasExecutor", "WorkspaceAttention", "load_attention_settings"]
@@ -103,7 +104,7 @@ class WorkspaceAttention:
         engine: HasExecutor,
         *,
         boundary_id: str | None = None,
-        sink: InsightSink | None = None,
+        sink: GateSink | None = None,
         settings: AttentionSettings | None = None,
         embedder: Embeds | None = None,
     ) -> None:

@@ -8,34 +8,13 @@ subscriber is the writer) and declared targets: the proposal's own, or its key.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol
-
 from kg_context.cycle.arbitration import ArbitratedProposal
+from kg_context.gate_sink import GateDecisionLike, GateSink
 from kg_context.models import EntryClass, EntryProposal, Proposal, Provenance, WriterKind
 
 __all__ = ["DURABLE_KINDS", "GateDecisionLike", "GateSink", "to_gate_proposal"]
 
 DURABLE_KINDS = frozenset({"admit_fact", "flag_contradiction"})
-
-
-class GateDecisionLike(Protocol):
-    """What the cycle reads from a gate decision."""
-
-    @property
-    def outcome(self) -> str: ...  # commit | halt | reject
-
-    @property
-    def set_id(self) -> str | None: ...
-
-    @property
-    def entry_ids(self) -> Sequence[str]: ...
-
-
-class GateSink(Protocol):
-    """Where durable proposals go: the boundary's gate (``engine.boundary(id)``)."""
-
-    def commit(self, proposal: Proposal) -> GateDecisionLike: ...
 
 
 def to_gate_proposal(
