@@ -97,6 +97,17 @@ def second_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 
 @pytest.fixture
+def driver(neo4j_target: Any) -> Iterator[Any]:
+    """A bare driver on the test database, for what the executor does not do (PROFILE)."""
+    import neo4j
+
+    with neo4j.GraphDatabase.driver(
+        neo4j_target.uri, auth=(neo4j_target.username, neo4j_target.password)
+    ) as bare:
+        yield bare
+
+
+@pytest.fixture
 def boundary_id() -> str:
     """A boundary id no other test (or user) uses: the unit of isolation."""
     return f"test-{uuid.uuid4().hex}"

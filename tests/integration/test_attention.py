@@ -41,33 +41,19 @@ def _fresh_telemetry() -> Iterator[None]:
     reset_workspace_attention_telemetry()
 
 
-@pytest.fixture
-def driver(neo4j_target: Target) -> Iterator[neo4j.Driver]:
-    with neo4j.GraphDatabase.driver(
-        neo4j_target.uri, auth=(neo4j_target.username, neo4j_target.password)
-    ) as d:
-        yield d
-
-
 def settings(**overrides: Any) -> AttentionSettings:
     values: dict[str, Any] = {"top_k": 2, "min_composite": 0.0, "strict": False}
     values.update(overrides)
     return AttentionSettings(**values)
 
 
-def wave_nodes(driver: neo4j.Driver, wave_id: str, database: str) -> list[dict[str, Any]]:
-    records, _, _ = driver.execute_query(
-        "MATCH (p:ProposalNode {wave_id: $wave_id})-[:PROPOSED_BY]->(s:Specialist), "
-        "(p)-[:PROPOSED_FOR]->(t:Task) "
-        "RETURN p {.*} AS p, s.id AS specialist, t.id AS task ORDER BY p.rank",
-        wave_id=wave_id,
-        database_=database,
-    )
-    return [r.data() for r in records]
+def wave_nodes(engine: Engine, wave_id: str) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = engine.executor.read("audits/attention_wave", wave_id=wave_id)
+    return rows
 
 
 def test_three_specialists_over_twenty_waves_scores_follow_outcomes(
-    engine: Engine, run_id: str, driver: neo4j.Driver
+    engine: Engine, run_id: str
 ) -> None:
     attention = WorkspaceAttention(engine, settings=settings())
     # One text for all three (identical relevance); "bad" declares the most confidence, so it
@@ -121,12 +107,7 @@ def test_three_specialists_over_twenty_waves_scores_follow_outcomes(
     assert snap.suspected_engine_mismatch is False
 
     # Every proposal is in the graph, losers included, with its outcome.
-    records, _, _ = driver.execute_query(
-        "MATCH (p:ProposalNode {task_id: $task}) "
-        "RETURN p.selected AS selected, p.outcome AS outcome, count(*) AS n",
-        task=task,
-        database_=engine.executor.database,
-    )
+    records = engine.executor.read("audits/attention_outcomes", task_id=task)
     assert {(r["selected"], r["outcome"]): r["n"] for r in records} == {
         (True, "commit"): 20,
         (True, "invalidated"): 2,
@@ -136,7 +117,7 @@ def test_three_specialists_over_twenty_waves_scores_follow_outcomes(
 
 
 def test_a_wave_is_recorded_in_full_with_its_links_and_embeddings(
-    engine: Engine, run_id: str, driver: neo4j.Driver
+    engine: Engine, run_id: str
 ) -> None:
     attention = WorkspaceAttention(engine, settings=settings(top_k=1))
     outputs = {
@@ -145,7 +126,7 @@ def test_a_wave_is_recorded_in_full_with_its_links_and_embeddings(
         f"{run_id}-c": "The quarterly picnic is on Friday.",
     }
     result = attention.select_and_broadcast(outputs, QUERY, f"{run_id}-task")
-    nodes = wave_nodes(driver, result.wave_id, engine.executor.database)
+    nodes = wave_nodes(engine, result.wave_id)
     assert [n["specialist"] for n in nodes] == [p.specialist_id for p in result.proposals]
     assert [n["p"]["selected"] for n in nodes] == [True, False, False]
     assert nodes[-1]["specialist"] == f"{run_id}-c"  # the irrelevant output ranks last
@@ -163,13 +144,13 @@ def test_a_wave_is_recorded_in_full_with_its_links_and_embeddings(
 
 
 def test_lone_output_is_recorded_not_broadcast_and_unknown_reads_none(
-    engine: Engine, run_id: str, driver: neo4j.Driver
+    engine: Engine, run_id: str
 ) -> None:
     attention = WorkspaceAttention(engine, settings=settings())
     lone = f"{run_id}-lone"
     result = attention.select_and_broadcast({lone: "Index the email."}, QUERY, f"{run_id}-t")
     assert result.winners == ()
-    nodes = wave_nodes(driver, result.wave_id, engine.executor.database)
+    nodes = wave_nodes(engine, result.wave_id)
     assert [n["p"]["selected"] for n in nodes] == [False]
     # Recorded, but never selected: it has no attention score, like a specialist never seen.
     assert attention.get_attention_score(lone) is None

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import neo4j
 import pytest
 
 from kg_context.attention import (
@@ -14,7 +13,6 @@ from kg_context.attention import (
     WorkspaceAttention,
     reset_workspace_attention_telemetry,
 )
-from kg_context.connection import Target
 from kg_context.engine import Engine
 from kg_context.settings import AttentionSettings
 
@@ -28,28 +26,14 @@ def _fresh_telemetry() -> Iterator[None]:
     reset_workspace_attention_telemetry()
 
 
-@pytest.fixture
-def driver(neo4j_target: Target) -> Iterator[neo4j.Driver]:
-    with neo4j.GraphDatabase.driver(
-        neo4j_target.uri, auth=(neo4j_target.username, neo4j_target.password)
-    ) as d:
-        yield d
-
-
-def admitted(driver: neo4j.Driver, database: str, boundary_id: str) -> list[dict[str, Any]]:
-    records, _, _ = driver.execute_query(
-        "MATCH (e:Entry {boundary_id: $b})-[:ADMITTED_FROM]->(p:ProposalNode) "
-        "RETURN e.id AS entry, e.key AS key, e.status AS status, p.id AS proposal, "
-        "p.outcome AS outcome ORDER BY p.id",
-        b=boundary_id,
-        database_=database,
+def admitted(engine: Engine, boundary_id: str) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = engine.executor.read(
+        "audits/admitted_insights", boundary_id=boundary_id
     )
-    return [r.data() for r in records]
+    return rows
 
 
-def test_winners_are_admitted_and_a_repeat_win_reinforces(
-    engine: Engine, boundary_id: str, driver: neo4j.Driver
-) -> None:
+def test_winners_are_admitted_and_a_repeat_win_reinforces(engine: Engine, boundary_id: str) -> None:
     attention = WorkspaceAttention(
         engine,
         boundary_id=boundary_id,
@@ -64,7 +48,7 @@ def test_winners_are_admitted_and_a_repeat_win_reinforces(
     first = attention.select_and_broadcast(outputs, QUERY, f"{boundary_id}-task")
     assert [w.specialist_id for w in first.winners] == [a, b]
     assert [o.outcome for o in first.outcomes] == ["commit", "commit"]
-    links = admitted(driver, engine.executor.database, boundary_id)
+    links = admitted(engine, boundary_id)
     assert [(row["proposal"], row["outcome"], row["status"]) for row in links] == sorted(
         (w.id, "commit", "live") for w in first.winners
     )
@@ -73,7 +57,7 @@ def test_winners_are_admitted_and_a_repeat_win_reinforces(
     second = attention.select_and_broadcast(outputs, QUERY, f"{boundary_id}-task")
     assert [o.outcome for o in second.outcomes] == ["reinforce", "reinforce"]
     assert all(w.track_record == pytest.approx(3 / 5) for w in second.winners)
-    links = admitted(driver, engine.executor.database, boundary_id)
+    links = admitted(engine, boundary_id)
     assert len(links) == 4 and len({row["entry"] for row in links}) == 2  # no copies
     third = attention.collect_proposals(outputs, QUERY, f"{boundary_id}-task")
     assert {p.specialist_id: p.track_record for p in third}[a] == pytest.approx(4 / 6)
