@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from kg_context.connection import resolve_source, target_for
+from kg_context.db.connection import resolve_source, target_for
 from kg_context.engine import Engine
 from kg_context.settings import LocalServerSettings, Neo4jSettings
 

@@ -27,10 +27,10 @@ from datetime import UTC, datetime
 
 from benchmarks._common import connect, figure, percentile, timings
 from kg_context.attention import WorkspaceAttention
-from kg_context.embedding import get_embedder
+from kg_context.db.schema import apply_schema
 from kg_context.engine import Engine
-from kg_context.schema import apply_schema
 from kg_context.settings import AttentionSettings
+from kg_context.text.embeddings import get_embedder
 
 SMALL = ("bench-attn-1k-", 1_000, 10)  # prefix, nodes, specialists
 LARGE = ("bench-attn-1m-", 1_000_000, 200)

@@ -9,7 +9,7 @@ boundary and reused by later runs (never deleted).
 
 Timed alternately run by run (60 each after 10 warm-up runs), in this one process against the
 same server, both returning ids to Python:
-- ours: ``kg_context.invalidation.walk`` (the product's walk: one Cypher statement with two
+- ours: ``kg_context.record.invalidation.walk`` (the product's walk: one Cypher statement with two
   pruned BFS traversals, essential/supporting grading, depth and size bounds, boundary filter,
   the status check of what may move to at_risk, and the Python that assembles the result);
 - bare: one variable-length ``MATCH (root)<-[:DERIVED_FROM*]-(d)`` returning
@@ -23,7 +23,7 @@ import time
 from typing import Any
 
 from benchmarks._common import connect, figure, median, percentile
-from kg_context.invalidation import walk
+from kg_context.record.invalidation import walk
 
 BOUNDARY = "bench-invalidation-v1"
 LEVELS = (10, 90, 900, 9_000)

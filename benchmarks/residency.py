@@ -20,11 +20,11 @@ import uuid
 from typing import Any
 
 from benchmarks._common import connect, figure, median, timings
-from kg_context.constitution import load_constitution
-from kg_context.czar import plan_compaction, run_czar
 from kg_context.engine import Engine
-from kg_context.gate_store import now_iso
-from kg_context.residency import reachable
+from kg_context.gate.constitution import load_constitution
+from kg_context.gate.store import now_iso
+from kg_context.residency.czar import plan_compaction, run_czar
+from kg_context.residency.reachability import reachable
 
 LIVE = 2_000
 SMALL, LARGE = 10_000, 200_000

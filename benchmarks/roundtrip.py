@@ -9,7 +9,7 @@ from __future__ import annotations
 import neo4j
 
 from benchmarks._common import connect, figure, percentile, timings
-from kg_context.catalog import default_catalog
+from kg_context.db.catalog import default_catalog
 
 RUNS = 500
 

@@ -3,7 +3,6 @@
 The public surface is what ``__all__`` lists; everything else is internal.
 """
 
-from kg_context import history, ontology
 from kg_context.attention import (
     BroadcastResult,
     ScoredProposal,
@@ -12,10 +11,6 @@ from kg_context.attention import (
     reset_workspace_attention_telemetry,
     workspace_attention_telemetry,
 )
-from kg_context.boundary import Boundary
-from kg_context.catalog import Catalog, Query, default_catalog
-from kg_context.connection import Target, resolve_source, target_for
-from kg_context.constitution import Constitution, load_constitution, parse_constitution
 from kg_context.cycle import (
     BroadcastBus,
     BroadcastContext,
@@ -26,7 +21,9 @@ from kg_context.cycle import (
     SelectionBroadcastCycle,
     SubscriberReport,
 )
-from kg_context.czar import CzarReport, run_czar
+from kg_context.db.catalog import Catalog, Query, default_catalog
+from kg_context.db.connection import Target, resolve_source, target_for
+from kg_context.db.executor import Neo4jExecutor, QueryExecutor, Transaction
 from kg_context.engine import Engine
 from kg_context.errors import (
     AuthenticationError,
@@ -41,12 +38,9 @@ from kg_context.errors import (
     QueryError,
     StateError,
 )
-from kg_context.executor import Neo4jExecutor, QueryExecutor, Transaction
-from kg_context.gate import Decision
-from kg_context.halts import Halts, Resolution
-from kg_context.invalidation import BlastRadius, challenge, invalidate
-from kg_context.metrics import BoundaryStats, stats
-from kg_context.models import (
+from kg_context.gate.boundary import Boundary
+from kg_context.gate.constitution import Constitution, load_constitution, parse_constitution
+from kg_context.gate.contracts import (
     EntryClass,
     EntryProposal,
     Proposal,
@@ -55,11 +49,18 @@ from kg_context.models import (
     WriterKind,
     parse_proposal,
 )
-from kg_context.observability import ObservabilityReport
-from kg_context.observability import audit as audit_errors
-from kg_context.recall import Admission, admit, recall
-from kg_context.record_search import RecordHit, embed_pending, search_record
-from kg_context.residency import Reachability, RootPath, reachable, why
+from kg_context.gate.decision import Decision
+from kg_context.gate.halts import Halts, Resolution
+from kg_context.record import history, ontology
+from kg_context.record.invalidation import BlastRadius, challenge, invalidate
+from kg_context.record.observability import ObservabilityReport
+from kg_context.record.observability import audit as audit_errors
+from kg_context.record.search import RecordHit, embed_pending, search_record
+from kg_context.residency.czar import CzarReport, run_czar
+from kg_context.residency.metrics import BoundaryStats, stats
+from kg_context.residency.reachability import Reachability, RootPath, reachable, why
+from kg_context.residency.recall import Admission, admit, recall
+from kg_context.residency.window import Window, window
 from kg_context.settings import (
     AttentionSettings,
     CycleSettings,
@@ -67,7 +68,6 @@ from kg_context.settings import (
     LocalServerSettings,
     Neo4jSettings,
 )
-from kg_context.window import Window, window
 
 __version__ = "0.1.0"
 

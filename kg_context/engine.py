@@ -7,18 +7,18 @@ from types import TracebackType
 
 import neo4j
 
-from kg_context import neo4j_local
-from kg_context.boundary import Boundary
-from kg_context.catalog import Catalog
-from kg_context.connection import Target, open_driver, resolve_source, target_for
-from kg_context.constitution import Constitution, load_constitution
-from kg_context.constitutions import ConstitutionRegistry
+from kg_context.db import local_server as neo4j_local
+from kg_context.db.catalog import Catalog
+from kg_context.db.connection import Target, open_driver, resolve_source, target_for
+from kg_context.db.executor import Neo4jExecutor, translate_driver_errors
 from kg_context.errors import InputValidationError, StateError
-from kg_context.executor import Neo4jExecutor, translate_driver_errors
-from kg_context.gate_store import GateStore, now_iso
-from kg_context.halts import Halts
+from kg_context.gate.boundary import Boundary
+from kg_context.gate.constitution import Constitution, load_constitution
+from kg_context.gate.halts import Halts
+from kg_context.gate.registry import ConstitutionRegistry
+from kg_context.gate.store import GateStore, now_iso
 from kg_context.settings import LocalServerSettings, Neo4jSettings
-from kg_context.tokens import get_token_counter
+from kg_context.text.tokens import get_token_counter
 
 __all__ = ["Engine"]
 
@@ -68,7 +68,7 @@ class Engine:
         constitution: Constitution | None = None,
     ) -> Boundary:
         """A handle on one boundary, created (with its constitution recorded) if new."""
-        from kg_context.models import Verse
+        from kg_context.gate.contracts import Verse
 
         if Verse(verse) is None or not boundary_id:
             raise InputValidationError("a boundary needs an id and a verse")
@@ -83,8 +83,8 @@ class Engine:
         )[0]
         current = self.constitutions.get(row["constitution_version"])
         handle = Boundary(self.executor, self._gate_store, boundary_id, current)
-        from kg_context.czar import every_n_commits
-        from kg_context.residency import ResidencySettings
+        from kg_context.residency.czar import every_n_commits
+        from kg_context.residency.reachability import ResidencySettings
 
         residency = ResidencySettings()
         if residency.czar_every_commits:

@@ -33,8 +33,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 
 @pytest.fixture(scope="session")
 def neo4j_target() -> Iterator[Any]:
-    from kg_context import neo4j_local
-    from kg_context.connection import resolve_source, target_for
+    from kg_context.db import local_server as neo4j_local
+    from kg_context.db.connection import resolve_source, target_for
     from kg_context.settings import LocalServerSettings, Neo4jSettings
 
     settings, local = Neo4jSettings(), LocalServerSettings()
@@ -60,8 +60,8 @@ def neo4j_target() -> Iterator[Any]:
 
 @pytest.fixture(scope="session")
 def engine(neo4j_target: Any) -> Iterator[Any]:
+    from kg_context.db.schema import apply_schema
     from kg_context.engine import Engine
-    from kg_context.schema import apply_schema
 
     with Engine.connect(neo4j_target) as connected:
         apply_schema(connected.executor)
@@ -74,10 +74,10 @@ def engine(neo4j_target: Any) -> Iterator[Any]:
 def second_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A second, real Neo4j server (an isolated local instance on its own ports): where a
     test needs another engine, e.g. writes on one and reads on the other."""
-    from kg_context import neo4j_local
-    from kg_context.connection import target_for
+    from kg_context.db import local_server as neo4j_local
+    from kg_context.db.connection import target_for
+    from kg_context.db.schema import apply_schema
     from kg_context.engine import Engine
-    from kg_context.schema import apply_schema
     from kg_context.settings import LocalServerSettings, Neo4jSettings
 
     settings = LocalServerSettings(

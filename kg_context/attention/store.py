@@ -17,7 +17,7 @@ from kg_context.attention.models import (
     ScoredProposal,
     WinnerOutcome,
 )
-from kg_context.executor import QueryExecutor
+from kg_context.db.executor import QueryExecutor
 
 __all__ = ["AttentionStore"]
 

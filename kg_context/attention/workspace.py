@@ -39,9 +39,9 @@ from kg_context.attention.telemetry import (
     counters,
     workspace_attention_telemetry,
 )
+from kg_context.db.executor import QueryExecutor
 from kg_context.errors import ConfigurationError, InputValidationError
-from kg_context.executor import QueryExecutor
-from kg_context.gate_sink import GateSink
+from kg_context.gate.sink import GateSink
 from kg_context.settings import AttentionSettings
 
 __all__ = ["Embeds", "HasExecutor", "WorkspaceAttention", "load_attention_settings"]
@@ -127,7 +127,7 @@ class WorkspaceAttention:
 
     def _encoder(self) -> Embeds:
         if self._embedder is None:
-            from kg_context.embedding import get_embedder
+            from kg_context.text.embeddings import get_embedder
 
             self._embedder = get_embedder()
         return self._embedder

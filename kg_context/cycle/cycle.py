@@ -4,7 +4,8 @@
 One ``run()`` is one broadcast. The cycle owns the buffer and the workspace; subscribers only see
 the immutable ``BroadcastContext`` and only return proposals. The graph is read (entries to
 recall, linked entries to reactivate) through an ``EntrySource``; anything durable leaves as a
-``kg_context.models.Proposal`` through the ``GateSink``. Not thread-safe: one caller at a time.
+``kg_context.gate.contracts.Proposal`` through the ``GateSink``. Not thread-safe: one caller at a
+time.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from kg_context.errors import InputValidationError
-from kg_context.models import MAX_BODY_CHARS
+from kg_context.gate.contracts import MAX_BODY_CHARS
 
 __all__ = [
     "INELIGIBLE_STATUSES",

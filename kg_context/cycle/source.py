@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from kg_context.cycle.models import INELIGIBLE_STATUSES, EntryRecord
+from kg_context.db.executor import QueryExecutor
 from kg_context.errors import DatabaseError
-from kg_context.executor import QueryExecutor
 
 __all__ = ["EntrySource", "GraphEntrySource"]
 

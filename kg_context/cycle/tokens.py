@@ -1,6 +1,6 @@
 """Token counts for the broadcast budget: the embedding model's own tokenizer, or one injected.
 
-The default is ``kg_context.tokens.get_token_counter()`` (``tokenizer.json`` of the configured
+The default is ``kg_context.text.tokens.get_token_counter()`` (``tokenizer.json`` of the configured
 embedding model, loaded once per process with the ``tokenizers`` library; no padding, no
 truncation, no special tokens). A model without a tokenizer is an ``EmbeddingError``; there is no
 character-based fallback. Callers (and tests) may pass any ``CountTokens`` function instead.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from kg_context.settings import EmbeddingSettings
-from kg_context.tokens import get_token_counter
+from kg_context.text.tokens import get_token_counter
 
 __all__ = ["CountTokens", "model_token_counter"]
 

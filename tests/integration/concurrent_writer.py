@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from kg_context.connection import Target, open_driver
+from kg_context.db.connection import Target, open_driver
 from kg_context.engine import Engine
 
 

@@ -20,8 +20,8 @@ from kg_context.attention import (
     reset_workspace_attention_telemetry,
     workspace_attention_telemetry,
 )
-from kg_context.catalog import default_catalog
-from kg_context.connection import Target
+from kg_context.db.catalog import default_catalog
+from kg_context.db.connection import Target
 from kg_context.engine import Engine
 from kg_context.errors import ConfigurationError, QueryError
 from kg_context.settings import AttentionSettings

@@ -11,8 +11,8 @@ from typing import Any
 
 from rich.console import Console
 
-from kg_context.connection import Target
-from kg_context.demo import run_demo
+from kg_context.cli.demo import run_demo
+from kg_context.db.connection import Target
 from tests.factories import entry, proposal
 
 

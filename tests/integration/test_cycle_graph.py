@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from kg_context.boundary import Boundary
 from kg_context.cycle import (
     BroadcastBus,
     BroadcastContext,
@@ -23,6 +22,7 @@ from kg_context.cycle import (
     SelectionBroadcastCycle,
 )
 from kg_context.engine import Engine
+from kg_context.gate.boundary import Boundary
 from kg_context.settings import CycleSettings
 
 

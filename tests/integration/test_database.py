@@ -12,10 +12,10 @@ from typing import Any
 import neo4j
 import pytest
 
-from kg_context.catalog import default_catalog
-from kg_context.connection import Target, open_driver
+from kg_context.db.catalog import default_catalog
+from kg_context.db.connection import Target, open_driver
+from kg_context.db.schema import apply_schema
 from kg_context.errors import AuthenticationError, DatabaseUnavailableError
-from kg_context.schema import apply_schema
 
 MISSING_PARAMS = re.compile(r"\$`([^`]+)`")
 

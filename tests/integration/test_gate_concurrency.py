@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kg_context.connection import Target
+from kg_context.db.connection import Target
 
 ROOT = Path(__file__).resolve().parents[2]
 PER_PROCESS = 200

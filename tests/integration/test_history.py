@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from kg_context.catalog import Catalog
-from kg_context.connection import open_driver
+from kg_context.db.catalog import Catalog
+from kg_context.db.connection import open_driver
 from kg_context.engine import Engine
 from kg_context.errors import StateError
-from kg_context.history import as_of, index, search, walk
-from kg_context.invalidation import invalidate
-from kg_context.observability import audit
+from kg_context.record.history import as_of, index, search, walk
+from kg_context.record.invalidation import invalidate
+from kg_context.record.observability import audit
 from tests.factories import entry, proposal
 
 FIXTURES = Path(__file__).parent / "history_fixtures"

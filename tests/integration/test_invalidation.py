@@ -7,9 +7,9 @@ import itertools
 import random
 from typing import Any
 
-from kg_context.history import index, walk
-from kg_context.invalidation import challenge, invalidate
-from kg_context.recall import admit
+from kg_context.record.history import index, walk
+from kg_context.record.invalidation import challenge, invalidate
+from kg_context.residency.recall import admit
 from kg_context.settings import InvalidationSettings
 from tests.factories import entry, proposal
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from kg_context import neo4j_local
-from kg_context.connection import target_for
+from kg_context.db import local_server as neo4j_local
+from kg_context.db.connection import target_for
 from kg_context.engine import Engine
 from kg_context.settings import LocalServerSettings, Neo4jSettings
 

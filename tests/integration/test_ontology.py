@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from kg_context.errors import InputValidationError, StateError
-from kg_context.history import as_of, index
-from kg_context.ontology import change, migrate
+from kg_context.record.history import as_of, index
+from kg_context.record.ontology import change, migrate
 from tests.factories import entry, proposal
 
 

@@ -9,15 +9,15 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from kg_context.cli import app
-from kg_context.constitution import load_constitution
-from kg_context.czar import every_n_commits, run_czar
-from kg_context.metrics import stats
-from kg_context.models import STATUS_LABELS
-from kg_context.recall import admit, recall
-from kg_context.record_search import embed_pending, search_record
-from kg_context.residency import ResidencySettings, reachable, why
-from kg_context.window import window
+from kg_context.cli.app import app
+from kg_context.gate.constitution import load_constitution
+from kg_context.gate.contracts import STATUS_LABELS
+from kg_context.record.search import embed_pending, search_record
+from kg_context.residency.czar import every_n_commits, run_czar
+from kg_context.residency.metrics import stats
+from kg_context.residency.reachability import ResidencySettings, reachable, why
+from kg_context.residency.recall import admit, recall
+from kg_context.residency.window import window
 from tests.factories import entry, proposal
 
 DEFAULT = load_constitution()

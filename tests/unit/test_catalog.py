@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kg_context.catalog import Catalog, _code_only, cypher_root, default_catalog
+from kg_context.db.catalog import Catalog, _code_only, cypher_root, default_catalog
 from kg_context.errors import CatalogError
 
 PACKAGE = Path(__file__).resolve().parents[2] / "kg_context"

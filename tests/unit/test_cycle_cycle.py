@@ -24,7 +24,7 @@ from kg_context.cycle import (
 )
 from kg_context.cycle.arbitration import ArbitratedProposal
 from kg_context.errors import ConfigurationError
-from kg_context.models import EntryClass, Proposal, WriterKind
+from kg_context.gate.contracts import EntryClass, Proposal, WriterKind
 from kg_context.settings import CycleSettings
 
 

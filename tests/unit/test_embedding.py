@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kg_context.embedding import get_embedder
 from kg_context.errors import EmbeddingError
 from kg_context.settings import EmbeddingSettings
+from kg_context.text.embeddings import get_embedder
 
 
 def test_default_model_is_384_dims_unit_length_and_meaningful() -> None:

@@ -9,8 +9,8 @@ from neo4j import exceptions as neo4j_errors
 
 import kg_context
 from kg_context import errors
-from kg_context.connection import Target, open_driver, resolve_source, target_for
-from kg_context.executor import translate_driver_errors
+from kg_context.db.connection import Target, open_driver, resolve_source, target_for
+from kg_context.db.executor import translate_driver_errors
 from kg_context.settings import LocalServerSettings, Neo4jSettings
 
 

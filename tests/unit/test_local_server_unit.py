@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kg_context import neo4j_local
+from kg_context.db import local_server as neo4j_local
 from kg_context.settings import LocalServerSettings
 
 

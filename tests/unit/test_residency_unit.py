@@ -7,17 +7,17 @@ from typing import Any
 
 import pytest
 
-import kg_context.czar as czar_module
-from kg_context.constitution import load_constitution
-from kg_context.czar import CzarPlan, every_n_commits
+import kg_context.residency.czar as czar_module
 from kg_context.errors import InputValidationError
-from kg_context.gate import Decision, evaluate
-from kg_context.models import EntryStatus, Proposal, Transition
-from kg_context.predicates import SetView, residency_hold
-from kg_context.record_search import fulltext_query
-from kg_context.setbuilder import ClosedSet
-from kg_context.state import BoundaryState, EntryState, Snapshot
-from kg_context.window import window
+from kg_context.gate.constitution import load_constitution
+from kg_context.gate.contracts import EntryStatus, Proposal, Transition
+from kg_context.gate.decision import Decision, evaluate
+from kg_context.gate.predicates import SetView, residency_hold
+from kg_context.gate.set_constructor import ClosedSet
+from kg_context.gate.snapshot import BoundaryState, EntryState, Snapshot
+from kg_context.record.search import fulltext_query
+from kg_context.residency.czar import CzarPlan, every_n_commits
+from kg_context.residency.window import window
 
 DEFAULT = load_constitution()
 

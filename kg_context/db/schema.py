@@ -1,0 +1,32 @@
+"""The schema: every constraint and index is one ``CREATE ... IF NOT EXISTS`` file in
+``cypher/schema/``. Applying them is idempotent and safe to run from several processes at once.
+"""
+
+from __future__ import annotations
+
+from kg_context.db.catalog import default_catalog
+from kg_context.db.executor import QueryExecutor
+from kg_context.errors import QueryError
+
+__all__ = ["apply_schema"]
+
+# Two processes creating the same rule at once: the loser is told it already exists.
+_ALREADY_THERE = (
+    "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
+    "Neo.ClientError.Schema.ConstraintAlreadyExists",
+    "Neo.ClientError.Schema.IndexAlreadyExists",
+)
+
+
+def apply_schema(executor: QueryExecutor, *, await_timeout_s: int = 300) -> list[str]:
+    """Create every constraint and index that is missing, wait for them online, return names."""
+    applied: list[str] = []
+    for query in default_catalog().under("schema"):
+        try:
+            executor.write(query.name)
+        except QueryError as err:
+            if err.code not in _ALREADY_THERE:
+                raise
+        applied.append(query.name)
+    executor.write("admin/await_indexes", timeout_s=await_timeout_s)
+    return applied

@@ -1,0 +1,128 @@
+"""A boundary handle: the Python API orchestrators use to propose into one coherence boundary.
+
+    engine = Engine.connect()
+    team = engine.boundary("team-7")
+    decision = team.commit({"id": "p-1", "boundary_id": "team-7", "writer_id": "planner",
+                            "writer_kind": "agent", "targets": ["db-schema"],
+                            "entries": [{"class": "decision", "key": "db", "body": "Use Neo4j"}]})
+    decision.outcome, decision.seq, decision.receipt_id
+
+Writers propose; only the gate commits. ``submit`` records proposals as pending, ``close`` runs
+the set constructor and the gate over everything pending, and ``commit`` does both for one
+proposal and returns the decision of the set it landed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kg_context.db.executor import QueryExecutor, Record
+from kg_context.errors import InputValidationError
+from kg_context.gate.constitution import Constitution
+from kg_context.gate.contracts import Proposal, WriterKind, constitution_proposal, parse_proposal
+from kg_context.gate.decision import Decision
+from kg_context.gate.store import GateStore, Submission
+
+__all__ = ["Boundary"]
+
+ProposalInput = Proposal | dict[str, Any]
+
+
+class Boundary:
+    """One coherence boundary: submit proposals, close sets, read decisions."""
+
+    def __init__(
+        self,
+        executor: QueryExecutor,
+        store: GateStore,
+        boundary_id: str,
+        constitution: Constitution,
+    ) -> None:
+        self._executor = executor
+        self._store = store
+        self.id = boundary_id
+        self.gateway_id = f"gate:{boundary_id}"
+        self._constitution = constitution
+        # Optional post-commit hook (the czar every N commits): called with the decisions of
+        # each commit/commit_many/close that ratified something; never re-entered.
+        self.after_commit: Callable[[Boundary, list[Decision]], None] | None = None
+        self._in_hook = False
+
+    @property
+    def executor(self) -> QueryExecutor:
+        return self._executor
+
+    def _after(self, decisions: list[Decision]) -> list[Decision]:
+        hook = self.after_commit
+        if hook is None or self._in_hook or not any(d.outcome == "commit" for d in decisions):
+            return decisions
+        self._in_hook = True
+        try:
+            hook(self, decisions)
+        finally:
+            self._in_hook = False
+        return decisions
+
+    def _parse(self, proposal: ProposalInput) -> Proposal:
+        parsed = parse_proposal(proposal)
+        if parsed.boundary_id != self.id:
+            raise InputValidationError(
+                f"proposal {parsed.id} names boundary {parsed.boundary_id}, not {self.id}"
+            )
+        return parsed
+
+    def submit(self, proposals: ProposalInput | Sequence[ProposalInput]) -> list[Submission]:
+        """Record proposals as pending. Malformed input raises ``InputValidationError`` and
+        nothing is stored; a known proposal id is a no-op that reports its status."""
+        items = [proposals] if isinstance(proposals, Proposal | dict) else list(proposals)
+        return self._store.submit(self.id, [self._parse(p) for p in items])
+
+    def close(self) -> list[Decision]:
+        """Construct the closed sets from everything pending and let the gate decide each."""
+        return self._after(self._store.close(self.id, self.gateway_id))
+
+    def commit(self, proposal: ProposalInput) -> Decision:
+        """Submit one proposal, close, and return the decision of the set it landed in."""
+        parsed = self._parse(proposal)
+        (submission,) = self._store.submit(self.id, [parsed])
+        if submission.status != "pending":
+            return self._recorded(parsed.id)
+        for decision in self.close():  # close() runs the post-commit hook
+            if parsed.id in decision.proposal_ids:
+                return decision
+        return self._recorded(parsed.id)  # another process's close decided it
+
+    def commit_many(self, proposals: Sequence[ProposalInput]) -> list[Decision]:
+        """Record many proposals and close, in one locked transaction (more if over the batch
+        limit): the decisions of every set closed, in ledger order."""
+        return self._after(
+            self._store.close(self.id, self.gateway_id, [self._parse(p) for p in proposals])
+        )
+
+    def propose_constitution(
+        self,
+        text: str,
+        *,
+        writer_id: str,
+        reason: str,
+        writer_kind: WriterKind = WriterKind.OPERATOR,
+    ) -> Decision:
+        """Change this boundary's constitution: a governed set, ratified only for an operator."""
+        proposal = constitution_proposal(self.id, writer_id, text, reason, writer_kind)
+        return self._store.commit_constitution(proposal, self.gateway_id)
+
+    def decision(self, proposal_id: str) -> Decision | None:
+        """What the record says was decided for a proposal (``None`` while it is pending)."""
+        return self._store.decision_for(proposal_id)
+
+    def _recorded(self, proposal_id: str) -> Decision:
+        decision = self._store.decision_for(proposal_id)
+        if decision is None:
+            raise InputValidationError(f"proposal {proposal_id} is recorded but not decided yet")
+        return decision
+
+    def state(self) -> Record:
+        """The boundary node as the record holds it now."""
+        rows = self._executor.read("boundary/get", boundary_id=self.id)
+        return rows[0]

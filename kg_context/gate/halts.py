@@ -1,0 +1,162 @@
+"""Operators resolve halts: approve (the halting predicate is waived for this set), reject (the set
+is rejected), or amend (a new constitution is proposed as a governed set, and the set is decided
+again under it). Every resolution writes a receipt with who, when and why, and records how long
+the halt stayed open (operator resolution time is a metric)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from kg_context.db.executor import QueryExecutor, Record, Transaction
+from kg_context.errors import InputValidationError, StateError
+from kg_context.gate.contracts import Proposal, constitution_proposal
+from kg_context.gate.decision import Decision
+from kg_context.gate.set_constructor import ClosedSet
+from kg_context.gate.store import GateStore, now_iso
+
+__all__ = ["HaltView", "Halts", "Resolution"]
+
+ResolutionKind = Literal["approve", "reject", "amend"]
+
+
+@dataclass(frozen=True, slots=True)
+class HaltView:
+    halt: Record
+    set: Record
+    proposals: list[Proposal]
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    halt_id: str
+    resolution: ResolutionKind
+    decision: Decision | None
+    constitution_decision: Decision | None = None
+
+
+class Halts:
+    def __init__(self, executor: QueryExecutor, store: GateStore) -> None:
+        self._executor = executor
+        self._store = store
+
+    def list(
+        self, boundary_id: str | None = None, status: str | None = "open", limit: int = 100
+    ) -> list[Record]:
+        return self._executor.read(
+            "halts/list", boundary_id=boundary_id, status=status, limit=limit
+        )
+
+    def show(self, halt_id: str) -> HaltView:
+        rows = self._executor.read("halts/get", halt_id=halt_id)
+        return _view(rows, halt_id)
+
+    def resolve(
+        self,
+        halt_id: str,
+        resolution: ResolutionKind,
+        *,
+        operator_id: str,
+        reason: str,
+        amendment: str | None = None,
+    ) -> Resolution:
+        if not operator_id or not reason.strip():
+            raise InputValidationError("a resolution names its operator and gives a reason")
+        current = self.show(halt_id)
+        if current.halt["status"] != "open":
+            raise StateError(f"halt {halt_id} is {current.halt['status']}, not open")
+        boundary_id = current.halt["boundary_id"]
+        if resolution == "reject":
+            self._reject(current, operator_id, reason)
+            return Resolution(halt_id, "reject", None)
+        constitution_decision = None
+        waive = frozenset({current.halt["reason_code"]})
+        if resolution == "amend":
+            if not amendment:
+                raise InputValidationError("--amend needs the new constitution's TOML")
+            constitution_decision = self._store.commit_constitution(
+                constitution_proposal(boundary_id, operator_id, amendment, reason),
+                gateway_id=f"operator:{operator_id}",
+            )
+            if constitution_decision.outcome != "commit":
+                raise StateError(
+                    f"the amendment was not ratified ({constitution_decision.reason_code}: "
+                    f"{constitution_decision.detail}); halt {halt_id} stays open"
+                )
+            waive = frozenset()
+
+        def closed_sets(tx: Transaction) -> list[ClosedSet]:
+            view = _view(tx.run("halts/get", halt_id=halt_id), halt_id)
+            if view.halt["status"] != "open":
+                raise StateError(f"halt {halt_id} was resolved meanwhile")
+            return [ClosedSet(view.set["id"], bool(view.set["explicit"]), tuple(view.proposals))]
+
+        def resolve_halt(tx: Transaction, _decisions: list[Decision]) -> None:
+            self._close_halt(tx, current, resolution, operator_id, reason)
+
+        decisions = self._store.decide_sets(
+            boundary_id,
+            f"operator:{operator_id}",
+            closed_sets,
+            waive=waive,
+            extra_writes=resolve_halt,
+        )
+        return Resolution(halt_id, resolution, decisions[0], constitution_decision)
+
+    def _reject(self, current: HaltView, operator_id: str, reason: str) -> None:
+        def work(tx: Transaction) -> None:
+            tx.run("gate/lock_boundary", boundary_id=current.halt["boundary_id"])
+            view = _view(tx.run("halts/get", halt_id=current.halt["id"]), current.halt["id"])
+            if view.halt["status"] != "open":
+                raise StateError(f"halt {current.halt['id']} was resolved meanwhile")
+            tx.run("halts/reject_set", set_id=view.set["id"])
+            self._close_halt(tx, view, "reject", operator_id, reason)
+
+        self._executor.write_tx(work)
+
+    def _close_halt(
+        self,
+        tx: Transaction,
+        view: HaltView,
+        resolution: ResolutionKind,
+        operator_id: str,
+        reason: str,
+    ) -> None:
+        now = now_iso()
+        rows = tx.run(
+            "halts/resolve",
+            halt_id=view.halt["id"],
+            now=now,
+            resolution=resolution,
+            operator_id=operator_id,
+            reason=reason,
+        )
+        if not rows:
+            raise StateError(f"halt {view.halt['id']} is not open")
+        props: dict[str, Any] = {
+            "id": f"{view.halt['id']}/resolution",
+            "kind": "resolution" if resolution != "reject" else "rejection",
+            "at": now,
+            "boundary_id": view.halt["boundary_id"],
+            "set_id": view.set["id"],
+            "halt_id": view.halt["id"],
+            "decision": resolution,
+            "operator_id": operator_id,
+            "reason": reason,
+            "reason_code": view.halt["reason_code"],
+            "resolution_seconds": rows[0]["resolution_seconds"],
+            "constitution_version": view.halt["constitution_version"],
+        }
+        tx.run(
+            "gate/write_receipts",
+            receipts=[{"id": props["id"], "set_id": view.set["id"], "props": props}],
+        )
+
+
+def _view(rows: list[Record], halt_id: str) -> HaltView:
+    if not rows:
+        raise StateError(f"no halt {halt_id}")
+    row = rows[0]
+    proposals = [Proposal.model_validate(json.loads(p)) for p in row["payloads"]]
+    return HaltView(halt=row["halt"], set=row["set"], proposals=proposals)

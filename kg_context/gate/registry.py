@@ -1,0 +1,52 @@
+"""Constitution versions in the record: ensure the shipped default, read one by version (I/O)."""
+
+from __future__ import annotations
+
+import threading
+
+from kg_context.db.executor import QueryExecutor
+from kg_context.errors import ConfigurationError
+from kg_context.gate.constitution import Constitution, parse_constitution
+from kg_context.gate.store import now_iso
+
+__all__ = ["ConstitutionRegistry"]
+
+
+class ConstitutionRegistry:
+    """Versions are immutable once recorded, so each is parsed once per process."""
+
+    def __init__(self, executor: QueryExecutor) -> None:
+        self._executor = executor
+        self._cache: dict[str, Constitution] = {}
+        self._lock = threading.Lock()
+
+    def ensure(self, constitution: Constitution, ratified_by: str) -> None:
+        """Record a constitution version; a different text under a recorded version is refused."""
+        rows = self._executor.write(
+            "constitution/ensure",
+            version=constitution.version,
+            sha256=constitution.sha256,
+            rules=constitution.text,
+            now=now_iso(),
+            by=ratified_by,
+        )
+        if rows[0]["sha256"] != constitution.sha256:
+            raise ConfigurationError(
+                f"constitution version {constitution.version} is already recorded with other "
+                "rules; versions are immutable, give the new text a new version"
+            )
+        with self._lock:
+            self._cache[constitution.version] = constitution
+
+    def get(self, version: str) -> Constitution:
+        with self._lock:
+            cached = self._cache.get(version)
+        if cached is not None:
+            return cached
+        rows = self._executor.read("constitution/get", version=version)
+        if not rows:
+            raise ConfigurationError(f"constitution version {version} is not in the record")
+        parsed = parse_constitution(rows[0]["rules"], source=f"constitution {version}")
+        with self._lock:
+            self._cache[version] = parsed
+        return parsed

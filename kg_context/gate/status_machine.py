@@ -1,0 +1,42 @@
+"""The status machine of entries in the record (pure).
+
+    live | revalidated  -> superseded | retired | challenged | invalidated | at_risk
+    challenged          -> invalidated | revalidated | at_risk
+    at_risk             -> revalidated | invalidated | retired
+    superseded          -> retired | at_risk | invalidated
+    retired             -> at_risk | invalidated
+    invalidated, explored: final
+
+Residency (whether an entry is in the window) is separate: a transition may flip it too.
+"""
+
+from __future__ import annotations
+
+from kg_context.gate.contracts import EntryStatus
+
+__all__ = ["LIVE_STATUSES", "NEXT_STATUSES", "is_legal"]
+
+S = EntryStatus
+_FROM_LIVE = frozenset({S.SUPERSEDED, S.RETIRED, S.CHALLENGED, S.INVALIDATED, S.AT_RISK})
+
+NEXT_STATUSES: dict[EntryStatus, frozenset[EntryStatus]] = {
+    S.LIVE: _FROM_LIVE,
+    S.REVALIDATED: _FROM_LIVE,
+    S.CHALLENGED: frozenset({S.INVALIDATED, S.REVALIDATED, S.AT_RISK}),
+    S.AT_RISK: frozenset({S.REVALIDATED, S.INVALIDATED, S.RETIRED}),
+    S.SUPERSEDED: frozenset({S.RETIRED, S.AT_RISK, S.INVALIDATED}),
+    S.RETIRED: frozenset({S.AT_RISK, S.INVALIDATED}),
+    S.INVALIDATED: frozenset(),
+    S.EXPLORED: frozenset(),
+}
+
+# Statuses that count as live state (roots, residency, density).
+LIVE_STATUSES = frozenset({S.LIVE, S.REVALIDATED})
+
+
+def is_legal(current: str, target: EntryStatus) -> bool:
+    """Whether ``current -> target`` is a transition the record allows."""
+    try:
+        return target in NEXT_STATUSES[EntryStatus(current)]
+    except ValueError:
+        return False

@@ -1,0 +1,299 @@
+"""Reading history (seed 002 section 4): the index, the ledger walk, as-of, and search.
+
+- ``index``: every ratified set in ledger order: id, seq, one summary line, status (small, and
+  itself ratified state: the summary line is the one the set was ratified with).
+- ``walk``: from one set, backwards (what it decided, superseded, depended on, transitioned) and
+  forwards (what later superseded, transitioned or derived from its entries).
+- ``as_of``: the record and the window as they stood right after a seq, derived from the ledger
+  (``set_seq``, ``SUPERSEDES.seq``, ``TRANSITIONED.seq``), never from current status alone.
+- ``search``: fulltext/vector over the record through ``record_search``; it returns set ids with
+  status ("matched in set 17, retired, superseded by 31"), never passages.
+
+"Why did we decide X" and "what was true at seq 40" are answered by walking, not by querying.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from kg_context.db.executor import QueryExecutor, Record
+from kg_context.errors import StateError
+from kg_context.record.search import embed_pending, search_record
+from kg_context.text.embeddings import Embedder
+
+__all__ = [
+    "AsOf",
+    "AsOfEntry",
+    "IndexLine",
+    "SearchLine",
+    "SetWalk",
+    "as_of",
+    "index",
+    "search",
+    "walk",
+]
+
+_MAX_SEQ = 2**62
+
+
+@dataclass(frozen=True, slots=True)
+class IndexLine:
+    set_id: str
+    seq: int
+    kind: str
+    status: str  # the set's status (ratified)
+    standing: str  # where its entries stand now: live, or the statuses they moved to
+    writer_id: str
+    summary: str
+
+    def line(self) -> str:
+        return f"{self.seq:>6}  {self.set_id}  [{self.kind}; {self.standing}]  {self.summary}"
+
+
+def _standing(statuses: list[str]) -> str:
+    if not statuses:
+        return "no entries"
+    counts = Counter(statuses)
+    if set(counts) <= {"live"}:
+        return "live"
+    return ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+
+
+def index(
+    executor: QueryExecutor,
+    boundary_id: str,
+    *,
+    from_seq: int = 0,
+    to_seq: int | None = None,
+    limit: int = 1000,
+) -> list[IndexLine]:
+    """The ratified sets of a boundary in ledger order, one summary line each."""
+    rows = executor.read(
+        "history/index",
+        boundary_id=boundary_id,
+        from_seq=from_seq,
+        to_seq=_MAX_SEQ if to_seq is None else to_seq,
+        limit=limit,
+    )
+    return [
+        IndexLine(
+            set_id=r["set_id"],
+            seq=r["seq"],
+            kind=r["kind"] or "state",
+            status=r["status"],
+            standing=_standing(r["entry_statuses"]),
+            writer_id=r["writer_id"],
+            summary=r["summary"] or "",
+        )
+        for r in rows
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class SetWalk:
+    """One set opened from the index: backwards and forwards along the ledger's links."""
+
+    set_id: str
+    boundary_id: str
+    seq: int | None
+    status: str
+    kind: str
+    writer_id: str
+    summary: str
+    previous_set_id: str | None
+    next_set_id: str | None
+    decided: list[Record]
+    superseded: list[Record]
+    depended_on: list[Record]
+    transitioned: list[Record]
+    superseded_by: list[Record]
+    transitioned_later: list[Record]
+    depended_on_by: list[Record]
+
+    @property
+    def later_sets(self) -> list[str]:
+        """The later sets that superseded, transitioned or built on this set's entries."""
+        ids = {r["set_id"] for r in (*self.superseded_by, *self.transitioned_later)}
+        ids.update(r["set_id"] for r in self.depended_on_by)
+        ids.discard(self.set_id)
+        return sorted(ids)
+
+    @property
+    def earlier_sets(self) -> list[str]:
+        """The earlier sets whose entries this set superseded, depended on or transitioned."""
+        ids = {r["set_id"] for r in (*self.superseded, *self.depended_on, *self.transitioned)}
+        ids.discard(self.set_id)
+        return sorted(ids)
+
+    def lines(self) -> list[str]:
+        out = [
+            f"set {self.set_id} seq {self.seq} [{self.status}, {self.kind}] by {self.writer_id}",
+            f"  summary: {self.summary}",
+            f"  ledger: previous {self.previous_set_id} next {self.next_set_id}",
+        ]
+        for r in self.decided:
+            out.append(f"  decided {r['entry']} ({r['class']} {r['key']!r}) now {r['status']}")
+        for r in self.superseded:
+            out.append(f"  superseded {r['other']} (set {r['set_id']}): {r['reason']}")
+        for r in self.depended_on:
+            out.append(
+                f"  {r['entry']} depends on {r['other']} ({r['edge']}) in set {r['set_id']}, "
+                f"now {r['status']}"
+            )
+        for r in self.transitioned:
+            out.append(f"  moved {r['entry']} {r['from']} -> {r['to']}: {r['reason']}")
+        for r in self.superseded_by:
+            out.append(f"  later: {r['entry']} superseded by {r['other']} in set {r['set_id']}")
+        for r in self.transitioned_later:
+            out.append(
+                f"  later: {r['entry']} {r['from']} -> {r['to']} by set {r['set_id']} "
+                f"({r['kind']}) at seq {r['seq']}: {r['reason']}"
+            )
+        for r in self.depended_on_by:
+            out.append(
+                f"  later: {r['other']} ({r['edge']}) in set {r['set_id']} depends on {r['entry']}"
+            )
+        return out
+
+
+def walk(executor: QueryExecutor, set_id: str) -> SetWalk:
+    """Open one set: what it decided, superseded, depended on; what later happened to it."""
+    rows = executor.read("history/walk", set_id=set_id)
+    if not rows:
+        raise StateError(f"no set {set_id}")
+    r = rows[0]
+    return SetWalk(
+        set_id=r["set_id"],
+        boundary_id=r["boundary_id"],
+        seq=r["seq"],
+        status=r["status"],
+        kind=r["kind"] or "state",
+        writer_id=r["writer_id"],
+        summary=r["summary"] or "",
+        previous_set_id=r["previous_set_id"],
+        next_set_id=r["next_set_id"],
+        decided=_sorted(r["decided"], "entry"),
+        superseded=_sorted(r["superseded"], "entry", "other"),
+        depended_on=_sorted(r["depended_on"], "entry", "other"),
+        transitioned=_sorted(r["transitioned"], "entry"),
+        superseded_by=_sorted(r["superseded_by"], "seq", "other"),
+        transitioned_later=_sorted(r["transitioned_later"], "seq", "entry"),
+        depended_on_by=_sorted(r["depended_on_by"], "seq", "other"),
+    )
+
+
+def _sorted(rows: list[Record], *keys: str) -> list[Record]:
+    return sorted(rows, key=lambda r: tuple(_key(r[k]) for k in keys))
+
+
+def _key(value: Any) -> tuple[int, Any]:
+    return (0, "") if value is None else (1, value)
+
+
+@dataclass(frozen=True, slots=True)
+class AsOfEntry:
+    id: str
+    entry_class: str
+    key: str
+    set_id: str
+    set_seq: int
+    status: str
+    resident: bool
+    status_seq: int
+    superseded_by: str | None
+    tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class AsOf:
+    """The record right after ``seq``: every entry then, and the window (the resident ones)."""
+
+    boundary_id: str
+    seq: int
+    entries: list[AsOfEntry]
+
+    @property
+    def window(self) -> list[AsOfEntry]:
+        return [e for e in self.entries if e.resident]
+
+    def states(self) -> dict[str, tuple[str, bool]]:
+        """entry id -> (status, resident) at that seq."""
+        return {e.id: (e.status, e.resident) for e in self.entries}
+
+
+def as_of(executor: QueryExecutor, boundary_id: str, seq: int) -> AsOf:
+    """The record and the window as they stood right after ``seq`` (derived from the ledger)."""
+    current = executor.read("boundary/get", boundary_id=boundary_id)
+    if not current:
+        raise StateError(f"no boundary {boundary_id}")
+    if seq < 0 or seq > current[0]["seq"]:
+        raise StateError(
+            f"boundary {boundary_id} is at seq {current[0]['seq']}; "
+            f"as-of {seq} is not in its ledger"
+        )
+    rows = executor.read("history/as_of", boundary_id=boundary_id, seq=seq)
+    return AsOf(
+        boundary_id=boundary_id,
+        seq=seq,
+        entries=[
+            AsOfEntry(
+                id=r["id"],
+                entry_class=r["class"],
+                key=r["key"],
+                set_id=r["set_id"],
+                set_seq=r["set_seq"],
+                status=r["status"],
+                resident=bool(r["resident"]),
+                status_seq=r["status_seq"],
+                superseded_by=r["superseded_by"],
+                tokens=r["tokens"] or 0,
+            )
+            for r in rows
+        ],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SearchLine:
+    """Where a search matched: a set and the status of what matched in it, never the passage."""
+
+    set_id: str
+    set_seq: int | None
+    entry_id: str
+    status: str
+    resident: bool
+    superseded_by: str | None
+    score: float
+
+    def line(self) -> str:
+        text = f"matched in set {self.set_id} (seq {self.set_seq}), {self.status}"
+        if self.superseded_by:
+            text += f", superseded by {self.superseded_by}"
+        return text + (", resident" if self.resident else "")
+
+
+def search(
+    executor: QueryExecutor,
+    boundary_id: str,
+    text: str,
+    *,
+    k: int = 10,
+    embedder: Embedder | None = None,
+) -> list[SearchLine]:
+    """Search the record (fulltext and vector); the answer is set ids with status. Entries not
+    embedded yet are embedded first (a mechanical, versioned derivation; nothing else changes)."""
+    embed_pending(executor, boundary_id, embedder)
+    return [
+        SearchLine(
+            set_id=hit.set_id,
+            set_seq=hit.set_seq,
+            entry_id=hit.entry_id,
+            status=hit.status,
+            resident=bool(hit.resident),
+            superseded_by=hit.superseded_by,
+            score=float(hit.score),
+        )
+        for hit in search_record(executor, boundary_id, text, k=k, embedder=embedder)
+    ]

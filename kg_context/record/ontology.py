@@ -1,0 +1,264 @@
+"""Ontology evolution (seed 002, "ontology bootstrapping"): a class change is a governed set.
+
+An operator declares a change in one set: a ``split`` of one class into two (or more), or a
+``new_class`` that takes over part of an existing class's meaning. The set records an ontology
+entry (class ``pin``, key ``ontology/<class>``) and moves every *standing* entry of the old class
+(live, revalidated, challenged) to ``at_risk``, each transition naming the ontology entry as its
+failed ancestor. Retired, superseded, invalidated and explored entries are never read again.
+
+An at-risk entry leaves that state through a governed set only:
+
+- ``migrate``: a writer declares each entry's new class; the set creates a new entry of that
+  class (same key, body and verse, DERIVED_FROM the old one, citing the change in
+  ``revalidates``) and retires the old one out of the window, justified by the migration edge;
+- or a revalidation set that keeps it in its class (``revalidates`` names the ontology entry;
+  otherwise ``WEAK_REVALIDATION`` halts it).
+
+The class list is the built-in ``EntryClass`` enum: a new class is one of those the boundary
+starts using (its Neo4j label comes with it); class names outside it stay a typed rejection.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from kg_context.errors import InputValidationError, StateError
+from kg_context.gate.contracts import (
+    DELIBERATIVE_CLASSES,
+    EntryClass,
+    EntryProposal,
+    EntryStatus,
+    Proposal,
+    Transition,
+    WriterKind,
+)
+from kg_context.gate.decision import Decision
+from kg_context.record.invalidation import FAILED_PREFIX
+
+if TYPE_CHECKING:
+    from kg_context.engine import Engine
+
+__all__ = ["OntologyChange", "OntologyDecision", "change", "migrate"]
+
+Op = Literal["split", "new_class"]
+# Density: a migration set declares one DERIVED_FROM per moved entry; stay under max_set_fanout.
+DEFAULT_BATCH = 32
+
+
+@dataclass(frozen=True, slots=True)
+class OntologyChange:
+    op: Op
+    source: EntryClass
+    into: tuple[EntryClass, ...]
+
+    def check(self) -> None:
+        if self.op == "split" and (len(self.into) < 2 or len(set(self.into)) != len(self.into)):
+            raise InputValidationError("a split names two or more distinct classes to split into")
+        if self.op == "new_class" and (len(self.into) != 1 or self.into[0] is self.source):
+            raise InputValidationError("a new class names one class other than the source")
+
+    def describe(self) -> str:
+        return f"{self.op} {self.source.value} -> {' | '.join(c.value for c in self.into)}"
+
+
+@dataclass(frozen=True, slots=True)
+class OntologyDecision:
+    decision: Decision
+    change_entry_id: str
+    at_risk: tuple[str, ...]
+
+
+def change(
+    engine: Engine,
+    boundary_id: str,
+    op: Op,
+    source: EntryClass | str,
+    into: Sequence[EntryClass | str],
+    *,
+    reason: str,
+    operator_id: str,
+) -> OntologyDecision:
+    """Declare an ontology change as one operator set; standing entries of ``source`` go
+    at_risk with the change as their failed ancestor."""
+    if not reason.strip() or not operator_id:
+        raise InputValidationError("an ontology change names its operator and gives a reason")
+    declared = OntologyChange(op, _cls(source), tuple(_cls(c) for c in into))
+    declared.check()
+    rows = engine.executor.read(
+        "ontology/standing_of_class",
+        boundary_id=boundary_id,
+        entry_class=declared.source.value,
+    )
+    state = engine.executor.read("boundary/get", boundary_id=boundary_id)
+    if not state:
+        raise StateError(f"no boundary {boundary_id}")
+    identity = f"{declared.describe()}\n{reason}\n{operator_id}\n{state[0]['seq']}"
+    set_id = f"{boundary_id}/ontology/{hashlib.sha256(identity.encode()).hexdigest()[:16]}"
+    entry_id = f"{set_id}#change"
+    body = json.dumps(
+        {
+            "op": declared.op,
+            "source": declared.source.value,
+            "into": [c.value for c in declared.into],
+            "reason": reason,
+        },
+        sort_keys=True,
+    )
+    ontology_entry = EntryProposal.model_validate(
+        {
+            "id": entry_id,
+            "class": "pin",
+            "key": f"ontology/{declared.source.value}",
+            "body": body,
+            "attributes": {
+                "op": declared.op,
+                "source": declared.source.value,
+                "into": ",".join(c.value for c in declared.into),
+            },
+        }
+    )
+    moved = tuple(r["id"] for r in rows)
+    transitions = tuple(
+        Transition(
+            entry_id=i,
+            to=EntryStatus.AT_RISK,
+            reason=f"ontology change: {declared.describe()}",
+            justification=(f"{FAILED_PREFIX}{entry_id}", f"ONTOLOGY {declared.describe()}"),
+        )
+        for i in moved
+    )
+    proposal = Proposal(
+        id=set_id,
+        boundary_id=boundary_id,
+        writer_id=operator_id,
+        writer_kind=WriterKind.OPERATOR,
+        set_id=set_id,
+        entries=(ontology_entry,),
+        transitions=transitions,
+        summary=f"ontology {declared.describe()}: {len(moved)} entries at risk ({reason})"[:2000],
+        kind="ontology",
+    )
+    decision = engine.boundary(boundary_id).commit(proposal)
+    return OntologyDecision(decision, entry_id, moved if decision.outcome == "commit" else ())
+
+
+def migrate(
+    engine: Engine,
+    boundary_id: str,
+    change_entry_id: str,
+    moves: Mapping[str, EntryClass | str],
+    *,
+    reason: str,
+    writer_id: str,
+    writer_kind: WriterKind = WriterKind.OPERATOR,
+    batch: int = DEFAULT_BATCH,
+) -> list[Decision]:
+    """Move at-risk entries of the changed class to their declared new classes, through governed
+    sets of at most ``batch`` entries: a new entry per move, the old one retired."""
+    if not moves:
+        raise InputValidationError("a migration names at least one entry and its new class")
+    if batch < 1:
+        raise InputValidationError("batch must be at least 1")
+    declared = _change_of(engine, boundary_id, change_entry_id)
+    targets = {old: _cls(new) for old, new in moves.items()}
+    rows = engine.executor.read("ontology/entries", ids=sorted(targets), boundary_id=boundary_id)
+    found = {r["id"]: r for r in rows}
+    for old, new in sorted(targets.items()):
+        row = found.get(old)
+        if row is None:
+            raise StateError(f"no entry {old} in boundary {boundary_id}")
+        if row["status"] != EntryStatus.AT_RISK.value or row["class"] != declared.source.value:
+            raise StateError(
+                f"{old} is a {row['status']} {row['class']}; migration moves at-risk "
+                f"{declared.source.value} entries"
+            )
+        if new not in declared.into:
+            raise StateError(f"{declared.describe()} does not name class {new.value}")
+    ordered = sorted(targets.items())
+    boundary = engine.boundary(boundary_id)
+    decisions = []
+    for start in range(0, len(ordered), batch):
+        chunk = ordered[start : start + batch]
+        proposal = _migration(boundary_id, change_entry_id, chunk, found, reason, writer_id)
+        proposal = proposal.model_copy(update={"writer_kind": WriterKind(writer_kind)})
+        decisions.append(boundary.commit(proposal))
+    return decisions
+
+
+def _migration(
+    boundary_id: str,
+    change_entry_id: str,
+    chunk: list[tuple[str, EntryClass]],
+    found: dict[str, dict[str, object]],
+    reason: str,
+    writer_id: str,
+) -> Proposal:
+    identity = "\n".join([change_entry_id, reason, writer_id, *(f"{o}>{n}" for o, n in chunk)])
+    set_id = f"{boundary_id}/migration/{hashlib.sha256(identity.encode()).hexdigest()[:16]}"
+    entries = []
+    transitions = []
+    for old, new in chunk:
+        row = found[old]
+        new_id = f"{old}@{new.value}"
+        entries.append(
+            EntryProposal.model_validate(
+                {
+                    "id": new_id,
+                    "class": new.value,
+                    "key": row["key"],
+                    "body": row["body"] or "",
+                    "verse": row["verse"] or "local",
+                    "derived_from": [{"entry_id": old, "essential": True}],
+                    "superseded_by_default": new in DELIBERATIVE_CLASSES,
+                    "attributes": {
+                        "migrated_from": old,
+                        "ontology": change_entry_id,
+                        "source": "ontology-migration",
+                    },
+                }
+            )
+        )
+        transitions.append(
+            Transition(
+                entry_id=old,
+                to=EntryStatus.RETIRED,
+                resident=False,
+                reason=f"migrated to {new.value} as {new_id}: {reason}"[:2000],
+                justification=(f"MIGRATED_TO {new_id}", f"ONTOLOGY {change_entry_id}"),
+            )
+        )
+    return Proposal(
+        id=set_id,
+        boundary_id=boundary_id,
+        writer_id=writer_id,
+        writer_kind=WriterKind.OPERATOR,
+        set_id=set_id,
+        entries=tuple(entries),
+        transitions=tuple(transitions),
+        revalidates=(change_entry_id,),
+        summary=f"migration under {change_entry_id}: {len(chunk)} entries re-classed"[:2000],
+        kind="migration",
+    )
+
+
+def _change_of(engine: Engine, boundary_id: str, change_entry_id: str) -> OntologyChange:
+    rows = engine.executor.read("ontology/entries", ids=[change_entry_id], boundary_id=boundary_id)
+    if not rows or not str(rows[0]["key"]).startswith("ontology/"):
+        raise StateError(f"no ontology change {change_entry_id} in boundary {boundary_id}")
+    body = json.loads(rows[0]["body"])
+    return OntologyChange(
+        body["op"], EntryClass(body["source"]), tuple(EntryClass(c) for c in body["into"])
+    )
+
+
+def _cls(value: EntryClass | str) -> EntryClass:
+    try:
+        return EntryClass(value)
+    except ValueError:
+        raise InputValidationError(
+            f"unknown class {value!r}; classes are {', '.join(c.value for c in EntryClass)}"
+        ) from None

@@ -1,0 +1,72 @@
+"""Residency metrics of a boundary: retention ratio and resident tokens, first-class.
+
+``committed_tokens`` (every token ever committed) and ``resident_tokens`` (tokens in the window)
+are kept current on the boundary node by the gate, in the commit transaction of every set
+(transitions included). The retention ratio is ``committed_tokens / resident_tokens``: how much
+history the window does *not* carry. ``resident_tokens_recomputed`` sums the resident entries
+again, as an audit of the running count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from kg_context.db.executor import QueryExecutor
+from kg_context.errors import StateError
+
+__all__ = ["BoundaryStats", "stats"]
+
+
+@dataclass(frozen=True, slots=True)
+class BoundaryStats:
+    boundary_id: str
+    seq: int
+    committed_tokens: int
+    resident_tokens: int
+    resident_tokens_recomputed: int
+    resident_entries: int
+    live_count: int
+    requires_count: int
+    record_entries: int
+    sets: dict[str, int]
+    halts: dict[str, int]
+
+    @property
+    def retention_ratio(self) -> float | None:
+        """Cumulative committed tokens / resident tokens (``None`` while the window is empty)."""
+        if self.resident_tokens <= 0:
+            return None
+        return self.committed_tokens / self.resident_tokens
+
+    @property
+    def halt_rate(self) -> float:
+        decided = sum(self.sets.values())
+        return self.sets.get("halted", 0) / decided if decided else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            **asdict(self),
+            "retention_ratio": self.retention_ratio,
+            "halt_rate": self.halt_rate,
+        }
+
+
+def stats(executor: QueryExecutor, boundary_id: str) -> BoundaryStats:
+    rows = executor.read("metrics/stats", boundary_id=boundary_id)
+    if not rows:
+        raise StateError(f"no boundary {boundary_id}")
+    r = rows[0]
+    return BoundaryStats(
+        boundary_id=r["boundary_id"],
+        seq=int(r["seq"] or 0),
+        committed_tokens=int(r["committed_tokens"]),
+        resident_tokens=int(r["resident_tokens"]),
+        resident_tokens_recomputed=int(r["resident_tokens_recomputed"] or 0),
+        resident_entries=int(r["resident_entries"]),
+        live_count=int(r["live_count"]),
+        requires_count=int(r["requires_count"]),
+        record_entries=int(r["record_entries"]),
+        sets={s["status"]: int(s["count"]) for s in r["sets"]},
+        halts={h["reason_code"]: int(h["count"]) for h in r["halts"]},
+    )

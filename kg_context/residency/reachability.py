@@ -1,0 +1,209 @@
+"""Residency, computed: what must stay in the window, by reachability from the roots (Cypher).
+
+An entry should be resident iff it is *standing* (live, revalidated, challenged or at_risk) and
+reachable from a root through ``REQUIRES`` edges that are ``hard``, or ``soft``/
+``reconstructible`` with an unexpired lease. Roots are standing entries of the constitution's
+root classes, plus standing entries still inside their own lease (``expires_after_seq > seq``:
+deliberative material and recalled scratch copies hold themselves for their lease, then need a
+path like everything else), plus standing ``superseded_by_default`` entries (they hold until a
+newer standing entry of their key exists; the czar then retires them).
+
+Leases count in boundary seq. An edge's lease is ``lease_until_seq`` (set by the gate from
+``lease_sets``), or ``set_seq + default_lease_sets`` when the writer declared none. A live
+reference renews a lease: a newer committed entry that requires the same entry carries its own,
+later lease, and while that entry is itself reachable the target stays reachable through it.
+Interfaces are resident while a reachable entry holds what they summarize through a soft edge
+naming ``needs``. Nothing here writes: the czar turns the difference between this computation
+and the window into a compaction set, which the gate ratifies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from kg_context.db.executor import QueryExecutor
+from kg_context.errors import StateError
+from kg_context.gate.constitution import Constitution
+
+__all__ = [
+    "STANDING_STATUSES",
+    "Reachability",
+    "ResidencySettings",
+    "RootPath",
+    "reachable",
+    "why",
+]
+
+# Statuses an entry may be resident in (the rest: superseded, retired, invalidated, explored).
+STANDING_STATUSES = ("live", "revalidated", "challenged", "at_risk")
+
+
+class ResidencySettings(BaseSettings):
+    """Residency and the czar (``KG_CONTEXT_RESIDENCY_*``)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="KG_CONTEXT_RESIDENCY_", env_file=".env", extra="ignore"
+    )
+
+    # The lease of a soft/reconstructible edge that declared no lease_sets, in boundary sets.
+    default_lease_sets: int = Field(default=100, ge=1, le=1_000_000)
+    # The czar's writer identity (kind czar); it never compacts entries it wrote itself.
+    czar_id: str = "czar"
+    # Run the czar after every N committed sets of a boundary (0: only on demand).
+    czar_every_commits: int = Field(default=0, ge=0, le=1_000_000)
+    # Recall: how many dependency hops (and entries) one admission may bring along.
+    recall_max_depth: int = Field(default=2, ge=0, le=32)
+    recall_max_entries: int = Field(default=16, ge=1, le=1000)
+
+
+@dataclass(frozen=True, slots=True)
+class Reachability:
+    """The result of one reachability pass at boundary seq ``seq``."""
+
+    boundary_id: str
+    seq: int
+    reached: frozenset[str]
+    interfaces: frozenset[str]
+
+    @property
+    def resident(self) -> frozenset[str]:
+        """Every entry that should be resident now."""
+        return self.reached | self.interfaces
+
+
+@dataclass(frozen=True, slots=True)
+class RootPath:
+    """Why an entry is resident: the root path (root first), or ``None`` when nothing holds it."""
+
+    entry_id: str
+    boundary_id: str
+    status: str
+    resident: bool
+    seq: int
+    nodes: tuple[dict[str, Any], ...]
+    edges: tuple[dict[str, Any], ...]
+    via_interface_holder: str | None = None
+
+    @property
+    def held(self) -> bool:
+        return bool(self.nodes)
+
+    def render(self) -> str:
+        head = f"{self.entry_id} ({self.status}, {'resident' if self.resident else 'not resident'})"
+        if not self.nodes and self.status not in STANDING_STATUSES:
+            return f"{head}: {self.status} entries are held by no root (the record keeps it)"
+        if not self.nodes:
+            return f"{head}: no root path at seq {self.seq}; the czar retires it on its next run"
+        parts = [f"{self.nodes[0]['id']} [{self.nodes[0]['class']} root]"]
+        for edge, node in zip(self.edges, self.nodes[1:], strict=True):
+            lease = "" if edge["policy"] == "hard" else f", lease to seq {edge['lease_until']}"
+            parts.append(f"-[{edge['policy']}{lease}]-> {node['id']} [{node['class']}]")
+        path = " ".join(parts)
+        if self.via_interface_holder:
+            path += f" =needs=> (summarized by) {self.entry_id}"
+        return f"{head}: {path}"
+
+
+def boundary_seq(executor: QueryExecutor, boundary_id: str) -> int:
+    rows = executor.read("boundary/get", boundary_id=boundary_id)
+    if not rows:
+        raise StateError(f"no boundary {boundary_id}")
+    return int(rows[0]["seq"] or 0)
+
+
+def reachable(
+    executor: QueryExecutor,
+    boundary_id: str,
+    constitution: Constitution,
+    *,
+    seq: int | None = None,
+    settings: ResidencySettings | None = None,
+) -> Reachability:
+    """What should be resident in the boundary at ``seq`` (default: its current seq)."""
+    settings = settings or ResidencySettings()
+    seq = boundary_seq(executor, boundary_id) if seq is None else seq
+    rows = executor.read(
+        "residency/reachable",
+        boundary_id=boundary_id,
+        standing=list(STANDING_STATUSES),
+        root_classes=[c.value for c in constitution.roots.classes],
+        seq=seq,
+        default_lease=settings.default_lease_sets,
+    )
+    row = rows[0] if rows else {"reached": [], "interfaces": []}
+    return Reachability(
+        boundary_id=boundary_id,
+        seq=seq,
+        reached=frozenset(row["reached"]),
+        interfaces=frozenset(row["interfaces"]),
+    )
+
+
+def _path(
+    executor: QueryExecutor,
+    entry_id: str,
+    constitution: Constitution,
+    seq: int,
+    settings: ResidencySettings,
+) -> tuple[tuple[dict[str, Any], ...], tuple[dict[str, Any], ...]]:
+    rows = executor.read(
+        "residency/why",
+        entry_id=entry_id,
+        standing=list(STANDING_STATUSES),
+        root_classes=[c.value for c in constitution.roots.classes],
+        seq=seq,
+        default_lease=settings.default_lease_sets,
+    )
+    if not rows:
+        return (), ()
+    edges = tuple(
+        {
+            "policy": e["policy"],
+            "lease_until": e["lease_until_seq"]
+            if e["lease_until_seq"] is not None
+            else e["set_seq"] + settings.default_lease_sets,
+        }
+        for e in rows[0]["edges"]
+    )
+    return tuple(rows[0]["nodes"]), edges
+
+
+def why(
+    executor: QueryExecutor,
+    entry_id: str,
+    constitution: Constitution,
+    *,
+    settings: ResidencySettings | None = None,
+) -> RootPath:
+    """The root path that keeps ``entry_id`` resident (shortest), or an empty path."""
+    settings = settings or ResidencySettings()
+    rows = executor.read("residency/entry", entry_id=entry_id)
+    if not rows:
+        raise StateError(f"no entry {entry_id}")
+    entry = rows[0]
+    seq = int(entry["seq"] or 0)
+    common = {
+        "entry_id": entry_id,
+        "boundary_id": entry["boundary_id"],
+        "status": entry["status"],
+        "resident": bool(entry["resident"]),
+        "seq": seq,
+    }
+    if entry["status"] not in STANDING_STATUSES:
+        return RootPath(**common, nodes=(), edges=())
+    nodes, edges = _path(executor, entry_id, constitution, seq, settings)
+    if nodes or entry["class"] != "interface":
+        return RootPath(**common, nodes=nodes, edges=edges)
+    for holder in executor.read(
+        "residency/interface_holders", entry_id=entry_id, standing=list(STANDING_STATUSES)
+    ):
+        nodes, edges = _path(executor, holder["holder_id"], constitution, seq, settings)
+        if nodes:
+            return RootPath(
+                **common, nodes=nodes, edges=edges, via_interface_holder=holder["holder_id"]
+            )
+    return RootPath(**common, nodes=(), edges=())
