@@ -9,13 +9,24 @@ from __future__ import annotations
 
 import hashlib
 import json
-from enum import StrEnum
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from kg_context.errors import InputValidationError
+from kg_context.vocabulary import (
+    CLASS_LABELS,
+    DELIBERATIVE_CLASSES,
+    RESIDENT_LABEL,
+    STATUS_LABELS,
+    EntryClass,
+    EntryStatus,
+    ResidencyPolicy,
+    SetKind,
+    Verse,
+    WriterKind,
+)
 
 __all__ = [
     "CLASS_LABELS",
@@ -41,86 +52,6 @@ __all__ = [
 # The hard ceiling at the edge; the constitution sets a lower limit the gate enforces.
 MAX_BODY_CHARS = 262_144
 _ID = r"^[A-Za-z0-9][A-Za-z0-9._:/#@+-]{0,199}$"
-
-
-class EntryClass(StrEnum):
-    DECISION = "decision"
-    FACT = "fact"
-    CONSTRAINT = "constraint"
-    GOAL = "goal"
-    PLAN = "plan"
-    OBLIGATION = "obligation"
-    PIN = "pin"
-    REJECTED_ALTERNATIVE = "rejected_alternative"
-    OPEN_QUESTION = "open_question"
-    INTERFACE = "interface"
-    SCRATCH = "scratch"
-
-
-CLASS_LABELS: dict[EntryClass, str] = {
-    EntryClass.DECISION: "Decision",
-    EntryClass.FACT: "Fact",
-    EntryClass.CONSTRAINT: "Constraint",
-    EntryClass.GOAL: "Goal",
-    EntryClass.PLAN: "Plan",
-    EntryClass.OBLIGATION: "Obligation",
-    EntryClass.PIN: "Pin",
-    EntryClass.REJECTED_ALTERNATIVE: "RejectedAlternative",
-    EntryClass.OPEN_QUESTION: "OpenQuestion",
-    EntryClass.INTERFACE: "Interface",
-    EntryClass.SCRATCH: "Scratch",
-}
-
-# A label per record status and one for residency, kept in step with the properties by the
-# gate, so Neo4j Browser can colour entries by status and size them by residency (GraSS styles
-# select by label only).
-STATUS_LABELS: dict[str, str] = {
-    "live": "Live",
-    "superseded": "Superseded",
-    "retired": "Retired",
-    "challenged": "Challenged",
-    "invalidated": "Invalidated",
-    "at_risk": "AtRisk",
-    "revalidated": "Revalidated",
-    "explored": "Explored",
-}
-RESIDENT_LABEL = "Resident"
-
-# Deliberative material must carry a lease (expires_after) or be superseded by default.
-DELIBERATIVE_CLASSES = frozenset({EntryClass.REJECTED_ALTERNATIVE, EntryClass.OPEN_QUESTION})
-
-
-class EntryStatus(StrEnum):
-    """An entry's status in the record (independent of residency in the window)."""
-
-    LIVE = "live"
-    SUPERSEDED = "superseded"
-    RETIRED = "retired"
-    CHALLENGED = "challenged"
-    INVALIDATED = "invalidated"
-    AT_RISK = "at_risk"
-    REVALIDATED = "revalidated"
-    EXPLORED = "explored"
-
-
-class Verse(StrEnum):
-    INTERNAL = "internal"
-    LOCAL = "local"
-    GLOBAL = "global"
-
-
-class WriterKind(StrEnum):
-    AGENT = "agent"
-    TOOL = "tool"
-    MODEL = "model"
-    CZAR = "czar"
-    OPERATOR = "operator"
-
-
-class ResidencyPolicy(StrEnum):
-    HARD = "hard"
-    SOFT = "soft"
-    RECONSTRUCTIBLE = "reconstructible"
 
 
 class _Strict(BaseModel):
@@ -225,9 +156,7 @@ class Proposal(_Strict):
     summary: str | None = Field(default=None, max_length=2000)
     adoption_receipt_id: str | None = Field(default=None, pattern=_ID)
     revalidates: tuple[str, ...] = Field(default=(), max_length=256)
-    kind: Literal[
-        "state", "compaction", "constitution", "recall", "invalidation", "ontology", "migration"
-    ] = "state"
+    kind: SetKind = SetKind.STATE
 
     @field_validator("targets")
     @classmethod

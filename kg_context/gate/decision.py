@@ -24,6 +24,7 @@ from kg_context.gate.contracts import (
     RESIDENT_LABEL,
     STATUS_LABELS,
     EntryClass,
+    EntryStatus,
     Proposal,
 )
 from kg_context.gate.predicates import HALTS, REJECTS, SetView, Violation
@@ -228,7 +229,7 @@ def evaluate(
                     "set_id": closed.set_id,
                     "labels": [
                         CLASS_LABELS[entry.entry_class],
-                        STATUS_LABELS["explored" if explored else "live"],
+                        STATUS_LABELS[EntryStatus.EXPLORED if explored else EntryStatus.LIVE],
                         *([] if explored else [RESIDENT_LABEL]),
                     ],
                     "targets": list(proposal.targets),
@@ -407,8 +408,8 @@ def _plan_transitions(
                 "set_id": set_id,
                 "from": old.status,
                 "to": status,
-                "from_label": STATUS_LABELS[old.status],
-                "to_label": STATUS_LABELS[status],
+                "from_label": STATUS_LABELS[EntryStatus(old.status)],
+                "to_label": STATUS_LABELS[EntryStatus(status)],
                 "resident": resident,
                 "was_resident": old.resident,
                 "reason": t.reason,

@@ -1,0 +1,294 @@
+"""The one vocabulary: every word the gate, the czar and the record decide by, defined once.
+
+Statuses, status groups, outcomes, reason codes, receipt kinds, set kinds and justification cases
+are enums (``StrEnum``: each member *is* its string, so it is stored and compared as one). Every
+other module imports them from here; none re-types them. Pure data: no I/O, no imports from the
+rest of the package, so every layer (the gate, residency, the record, attention, the cycle) may
+use it.
+
+Status groups (``frozenset`` of ``EntryStatus``)::
+
+    LIVE_STATUSES       live, revalidated                   counts as live state: roots, density,
+                                                             supersession targets, track records
+    STANDING_STATUSES   LIVE + challenged, at_risk          may be resident in the window
+    NOT_STANDING        superseded, retired, invalidated,   held by no root; the record keeps them
+                        explored
+    CYCLE_INELIGIBLE    retired, invalidated                never compete in the selection cycle
+    FAILED_WORK         invalidated, at_risk                admitted attention work that failed
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = [
+    "CLASS_LABELS",
+    "CYCLE_INELIGIBLE",
+    "DELIBERATIVE_CLASSES",
+    "FAILED_WORK",
+    "LIVE_STATUSES",
+    "NOT_STANDING",
+    "PRE_AUTHORIZED_CZAR_CASES",
+    "RESIDENT_LABEL",
+    "STANDING_STATUSES",
+    "STATUS_LABELS",
+    "EntryClass",
+    "EntryStatus",
+    "HaltStatus",
+    "JustificationCase",
+    "Outcome",
+    "ProposalStatus",
+    "ReasonCode",
+    "ReceiptKind",
+    "ResidencyPolicy",
+    "Resolution",
+    "SetKind",
+    "SetMode",
+    "SetStatus",
+    "Verse",
+    "WriterKind",
+]
+
+
+# -- what writers declare -------------------------------------------------------------------------
+class EntryClass(StrEnum):
+    """The typed classes of entries (each also a Neo4j label, see ``CLASS_LABELS``)."""
+
+    DECISION = "decision"
+    FACT = "fact"
+    CONSTRAINT = "constraint"
+    GOAL = "goal"
+    PLAN = "plan"
+    OBLIGATION = "obligation"
+    PIN = "pin"
+    REJECTED_ALTERNATIVE = "rejected_alternative"
+    OPEN_QUESTION = "open_question"
+    INTERFACE = "interface"
+    SCRATCH = "scratch"
+
+
+class Verse(StrEnum):
+    INTERNAL = "internal"
+    LOCAL = "local"
+    GLOBAL = "global"
+
+
+class WriterKind(StrEnum):
+    AGENT = "agent"
+    TOOL = "tool"
+    MODEL = "model"
+    CZAR = "czar"
+    OPERATOR = "operator"
+
+
+class ResidencyPolicy(StrEnum):
+    HARD = "hard"
+    SOFT = "soft"
+    RECONSTRUCTIBLE = "reconstructible"
+
+
+class SetKind(StrEnum):
+    """What a set is for (``Proposal.kind``, ``:Set.kind``)."""
+
+    STATE = "state"
+    COMPACTION = "compaction"
+    CONSTITUTION = "constitution"
+    RECALL = "recall"
+    INVALIDATION = "invalidation"
+    ONTOLOGY = "ontology"
+    MIGRATION = "migration"
+
+
+# Deliberative material must carry a lease (expires_after) or be superseded by default.
+DELIBERATIVE_CLASSES = frozenset({EntryClass.REJECTED_ALTERNATIVE, EntryClass.OPEN_QUESTION})
+
+
+# -- the record's statuses ------------------------------------------------------------------------
+class EntryStatus(StrEnum):
+    """An entry's status in the record (independent of residency in the window)."""
+
+    LIVE = "live"
+    SUPERSEDED = "superseded"
+    RETIRED = "retired"
+    CHALLENGED = "challenged"
+    INVALIDATED = "invalidated"
+    AT_RISK = "at_risk"
+    REVALIDATED = "revalidated"
+    EXPLORED = "explored"
+
+
+S = EntryStatus
+LIVE_STATUSES: frozenset[EntryStatus] = frozenset({S.LIVE, S.REVALIDATED})
+STANDING_STATUSES: frozenset[EntryStatus] = LIVE_STATUSES | {S.CHALLENGED, S.AT_RISK}
+NOT_STANDING: frozenset[EntryStatus] = frozenset(EntryStatus) - STANDING_STATUSES
+CYCLE_INELIGIBLE: frozenset[EntryStatus] = frozenset({S.RETIRED, S.INVALIDATED})
+FAILED_WORK: frozenset[EntryStatus] = frozenset({S.INVALIDATED, S.AT_RISK})
+del S
+
+# A label per record class and status, and one for residency, kept in step with the properties by
+# the gate, so Neo4j Browser can colour entries by status and size them by residency (GraSS styles
+# select by label only).
+CLASS_LABELS: dict[EntryClass, str] = {
+    c: "".join(part.capitalize() for part in c.value.split("_")) for c in EntryClass
+}
+STATUS_LABELS: dict[EntryStatus, str] = {
+    s: "".join(part.capitalize() for part in s.value.split("_")) for s in EntryStatus
+}
+RESIDENT_LABEL = "Resident"
+
+
+class SetStatus(StrEnum):
+    RATIFIED = "ratified"
+    HALTED = "halted"
+    REJECTED = "rejected"
+
+
+class ProposalStatus(StrEnum):
+    PENDING = "pending"
+    COMMITTED = "committed"
+    HALTED = "halted"
+    REJECTED = "rejected"
+
+
+class HaltStatus(StrEnum):
+    OPEN = "open"
+    RESOLVED = "resolved"
+
+
+class SetMode(StrEnum):
+    """How a ratified set was applied: governed, or append-only below the task horizon."""
+
+    GOVERNED = "governed"
+    APPEND_ONLY = "append_only"
+
+
+# -- the gate's decisions -------------------------------------------------------------------------
+class Outcome(StrEnum):
+    """What the gate decided for a set."""
+
+    COMMIT = "commit"
+    HALT = "halt"
+    REJECT = "reject"
+
+    @property
+    def set_status(self) -> SetStatus:
+        return _SET_STATUS[self]
+
+    @property
+    def proposal_status(self) -> ProposalStatus:
+        return _PROPOSAL_STATUS[self]
+
+    @classmethod
+    def of_set_status(cls, status: str) -> Outcome | None:
+        """The outcome a recorded set status stands for (``None`` for anything else)."""
+        for outcome, set_status in _SET_STATUS.items():
+            if set_status == status:
+                return outcome
+        return None
+
+
+_SET_STATUS = {
+    Outcome.COMMIT: SetStatus.RATIFIED,
+    Outcome.HALT: SetStatus.HALTED,
+    Outcome.REJECT: SetStatus.REJECTED,
+}
+_PROPOSAL_STATUS = {
+    Outcome.COMMIT: ProposalStatus.COMMITTED,
+    Outcome.HALT: ProposalStatus.HALTED,
+    Outcome.REJECT: ProposalStatus.REJECTED,
+}
+
+
+class ReasonCode(StrEnum):
+    """Every reason the gate refuses a set. ``outcome`` says whether it rejects (malformed: a
+    rejection receipt only) or halts (the operator decides; only the halt is recorded)."""
+
+    # rejections
+    NO_PLACEMENT = "NO_PLACEMENT"
+    SET_TOO_LARGE = "SET_TOO_LARGE"
+    CLASS_NOT_ALLOWED = "CLASS_NOT_ALLOWED"
+    BODY_TOO_LARGE = "BODY_TOO_LARGE"
+    ENTRY_ID_TAKEN = "ENTRY_ID_TAKEN"
+    MISSING_PROVENANCE = "MISSING_PROVENANCE"
+    MISSING_LEASE = "MISSING_LEASE"
+    UNKNOWN_DEPENDENCY = "UNKNOWN_DEPENDENCY"
+    ILLEGAL_TRANSITION = "ILLEGAL_TRANSITION"
+    TRANSITION_NOT_ALLOWED = "TRANSITION_NOT_ALLOWED"
+    CZAR_INDEPENDENCE = "CZAR_INDEPENDENCE"
+    NOT_OPERATOR = "NOT_OPERATOR"
+    INVALID_CONSTITUTION = "INVALID_CONSTITUTION"
+    CONSTITUTION_VERSION_TAKEN = "CONSTITUTION_VERSION_TAKEN"
+    # halts
+    FRAGMENTATION = "FRAGMENTATION"
+    SUPERSESSION_TARGET = "SUPERSESSION_TARGET"
+    VERSE_ADOPTION = "VERSE_ADOPTION"
+    DENSITY = "DENSITY"
+    HARD_DEPENDENCY = "HARD_DEPENDENCY"
+    WEAK_REVALIDATION = "WEAK_REVALIDATION"
+    UNCLEAR_COMPACTION = "UNCLEAR_COMPACTION"
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome.HALT if self in _HALT_CODES else Outcome.REJECT
+
+
+_HALT_CODES = frozenset(
+    {
+        ReasonCode.FRAGMENTATION,
+        ReasonCode.SUPERSESSION_TARGET,
+        ReasonCode.VERSE_ADOPTION,
+        ReasonCode.DENSITY,
+        ReasonCode.HARD_DEPENDENCY,
+        ReasonCode.WEAK_REVALIDATION,
+        ReasonCode.UNCLEAR_COMPACTION,
+    }
+)
+
+
+class ReceiptKind(StrEnum):
+    """The receipt families (seed 003): a review for every decision, then what was decided."""
+
+    REVIEW = "review"
+    COMMIT = "commit"
+    REJECTION = "rejection"
+    HALT = "halt"
+    RESOLUTION = "resolution"
+    ADOPTION = "adoption"
+
+
+class Resolution(StrEnum):
+    """How an operator resolves a halt."""
+
+    APPROVE = "approve"
+    REJECT = "reject"
+    AMEND = "amend"
+
+
+# -- why a transition happens ---------------------------------------------------------------------
+class JustificationCase(StrEnum):
+    """The case a declared transition cites (``Transition.case``), decided by the gate from this
+    value and the graph, never from the free-text evidence beside it."""
+
+    # the czar's compaction cases
+    SUPERSEDED = "SUPERSEDED"  # a declared supersession not yet executed
+    DEFAULT_SUPERSEDED = "DEFAULT_SUPERSEDED"  # superseded_by_default, a newer entry of its key
+    UNREACHABLE = "UNREACHABLE"  # no root path at the czar's seq
+    REACHABLE = "REACHABLE"  # a root path again: back into the window
+    NOT_STANDING = "NOT_STANDING"  # resident but not standing: out of the window
+    UNCLEAR = "UNCLEAR"  # the czar cannot decide: halts to the operator
+    # invalidation and ontology evolution
+    CHALLENGE = "CHALLENGE"  # the challenged entry itself
+    INVALIDATE = "INVALIDATE"  # the invalidated entry itself
+    FAILED_ANCESTOR = "FAILED_ANCESTOR"  # at risk through an essential path from a failed entry
+    ONTOLOGY = "ONTOLOGY"  # at risk because its class changed
+    MIGRATION = "MIGRATION"  # retired because a migrated copy of another class replaced it
+
+
+# The compaction cases a constitution pre-authorizes by default (``[czar] pre_authorized``).
+PRE_AUTHORIZED_CZAR_CASES: tuple[JustificationCase, ...] = (
+    JustificationCase.SUPERSEDED,
+    JustificationCase.DEFAULT_SUPERSEDED,
+    JustificationCase.UNREACHABLE,
+    JustificationCase.REACHABLE,
+    JustificationCase.NOT_STANDING,
+)
