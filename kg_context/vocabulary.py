@@ -19,6 +19,7 @@ Status groups (``frozenset`` of ``EntryStatus``)::
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import StrEnum
 
 __all__ = [
@@ -41,13 +42,19 @@ __all__ = [
     "ReasonCode",
     "ReceiptKind",
     "ResidencyPolicy",
-    "Resolution",
+    "ResolutionKind",
     "SetKind",
     "SetMode",
     "SetStatus",
     "Verse",
     "WriterKind",
+    "as_values",
 ]
+
+
+def as_values(members: Iterable[StrEnum]) -> list[str]:
+    """A group's values, sorted: the form a Cypher parameter takes (``$standing``)."""
+    return sorted(m.value for m in members)
 
 
 # -- what writers declare -------------------------------------------------------------------------
@@ -256,7 +263,7 @@ class ReceiptKind(StrEnum):
     ADOPTION = "adoption"
 
 
-class Resolution(StrEnum):
+class ResolutionKind(StrEnum):
     """How an operator resolves a halt."""
 
     APPROVE = "approve"

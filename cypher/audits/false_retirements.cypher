@@ -20,6 +20,7 @@ CALL (e, rt) {
 WITH e, rs, rt, collect(evidence) AS evidence
 RETURN e.id AS entry_id, e.key AS key, e.class AS class, e.status AS status,
        e.resident AS resident, rt.seq AS retired_at_seq, rs.id AS retired_by_set,
-       rs.writer_id AS retired_by, rt.reason AS reason, rt.justification AS justification,
+       rs.writer_id AS retired_by, rt.reason AS reason, rt.case AS case,
+       rt.justification AS justification,
        evidence
 ORDER BY retired_at_seq, entry_id

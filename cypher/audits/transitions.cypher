@@ -1,7 +1,9 @@
-// Analyst audit: every declared status/residency change in a boundary, with what justified it.
+// Analyst audit: every declared status/residency change in a boundary, with the case it cited,
+// the failed ancestors it answers to, and the evidence that justified it.
 MATCH (s:Set)-[t:TRANSITIONED]->(e:Entry)
 WHERE s.boundary_id = $boundary_id
 RETURN e.id AS entry_id, t.from AS from, t.to AS to, t.resident AS resident,
-       t.was_resident AS was_resident, t.reason AS reason, t.justification AS justification,
+       t.was_resident AS was_resident, t.reason AS reason, t.case AS case,
+       t.failed_ancestors AS failed_ancestors, t.justification AS justification,
        t.seq AS seq, s.id AS set_id, s.writer_id AS writer_id
 ORDER BY t.seq, e.id

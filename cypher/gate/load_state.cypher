@@ -1,5 +1,6 @@
-// What the gate reads before deciding: the referenced entries, the cited adoption receipts,
-// and how many halts each set already has.
+// What the gate reads before deciding: the referenced entries (with the standing entries that
+// hold each through a hard REQUIRES edge, and, for an at-risk entry, the failed ancestors its
+// at-risk transitions named), the cited adoption receipts, and how many halts each set has.
 CALL {
   MATCH (e:Entry) WHERE e.id IN $entry_ids
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
@@ -7,13 +8,13 @@ CALL {
                   tokens: coalesce(e.tokens, 0),
                   requires_out: COUNT { (e)-[:REQUIRES]->() },
                   hard_held_by: [(d:Entry)-[h:REQUIRES]->(e)
-                                 WHERE h.policy = 'hard'
-                                   AND d.status IN ['live', 'revalidated', 'challenged', 'at_risk']
+                                 WHERE h.policy = 'hard' AND d.status IN $standing
                                  | d.id],
                   failed_ancestors: CASE WHEN e.status = 'at_risk'
-                    THEN reduce(acc = [], j IN [(:Set)-[t:TRANSITIONED]->(e)
-                                                WHERE t.to = 'at_risk' | t.justification]
-                                | acc + j)
+                    THEN reduce(acc = [], a IN [(:Set)-[t:TRANSITIONED]->(e)
+                                                WHERE t.to = 'at_risk'
+                                                | coalesce(t.failed_ancestors, [])]
+                                | acc + a)
                     ELSE [] END}) AS entries
 }
 CALL {

@@ -45,10 +45,8 @@ FAILURE_OUTCOMES = (
     GateOutcome.REJECT.value,
     GateOutcome.INVALIDATED.value,
 )
-# An admitted entry in one of these statuses makes the proposal a failure.
-FAILED_ENTRY_STATUSES = ("invalidated", "at_risk")
-# An entry in one of these statuses stands: a repeat win of the same content reinforces it.
-STANDING_ENTRY_STATUSES = ("live", "revalidated")
+# An admitted entry in ``vocabulary.FAILED_WORK`` makes the proposal a failure; one in
+# ``vocabulary.LIVE_STATUSES`` stands, and a repeat win of the same content reinforces it.
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,14 +10,13 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from kg_context.attention.models import (
-    FAILED_ENTRY_STATUSES,
     FAILURE_OUTCOMES,
-    STANDING_ENTRY_STATUSES,
     SUCCESS_OUTCOMES,
     ScoredProposal,
     WinnerOutcome,
 )
 from kg_context.db.executor import QueryExecutor
+from kg_context.vocabulary import FAILED_WORK, LIVE_STATUSES, as_values
 
 __all__ = ["AttentionStore"]
 
@@ -40,7 +39,7 @@ class AttentionStore:
             window=window,
             failure_outcomes=list(FAILURE_OUTCOMES),
             success_outcomes=list(SUCCESS_OUTCOMES),
-            failed_statuses=list(FAILED_ENTRY_STATUSES),
+            failed_statuses=as_values(FAILED_WORK),
         )
         return {r["specialist_id"]: (int(r["successes"]), int(r["failures"])) for r in records}
 
@@ -78,7 +77,7 @@ class AttentionStore:
             "attention/standing_entries",
             keys=list(keys),
             boundary_id=boundary_id,
-            standing=list(STANDING_ENTRY_STATUSES),
+            standing=as_values(LIVE_STATUSES),
         )
         return {r["key"]: r["entry_id"] for r in records if r["entry_id"] is not None}
 

@@ -285,7 +285,7 @@ def halts_resolve(
     with _engine() as engine:
         result = engine.halts.resolve(
             halt_id,
-            chosen[0],  # type: ignore[arg-type]
+            chosen[0],
             operator_id=operator or _operator(),
             reason=reason,
             amendment=amendment,

@@ -20,7 +20,6 @@ from kg_context.cycle.bus import BroadcastBus, BusSubscriber, SubscriberHandler
 from kg_context.cycle.competition import CompetitionDecision, CompetitionResult, compete
 from kg_context.cycle.cycle import Answer, CycleResult, GateOutcome, SelectionBroadcastCycle
 from kg_context.cycle.models import (
-    INELIGIBLE_STATUSES,
     AdmissionReason,
     ArbitrationReason,
     BroadcastContext,
@@ -44,7 +43,6 @@ from kg_context.cycle.workspace import ConsciousWorkspace
 
 __all__ = [
     "DURABLE_KINDS",
-    "INELIGIBLE_STATUSES",
     "AdmissionDecision",
     "AdmissionReason",
     "AdmissionResult",

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 
 from kg_context.cycle.buffer import rank
 from kg_context.cycle.models import (
-    INELIGIBLE_STATUSES,
     Candidate,
     CandidateOrigin,
     CompetitionReason,
 )
 from kg_context.cycle.workspace import ConsciousWorkspace
+from kg_context.vocabulary import CYCLE_INELIGIBLE
 
 __all__ = ["CompetitionDecision", "CompetitionResult", "compete"]
 
@@ -81,7 +81,7 @@ def compete(
         reason: CompetitionReason
         if candidate.id in seen:
             reason = CompetitionReason.DUPLICATE
-        elif candidate.status in INELIGIBLE_STATUSES:
+        elif candidate.status in CYCLE_INELIGIBLE:
             reason = CompetitionReason.INELIGIBLE_STATUS
         elif candidate.id in workspace:
             workspace.refresh(candidate)

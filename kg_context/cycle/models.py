@@ -21,7 +21,6 @@ from kg_context.errors import InputValidationError
 from kg_context.gate.contracts import MAX_BODY_CHARS
 
 __all__ = [
-    "INELIGIBLE_STATUSES",
     "AdmissionReason",
     "ArbitrationReason",
     "BroadcastContext",
@@ -38,9 +37,6 @@ __all__ = [
     "SubscriberStatus",
     "TaskValue",
 ]
-
-# Record statuses that never compete: the record keeps them, the workspace does not.
-INELIGIBLE_STATUSES = frozenset({"retired", "invalidated"})
 
 TaskValue = str | int | float | bool
 

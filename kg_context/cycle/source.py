@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from kg_context.cycle.models import INELIGIBLE_STATUSES, EntryRecord
+from kg_context.cycle.models import EntryRecord
 from kg_context.db.executor import QueryExecutor
 from kg_context.errors import DatabaseError
+from kg_context.vocabulary import CYCLE_INELIGIBLE, as_values
 
 __all__ = ["EntrySource", "GraphEntrySource"]
 
@@ -40,7 +41,7 @@ class GraphEntrySource:
     def __init__(self, executor: QueryExecutor, boundary_id: str) -> None:
         self.executor = executor
         self.boundary_id = boundary_id
-        self.exclude_statuses = sorted(INELIGIBLE_STATUSES)
+        self.exclude_statuses = as_values(CYCLE_INELIGIBLE)
 
     def load_linked(self, ids: Sequence[str]) -> list[EntryRecord]:
         """The entries with these ids, in one read (ids not found or excluded are absent)."""

@@ -15,7 +15,14 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from kg_context.errors import ConfigurationError
-from kg_context.gate.contracts import EntryClass, EntryStatus, Verse, WriterKind
+from kg_context.vocabulary import (
+    PRE_AUTHORIZED_CZAR_CASES,
+    EntryClass,
+    EntryStatus,
+    JustificationCase,
+    Verse,
+    WriterKind,
+)
 
 __all__ = ["Constitution", "default_constitution_text", "load_constitution", "parse_constitution"]
 
@@ -58,17 +65,11 @@ class TransitionRule(_Section):
 
 
 class CzarRule(_Section):
-    """The compaction cases the constitution pre-authorizes: a czar transition whose first
-    justification starts with ``<KIND>:`` for one of these kinds commits mechanically; any other
-    (the czar marks what it cannot decide ``UNCLEAR:``) halts to the operator."""
+    """The compaction cases the constitution pre-authorizes: a czar transition whose declared
+    ``case`` is one of these commits mechanically; any other (the czar marks what it cannot
+    decide ``UNCLEAR``) halts to the operator."""
 
-    pre_authorized: tuple[str, ...] = (
-        "SUPERSEDED",
-        "DEFAULT_SUPERSEDED",
-        "UNREACHABLE",
-        "REACHABLE",
-        "NOT_STANDING",
-    )
+    pre_authorized: tuple[JustificationCase, ...] = PRE_AUTHORIZED_CZAR_CASES
 
 
 class ProvenanceRule(_Section):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import cached_property
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -22,6 +22,7 @@ from kg_context.vocabulary import (
     STATUS_LABELS,
     EntryClass,
     EntryStatus,
+    JustificationCase,
     ResidencyPolicy,
     SetKind,
     Verse,
@@ -93,13 +94,23 @@ class Residency(_Reference):
 
 
 class Transition(_Strict):
-    """A declared status change of an existing entry (and/or its residency), with the reason and
-    the exact edges or facts that justify it (recorded on the transition, for audits)."""
+    """A declared status change of an existing entry (and/or its residency), with the reason, the
+    case it cites, and the exact edges or facts that justify it (recorded on the transition, for
+    audits).
+
+    ``case`` is what the gate decides by (a ``JustificationCase``: a czar's compaction case, an
+    invalidation's failed ancestor, an ontology change); ``failed_ancestors`` names the failed
+    entries an at-risk transition answers to (revalidation must cite one); ``justification`` is
+    free-text evidence for people and audits, never parsed."""
 
     entry_id: str = Field(pattern=_ID)
     to: EntryStatus | None = None
     resident: bool | None = None
     reason: str = Field(min_length=1, max_length=2000)
+    case: JustificationCase | None = None
+    failed_ancestors: tuple[Annotated[str, Field(pattern=_ID)], ...] = Field(
+        default=(), max_length=256
+    )
     justification: tuple[str, ...] = Field(default=(), max_length=256)
 
     @model_validator(mode="after")

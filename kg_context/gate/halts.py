@@ -7,18 +7,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Literal
 
 from kg_context.db.executor import QueryExecutor, Record, Transaction
 from kg_context.errors import InputValidationError, StateError
 from kg_context.gate.contracts import Proposal, constitution_proposal
 from kg_context.gate.decision import Decision
+from kg_context.gate.rows import receipt_row
 from kg_context.gate.set_constructor import ClosedSet
 from kg_context.gate.store import GateStore, now_iso
+from kg_context.vocabulary import HaltStatus, ReceiptKind, ResolutionKind
 
 __all__ = ["HaltView", "Halts", "Resolution"]
-
-ResolutionKind = Literal["approve", "reject", "amend"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +41,7 @@ class Halts:
         self._store = store
 
     def list(
-        self, boundary_id: str | None = None, status: str | None = "open", limit: int = 100
+        self, boundary_id: str | None = None, status: str | None = HaltStatus.OPEN, limit: int = 100
     ) -> list[Record]:
         return self._executor.read(
             "halts/list", boundary_id=boundary_id, status=status, limit=limit
@@ -55,7 +54,7 @@ class Halts:
     def resolve(
         self,
         halt_id: str,
-        resolution: ResolutionKind,
+        resolution: ResolutionKind | str,
         *,
         operator_id: str,
         reason: str,
@@ -63,16 +62,23 @@ class Halts:
     ) -> Resolution:
         if not operator_id or not reason.strip():
             raise InputValidationError("a resolution names its operator and gives a reason")
+        try:
+            resolution = ResolutionKind(resolution)
+        except ValueError:
+            choices = ", ".join(k.value for k in ResolutionKind)
+            raise InputValidationError(
+                f"a resolution is one of {choices}, not {resolution!r}"
+            ) from None
         current = self.show(halt_id)
-        if current.halt["status"] != "open":
+        if current.halt["status"] != HaltStatus.OPEN:
             raise StateError(f"halt {halt_id} is {current.halt['status']}, not open")
         boundary_id = current.halt["boundary_id"]
-        if resolution == "reject":
+        if resolution == ResolutionKind.REJECT:
             self._reject(current, operator_id, reason)
-            return Resolution(halt_id, "reject", None)
+            return Resolution(halt_id, ResolutionKind.REJECT, None)
         constitution_decision = None
         waive = frozenset({current.halt["reason_code"]})
-        if resolution == "amend":
+        if resolution == ResolutionKind.AMEND:
             if not amendment:
                 raise InputValidationError("--amend needs the new constitution's TOML")
             constitution_decision = self._store.commit_constitution(
@@ -88,7 +94,7 @@ class Halts:
 
         def closed_sets(tx: Transaction) -> list[ClosedSet]:
             view = _view(tx.run("halts/get", halt_id=halt_id), halt_id)
-            if view.halt["status"] != "open":
+            if view.halt["status"] != HaltStatus.OPEN:
                 raise StateError(f"halt {halt_id} was resolved meanwhile")
             return [ClosedSet(view.set["id"], bool(view.set["explicit"]), tuple(view.proposals))]
 
@@ -108,10 +114,10 @@ class Halts:
         def work(tx: Transaction) -> None:
             tx.run("gate/lock_boundary", boundary_id=current.halt["boundary_id"])
             view = _view(tx.run("halts/get", halt_id=current.halt["id"]), current.halt["id"])
-            if view.halt["status"] != "open":
+            if view.halt["status"] != HaltStatus.OPEN:
                 raise StateError(f"halt {current.halt['id']} was resolved meanwhile")
             tx.run("halts/reject_set", set_id=view.set["id"])
-            self._close_halt(tx, view, "reject", operator_id, reason)
+            self._close_halt(tx, view, ResolutionKind.REJECT, operator_id, reason)
 
         self._executor.write_tx(work)
 
@@ -134,24 +140,23 @@ class Halts:
         )
         if not rows:
             raise StateError(f"halt {view.halt['id']} is not open")
-        props: dict[str, Any] = {
-            "id": f"{view.halt['id']}/resolution",
-            "kind": "resolution" if resolution != "reject" else "rejection",
-            "at": now,
-            "boundary_id": view.halt["boundary_id"],
-            "set_id": view.set["id"],
-            "halt_id": view.halt["id"],
-            "decision": resolution,
-            "operator_id": operator_id,
-            "reason": reason,
-            "reason_code": view.halt["reason_code"],
-            "resolution_seconds": rows[0]["resolution_seconds"],
-            "constitution_version": view.halt["constitution_version"],
-        }
-        tx.run(
-            "gate/write_receipts",
-            receipts=[{"id": props["id"], "set_id": view.set["id"], "props": props}],
+        row = receipt_row(
+            f"{view.halt['id']}/resolution",
+            ReceiptKind.REJECTION
+            if resolution == ResolutionKind.REJECT
+            else ReceiptKind.RESOLUTION,
+            at=now,
+            boundary_id=view.halt["boundary_id"],
+            set_id=view.set["id"],
+            constitution_version=view.halt["constitution_version"],
+            halt_id=view.halt["id"],
+            decision=resolution.value,
+            operator_id=operator_id,
+            reason=reason,
+            reason_code=view.halt["reason_code"],
+            resolution_seconds=rows[0]["resolution_seconds"],
         )
+        tx.run("gate/write_receipts", receipts=[row])
 
 
 def _view(rows: list[Record], halt_id: str) -> HaltView:

@@ -11,23 +11,35 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Literal
 
 from kg_context.gate.constitution import Constitution
-from kg_context.gate.contracts import EntryProposal, Proposal, Transition, WriterKind
+from kg_context.gate.contracts import EntryProposal, Proposal, Transition
 from kg_context.gate.set_constructor import ClosedSet
 from kg_context.gate.snapshot import Snapshot
 from kg_context.gate.status_machine import is_legal
+from kg_context.vocabulary import (
+    NOT_STANDING,
+    EntryStatus,
+    Outcome,
+    ReasonCode,
+    WriterKind,
+)
 
 __all__ = ["HALTS", "REJECTS", "Check", "SetView", "Violation"]
 
 
 @dataclass(frozen=True, slots=True)
 class Violation:
-    outcome: Literal["reject", "halt"]
-    reason_code: str
+    """A predicate's refusal: the reason code (which says reject or halt), a detail naming what
+    was found, and a suggested constitution amendment (empty where none applies)."""
+
+    reason_code: ReasonCode
     detail: str
     suggested_amendment: str
+
+    @property
+    def outcome(self) -> Outcome:
+        return self.reason_code.outcome
 
 
 @dataclass(frozen=True)
@@ -51,18 +63,20 @@ class SetView:
 Check = Callable[[SetView, Constitution, Snapshot], Violation | None]
 
 
-def _reject(code: str, detail: str, amendment: str = "") -> Violation:
-    return Violation("reject", code, detail, amendment)
+def _reject(code: ReasonCode, detail: str, amendment: str = "") -> Violation:
+    assert code.outcome is Outcome.REJECT, code
+    return Violation(code, detail, amendment)
 
 
-def _halt(code: str, detail: str, amendment: str) -> Violation:
-    return Violation("halt", code, detail, amendment)
+def _halt(code: ReasonCode, detail: str, amendment: str) -> Violation:
+    assert code.outcome is Outcome.HALT, code
+    return Violation(code, detail, amendment)
 
 
 def set_size(view: SetView, c: Constitution, _: Snapshot) -> Violation | None:
     if len(view.entries) > c.limits.max_entries_per_set:
         return _reject(
-            "SET_TOO_LARGE",
+            ReasonCode.SET_TOO_LARGE,
             f"{len(view.entries)} entries; limits.max_entries_per_set is "
             f"{c.limits.max_entries_per_set}",
             f"[limits] max_entries_per_set = {len(view.entries)}",
@@ -75,7 +89,7 @@ def class_allowed(view: SetView, c: Constitution, _: Snapshot) -> Violation | No
         allowed = c.writers.allowed(proposal.writer_kind)
         if entry.entry_class not in allowed:
             return _reject(
-                "CLASS_NOT_ALLOWED",
+                ReasonCode.CLASS_NOT_ALLOWED,
                 f"entry {entry_id}: writer kind {proposal.writer_kind.value} may not commit "
                 f"class {entry.entry_class.value}",
                 f"[writers] {proposal.writer_kind.value} += [{entry.entry_class.value!r}]",
@@ -88,7 +102,7 @@ def body_size(view: SetView, c: Constitution, _: Snapshot) -> Violation | None:
         tokens = view.tokens[entry_id]
         if tokens > c.limits.max_body_tokens:
             return _reject(
-                "BODY_TOO_LARGE",
+                ReasonCode.BODY_TOO_LARGE,
                 f"entry {entry_id} has {tokens} tokens; limits.max_body_tokens is "
                 f"{c.limits.max_body_tokens}",
                 f"[limits] max_body_tokens = {tokens}",
@@ -100,7 +114,7 @@ def entry_ids_free(view: SetView, _: Constitution, snapshot: Snapshot) -> Violat
     for _proposal, entry_id, _entry in view.entries:
         if entry_id in snapshot.entries:
             return _reject(
-                "ENTRY_ID_TAKEN",
+                ReasonCode.ENTRY_ID_TAKEN,
                 f"entry id {entry_id} already exists in the record; ids are never reused",
             )
     return None
@@ -115,7 +129,7 @@ def provenance_required(view: SetView, c: Constitution, _: Snapshot) -> Violatio
             and "source" not in (entry.attributes)
         ):
             return _reject(
-                "MISSING_PROVENANCE",
+                ReasonCode.MISSING_PROVENANCE,
                 f"entry {entry_id} (class {entry.entry_class.value}) declares no DERIVED_FROM "
                 "and no `source` attribute",
                 f"[provenance] required_classes -= [{entry.entry_class.value!r}]",
@@ -130,13 +144,13 @@ def deliberative_lease(view: SetView, c: Constitution, _: Snapshot) -> Violation
             continue
         if entry.expires_after is None and not entry.superseded_by_default:
             return _reject(
-                "MISSING_LEASE",
+                ReasonCode.MISSING_LEASE,
                 f"deliberative entry {entry_id} (class {entry.entry_class.value}) carries neither "
                 "expires_after nor superseded_by_default",
             )
         if entry.expires_after is not None and entry.expires_after > c.deliberative.max_lease_sets:
             return _reject(
-                "MISSING_LEASE",
+                ReasonCode.MISSING_LEASE,
                 f"deliberative entry {entry_id} asks a lease of {entry.expires_after} sets; "
                 f"deliberative.max_lease_sets is {c.deliberative.max_lease_sets}",
                 f"[deliberative] max_lease_sets = {entry.expires_after}",
@@ -150,7 +164,7 @@ def dependencies_exist(view: SetView, _: Constitution, snapshot: Snapshot) -> Vi
         for dep in [r.entry_id for r in entry.derived_from] + [r.entry_id for r in entry.requires]:
             if dep not in new_ids and dep not in snapshot.entries:
                 return _reject(
-                    "UNKNOWN_DEPENDENCY",
+                    ReasonCode.UNKNOWN_DEPENDENCY,
                     f"entry {entry_id} declares a dependency on {dep}, which is not in the record",
                 )
     return None
@@ -165,7 +179,7 @@ def czar_independence(view: SetView, _: Constitution, snapshot: Snapshot) -> Vio
             and touched.writer_id == proposal.writer_id
         ):
             return _reject(
-                "CZAR_INDEPENDENCE",
+                ReasonCode.CZAR_INDEPENDENCE,
                 f"czar {proposal.writer_id} would retire {t.entry_id}, which it wrote itself",
             )
     for proposal, entry_id, entry in view.entries:
@@ -175,7 +189,7 @@ def czar_independence(view: SetView, _: Constitution, snapshot: Snapshot) -> Vio
             touched = snapshot.entries.get(ref)
             if touched is not None and touched.writer_id == proposal.writer_id:
                 return _reject(
-                    "CZAR_INDEPENDENCE",
+                    ReasonCode.CZAR_INDEPENDENCE,
                     f"czar {proposal.writer_id} would compact {ref} (via {entry_id}), "
                     "which it wrote itself",
                 )
@@ -186,7 +200,7 @@ def fragmentation(view: SetView, c: Constitution, _: Snapshot) -> Violation | No
     if view.closed.fragmented_with:
         others = ", ".join(view.closed.fragmented_with)
         return _halt(
-            "FRAGMENTATION",
+            ReasonCode.FRAGMENTATION,
             f"set {view.closed.set_id} and {others} touch the same target within one window of "
             f"{c.window.proposals} proposals",
             "group them under one set id, or [window] proposals = 1 to treat them apart",
@@ -212,7 +226,7 @@ def supersession_target(view: SetView, _: Constitution, snapshot: Snapshot) -> V
                 problem = f"has key {old.key!r}, not {entry.key!r}"
             if problem:
                 return _halt(
-                    "SUPERSESSION_TARGET",
+                    ReasonCode.SUPERSESSION_TARGET,
                     f"entry {entry_id} declares it supersedes {sup.entry_id}, which {problem}",
                     "correct the declaration, or resolve with --approve to record it unexecuted",
                 )
@@ -227,7 +241,7 @@ def verse_adoption(view: SetView, c: Constitution, snapshot: Snapshot) -> Violat
         receipt = proposal.adoption_receipt_id
         if receipt is None or receipt not in snapshot.adoption_receipts:
             return _halt(
-                "VERSE_ADOPTION",
+                ReasonCode.VERSE_ADOPTION,
                 f"entry {entry_id} is {entry.verse.value} material entering a "
                 f"{snapshot.boundary.verse} boundary without an adoption receipt",
                 "an operator issues an adoption receipt (kg-context adopt) and the writer cites it",
@@ -243,7 +257,7 @@ def density(view: SetView, c: Constitution, snapshot: Snapshot) -> Violation | N
     )
     if fanout > c.density.max_set_fanout:
         return _halt(
-            "DENSITY",
+            ReasonCode.DENSITY,
             f"set {view.closed.set_id} declares {fanout} edges; density.max_set_fanout is "
             f"{c.density.max_set_fanout}",
             f"[density] max_set_fanout = {fanout}, or declare fewer (soft, leased) edges",
@@ -255,7 +269,7 @@ def density(view: SetView, c: Constitution, snapshot: Snapshot) -> Violation | N
         ratio = requires / live
         if ratio > c.density.max_edges_per_live_entry:
             return _halt(
-                "DENSITY",
+                ReasonCode.DENSITY,
                 f"REQUIRES edges per live entry would be {ratio:.2f} ({requires}/{live}); "
                 f"density.max_edges_per_live_entry is {c.density.max_edges_per_live_entry}",
                 f"[density] max_edges_per_live_entry = {ratio:.2f}, or declare fewer edges",
@@ -270,24 +284,24 @@ def transitions_legal(view: SetView, c: Constitution, snapshot: Snapshot) -> Vio
         current = snapshot.entries.get(t.entry_id)
         if current is None or current.boundary_id != snapshot.boundary.id:
             return _reject(
-                "UNKNOWN_DEPENDENCY",
+                ReasonCode.UNKNOWN_DEPENDENCY,
                 f"transition of {t.entry_id}: no such entry in boundary {snapshot.boundary.id}",
             )
         if t.to is not None and not is_legal(current.status, t.to):
             return _reject(
-                "ILLEGAL_TRANSITION",
+                ReasonCode.ILLEGAL_TRANSITION,
                 f"{t.entry_id} is {current.status}; the status machine has no "
                 f"{current.status} -> {t.to.value}",
             )
         if t.to is not None and t.to not in c.transitions.allowed(proposal.writer_kind):
             return _reject(
-                "TRANSITION_NOT_ALLOWED",
+                ReasonCode.TRANSITION_NOT_ALLOWED,
                 f"writer kind {proposal.writer_kind.value} may not move entries to {t.to.value}",
                 f"[transitions] {proposal.writer_kind.value} += [{t.to.value!r}]",
             )
         if t.resident is not None and not c.transitions.may_move_residency(proposal.writer_kind):
             return _reject(
-                "TRANSITION_NOT_ALLOWED",
+                ReasonCode.TRANSITION_NOT_ALLOWED,
                 f"writer kind {proposal.writer_kind.value} may not change residency",
             )
     return None
@@ -299,7 +313,7 @@ def residency_hold(view: SetView, _: Constitution, snapshot: Snapshot) -> Violat
     leaving = {
         t.entry_id
         for p, t in view.transitions
-        if t.resident is False or (t.to is not None and t.to.value in _NOT_STANDING)
+        if t.resident is False or (t.to is not None and t.to in NOT_STANDING)
     }
     for proposal, t in view.transitions:
         if proposal.writer_kind is not WriterKind.CZAR or t.entry_id not in leaving:
@@ -308,7 +322,7 @@ def residency_hold(view: SetView, _: Constitution, snapshot: Snapshot) -> Violat
         holders = [h for h in (current.hard_held_by if current else ()) if h not in leaving]
         if holders:
             return _halt(
-                "HARD_DEPENDENCY",
+                ReasonCode.HARD_DEPENDENCY,
                 f"czar {proposal.writer_id} would retire {t.entry_id}, which standing "
                 f"{', '.join(sorted(holders)[:5])} still hold(s) through a hard REQUIRES edge",
                 "retire or supersede the holder first, or resolve with --approve",
@@ -316,27 +330,24 @@ def residency_hold(view: SetView, _: Constitution, snapshot: Snapshot) -> Violat
     return None
 
 
-_NOT_STANDING = frozenset({"superseded", "retired", "invalidated", "explored"})
-
-
 def weak_revalidation(view: SetView, _: Constitution, snapshot: Snapshot) -> Violation | None:
     """Revalidation (at_risk or challenged -> revalidated) is a writer's new act that must
     reference the failed ancestor: the set declares it in ``revalidates`` or one of its new
     entries declares DERIVED_FROM on it. The failed ancestors of an at-risk entry are those its
-    at-risk transitions recorded (``failed:<id>``); a challenged entry, or an at-risk one with
-    none recorded, is its own failed ancestor. A revalidation that references none is weak."""
+    at-risk transitions recorded (``Transition.failed_ancestors``, read back from the graph); a
+    challenged entry, or an at-risk one with none recorded, is its own failed ancestor. A
+    revalidation that references none is weak."""
     referenced = {ref for p in view.closed.proposals for ref in p.revalidates}
     referenced.update(ref.entry_id for _, _, e in view.entries for ref in e.derived_from)
     for proposal, t in view.transitions:
-        if t.to is None or t.to.value != "revalidated":
+        if t.to is not EntryStatus.REVALIDATED:
             continue
         current = snapshot.entries.get(t.entry_id)
-        recorded = current.failed_ancestors if current is not None else ()
-        ancestors = {j.removeprefix("failed:") for j in recorded if j.startswith("failed:")}
-        required = ancestors or {t.entry_id}
+        recorded = set(current.failed_ancestors) if current is not None else set()
+        required = recorded or {t.entry_id}
         if not required & referenced:
             return _halt(
-                "WEAK_REVALIDATION",
+                ReasonCode.WEAK_REVALIDATION,
                 f"{proposal.writer_id} revalidates {t.entry_id} without referencing its failed "
                 f"ancestor ({', '.join(sorted(required)[:5])}) in revalidates or DERIVED_FROM",
                 "cite the failed ancestor in the proposal's revalidates (what was re-examined), "
@@ -346,18 +357,21 @@ def weak_revalidation(view: SetView, _: Constitution, snapshot: Snapshot) -> Vio
 
 
 def compaction_pre_authorized(view: SetView, c: Constitution, _: Snapshot) -> Violation | None:
-    """A czar's transitions commit only for the cases the constitution pre-authorizes."""
+    """A czar's transitions commit only for the cases the constitution pre-authorizes: the
+    transition's declared ``case`` (never its free-text evidence) must be one of
+    ``[czar] pre_authorized``; anything else (``UNCLEAR``, or no case) halts to the operator."""
     allowed = set(c.czar.pre_authorized)
     for proposal, t in view.transitions:
         if proposal.writer_kind is not WriterKind.CZAR:
             continue
-        kind = t.justification[0].split(":", 1)[0] if t.justification else ""
-        if kind not in allowed:
+        if t.case is None or t.case not in allowed:
+            case = t.case.value if t.case is not None else "no case"
+            evidence = t.justification[0] if t.justification else "no evidence"
             return _halt(
-                "UNCLEAR_COMPACTION",
+                ReasonCode.UNCLEAR_COMPACTION,
                 f"czar transition of {t.entry_id} ({t.reason}) is not a pre-authorized case: "
-                f"{t.justification[0] if t.justification else 'no justification'}",
-                f"decide it: resolve --approve or --reject; or [czar] pre_authorized += [{kind!r}]",
+                f"{case}: {evidence}",
+                f"decide it: resolve --approve or --reject; or [czar] pre_authorized += [{case!r}]",
             )
     return None
 

@@ -1,13 +1,13 @@
 """What the gate reads before it decides: a snapshot of the boundary and the entries a batch of
-sets refers to (pure data, loaded by ``gate_store`` inside the locked commit transaction)."""
+sets refers to (pure data, loaded by the store inside the locked commit transaction)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["BoundaryState", "EntryState", "Snapshot"]
+from kg_context.vocabulary import LIVE_STATUSES
 
-LIVE_STATUSES = frozenset({"live", "revalidated"})
+__all__ = ["BoundaryState", "EntryState", "Snapshot"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,8 +23,8 @@ class EntryState:
     requires_out: int = 0
     # Standing entries that hold this one through a hard REQUIRES edge (residency predicates).
     hard_held_by: tuple[str, ...] = ()
-    # For an at-risk entry: the justifications recorded when it went at risk (the failed
-    # ancestor is named ``failed:<id>``); revalidation must reference one (WEAK_REVALIDATION).
+    # For an at-risk entry: the failed ancestors its at-risk transitions recorded
+    # (``Transition.failed_ancestors``); revalidation must reference one (WEAK_REVALIDATION).
     failed_ancestors: tuple[str, ...] = ()
 
     @property

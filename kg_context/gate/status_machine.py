@@ -12,9 +12,9 @@ Residency (whether an entry is in the window) is separate: a transition may flip
 
 from __future__ import annotations
 
-from kg_context.gate.contracts import EntryStatus
+from kg_context.vocabulary import EntryStatus
 
-__all__ = ["LIVE_STATUSES", "NEXT_STATUSES", "is_legal"]
+__all__ = ["NEXT_STATUSES", "is_legal", "may_become"]
 
 S = EntryStatus
 _FROM_LIVE = frozenset({S.SUPERSEDED, S.RETIRED, S.CHALLENGED, S.INVALIDATED, S.AT_RISK})
@@ -30,9 +30,6 @@ NEXT_STATUSES: dict[EntryStatus, frozenset[EntryStatus]] = {
     S.EXPLORED: frozenset(),
 }
 
-# Statuses that count as live state (roots, residency, density).
-LIVE_STATUSES = frozenset({S.LIVE, S.REVALIDATED})
-
 
 def is_legal(current: str, target: EntryStatus) -> bool:
     """Whether ``current -> target`` is a transition the record allows."""
@@ -40,3 +37,8 @@ def is_legal(current: str, target: EntryStatus) -> bool:
         return target in NEXT_STATUSES[EntryStatus(current)]
     except ValueError:
         return False
+
+
+def may_become(target: EntryStatus) -> frozenset[EntryStatus]:
+    """Every status the machine allows to move to ``target`` (e.g. what may go at_risk)."""
+    return frozenset(s for s, nxt in NEXT_STATUSES.items() if target in nxt)

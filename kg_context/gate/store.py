@@ -11,35 +11,34 @@ no longer pending: nothing commits twice.
 from __future__ import annotations
 
 import json
-import tomllib
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
 from kg_context.db.executor import QueryExecutor, Record, Transaction
-from kg_context.errors import InputValidationError, StateError
+from kg_context.errors import InputValidationError
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Proposal
-from kg_context.gate.decision import Decision, Plan, evaluate, evaluate_constitution
+from kg_context.gate.decision import Decision, evaluate, evaluate_constitution
+from kg_context.gate.proposal_records import (
+    Submission,
+    decision_from_record,
+    declared_version,
+    proposal_row,
+    submissions,
+)
 from kg_context.gate.set_constructor import ClosedSet, construct_sets
-from kg_context.gate.snapshot import BoundaryState, EntryState, Snapshot
+from kg_context.gate.snapshot import BoundaryState, Snapshot
+from kg_context.gate.transaction_io import load_snapshot, lock_boundary, write_plan
+from kg_context.vocabulary import ProposalStatus
 
 __all__ = ["GateStore", "Submission", "now_iso"]
 
 
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
-@dataclass(frozen=True, slots=True)
-class Submission:
-    proposal_id: str
-    status: str  # pending | committed | halted | rejected
-    set_id: str | None
-    new: bool
 
 
 class GateStore:
@@ -71,7 +70,7 @@ class GateStore:
         records = self._executor.write(
             "gate/submit_proposals", boundary_id=boundary_id, proposals=rows, now=now_iso()
         )
-        return _submissions(records, digests, boundary_id)
+        return submissions(records, digests, boundary_id)
 
     def _prepare(
         self, boundary_id: str, proposals: Sequence[Proposal]
@@ -90,7 +89,7 @@ class GateStore:
             self._submitted.move_to_end(p.id)
         while len(self._submitted) > self._submitted_cap:
             self._submitted.popitem(last=False)
-        rows = [_proposal_row(p) for p in {p.id: p for p in proposals}.values()]
+        rows = [proposal_row(p) for p in {p.id: p for p in proposals}.values()]
         return rows, digests
 
     # -- the locked transaction ----------------------------------------------------------------
@@ -129,7 +128,7 @@ class GateStore:
         """Decide sets chosen inside the locked transaction (operator resolution uses this)."""
 
         def work(tx: Transaction) -> list[Decision]:
-            boundary = self._lock(tx, boundary_id)
+            boundary = lock_boundary(tx, boundary_id)
             sets = closed_sets(tx)
             decisions = self._decide(tx, boundary, sets, [], gateway_id, waive)
             if extra_writes is not None:
@@ -138,26 +137,6 @@ class GateStore:
 
         return self._executor.write_tx(work)
 
-    def _lock(self, tx: Transaction, boundary_id: str) -> BoundaryState:
-        rows = tx.run("gate/lock_boundary", boundary_id=boundary_id)
-        if not rows:
-            raise StateError(
-                f"boundary {boundary_id} does not exist; open it with engine.boundary()"
-            )
-        row = rows[0]
-        return BoundaryState(
-            id=row["id"],
-            seq=row["seq"],
-            verse=row["verse"],
-            constitution_version=row["constitution_version"],
-            task_horizon=row["task_horizon"],
-            live_count=row["live_count"],
-            requires_count=row["requires_count"],
-            last_set_id=row["last_set_id"],
-            committed_tokens=row["committed_tokens"],
-            resident_tokens=row["resident_tokens"],
-        )
-
     def _close_batch(
         self,
         tx: Transaction,
@@ -165,13 +144,13 @@ class GateStore:
         gateway_id: str,
         prepared: tuple[list[dict[str, Any]], dict[str, str]] | None,
     ) -> tuple[list[Decision], bool]:
-        boundary = self._lock(tx, boundary_id)
+        boundary = lock_boundary(tx, boundary_id)
         if prepared is not None:
             rows, digests = prepared
             records = tx.run(
                 "gate/submit_proposals", boundary_id=boundary_id, proposals=rows, now=now_iso()
             )
-            _submissions(records, digests, boundary_id)
+            submissions(records, digests, boundary_id)
         pending_rows = tx.run(
             "gate/pending_proposals", boundary_id=boundary_id, limit=self._batch_limit
         )
@@ -210,7 +189,7 @@ class GateStore:
     ) -> list[Decision]:
         constitution = self._constitution_for(boundary.constitution_version)
         expected_seq = boundary.seq  # evaluate advances the in-memory state
-        snapshot = self._snapshot(tx, boundary, sets)
+        snapshot = load_snapshot(tx, boundary, sets)
         decisions, plan = evaluate(
             sets,
             snapshot,
@@ -222,96 +201,21 @@ class GateStore:
             halt_serial=lambda set_id: snapshot.halt_counts.get(set_id, 0) + 1,
             unplaced=unplaced,
         )
-        self._write(tx, boundary.id, plan, expected_seq)
+        write_plan(tx, boundary.id, plan, expected_seq)
         return decisions
-
-    def _snapshot(
-        self, tx: Transaction, boundary: BoundaryState, sets: list[ClosedSet]
-    ) -> Snapshot:
-        entry_ids: set[str] = set()
-        receipt_ids: set[str] = set()
-        for closed in sets:
-            for proposal in closed.proposals:
-                entry_ids.update(proposal.entry_ids())
-                if proposal.adoption_receipt_id:
-                    receipt_ids.add(proposal.adoption_receipt_id)
-                for entry in proposal.entries:
-                    entry_ids.update(entry.references())
-                entry_ids.update(t.entry_id for t in proposal.transitions)
-        state = tx.run(
-            "gate/load_state",
-            entry_ids=sorted(entry_ids),
-            receipt_ids=sorted(receipt_ids),
-            set_ids=[c.set_id for c in sets],
-            boundary_id=boundary.id,
-        )[0]
-        snapshot = Snapshot(boundary=boundary)
-        for e in state["entries"]:
-            snapshot.entries[e["id"]] = EntryState(
-                id=e["id"],
-                boundary_id=e["boundary_id"],
-                key=e["key"],
-                status=e["status"],
-                entry_class=e["class"],
-                writer_id=e["writer_id"],
-                resident=bool(e["resident"]),
-                tokens=e["tokens"],
-                requires_out=e["requires_out"],
-                hard_held_by=tuple(e.get("hard_held_by") or ()),
-                failed_ancestors=tuple(e.get("failed_ancestors") or ()),
-            )
-        snapshot.adoption_receipts = set(state["adoptions"])
-        for set_id in state["halted_sets"]:
-            snapshot.halt_counts[set_id] = snapshot.halt_counts.get(set_id, 0) + 1
-        return snapshot
-
-    def _write(self, tx: Transaction, boundary_id: str, plan: Plan, expected_seq: int) -> None:
-        """The plan's batched statements, each skipped when it has no rows."""
-        if plan.sets:
-            tx.run("gate/write_sets", sets=_nested_sets(plan))
-        if plan.derived_from:
-            tx.run("gate/write_derived_from", derived=plan.derived_from)
-        if plan.summarizes:
-            tx.run("gate/write_summarizes", summarizes=plan.summarizes)
-        if plan.requires:
-            tx.run("gate/write_requires", requires=plan.requires)
-        if plan.supersedes:
-            tx.run("gate/write_supersedes", supersedes=plan.supersedes)
-        if plan.halts:
-            tx.run("gate/write_halts", halts=plan.halts)
-        if plan.transitions:
-            tx.run("gate/write_transitions", transitions=plan.transitions)
-        b = plan.boundary
-        advanced = tx.run(
-            "gate/advance_boundary",
-            boundary_id=boundary_id,
-            expected_seq=expected_seq,
-            seq=b["seq"],
-            last_set_id=b["last_set_id"],
-            live_count=b["live_count"],
-            requires_count=b["requires_count"],
-            committed_tokens=b["committed_tokens"],
-            resident_tokens=b["resident_tokens"],
-        )
-        if not advanced:
-            # Cannot happen while the lock is held; if it ever does, nothing of this
-            # transaction may commit.
-            raise StateError(
-                f"boundary {boundary_id} moved past seq {expected_seq} under the gate's lock"
-            )
 
     def commit_constitution(self, proposal: Proposal, gateway_id: str) -> Decision:
         """Record and decide a constitution change in one locked transaction."""
 
         def work(tx: Transaction) -> Decision:
-            boundary = self._lock(tx, proposal.boundary_id)
+            boundary = lock_boundary(tx, proposal.boundary_id)
             recorded = self._submit_in(tx, proposal)
             if recorded is not None:
                 return recorded
             current = self._constitution_for(boundary.constitution_version)
             expected_seq = boundary.seq
             snapshot = Snapshot(boundary=boundary)
-            text_version = _declared_version(proposal.entries[0].body)
+            text_version = declared_version(proposal.entries[0].body)
             rows = tx.run("constitution/get", version=text_version) if text_version else []
             decision, plan, proposed = evaluate_constitution(
                 proposal,
@@ -335,7 +239,7 @@ class GateStore:
                     boundary_id=boundary.id,
                     version=proposed.version,
                 )
-            self._write(tx, boundary.id, plan, expected_seq)
+            write_plan(tx, boundary.id, plan, expected_seq)
             return decision
 
         return self._executor.write_tx(work)
@@ -345,114 +249,19 @@ class GateStore:
         rows = tx.run(
             "gate/submit_proposals",
             boundary_id=proposal.boundary_id,
-            proposals=[_proposal_row(proposal)],
+            proposals=[proposal_row(proposal)],
             now=now_iso(),
         )
         if rows[0]["digest"] != proposal.digest():
             raise InputValidationError(
                 f"proposal id {proposal.id} is already recorded with other content"
             )
-        if rows[0]["status"] == "pending":
+        if rows[0]["status"] == ProposalStatus.PENDING:
             return None
         recorded = tx.run("gate/decision_for_proposal", proposal_id=proposal.id)
-        return _decision_from_record(recorded[0]) if recorded else None
+        return decision_from_record(recorded[0]) if recorded else None
 
     # -- reading decisions back -----------------------------------------------------------------
     def decision_for(self, proposal_id: str) -> Decision | None:
         rows = self._executor.read("gate/decision_for_proposal", proposal_id=proposal_id)
-        return _decision_from_record(rows[0]) if rows else None
-
-
-def _nested_sets(plan: Plan) -> list[dict[str, Any]]:
-    """The plan's set rows with their writers, receipts and entries nested, for one statement."""
-    by_set: dict[str, dict[str, Any]] = {
-        row["id"]: {**row, "writers": [], "receipts": [], "entries": [], "proposals": []}
-        for row in plan.sets
-    }
-    for decided in plan.proposals:
-        by_set[decided["set_id"]]["proposals"].append(
-            {"id": decided["id"], "status": decided["status"]}
-        )
-    for writer in plan.writers:
-        by_set[writer["set_id"]]["writers"].append({"id": writer["id"], "kind": writer["kind"]})
-    for receipt in plan.receipts:
-        by_set[receipt["set_id"]]["receipts"].append(receipt["props"])
-    for entry in plan.entries:
-        by_set[entry["set_id"]]["entries"].append(
-            {"labels": entry["labels"], "targets": entry["targets"], "props": entry["props"]}
-        )
-    return list(by_set.values())
-
-
-def _submissions(
-    records: list[Record], digests: dict[str, str], boundary_id: str
-) -> list[Submission]:
-    """Check what the record holds for submitted ids: a known id must carry the same content."""
-    if not records and digests:
-        raise InputValidationError(f"boundary {boundary_id} does not exist")
-    out = []
-    for record in records:
-        if record["digest"] != digests[record["id"]] or record["boundary_id"] != boundary_id:
-            raise InputValidationError(
-                f"proposal id {record['id']} is already recorded with other content; "
-                "proposal ids are idempotency keys and are never reused"
-            )
-        out.append(
-            Submission(
-                proposal_id=record["id"],
-                status=record["status"],
-                set_id=record["set_id"],
-                new=record["status"] == "pending",
-            )
-        )
-    return out
-
-
-def _proposal_row(p: Proposal) -> dict[str, Any]:
-    return {
-        "id": p.id,
-        "props": {
-            "id": p.id,
-            "boundary_id": p.boundary_id,
-            "writer_id": p.writer_id,
-            "writer_kind": p.writer_kind.value,
-            "declared_set_id": p.set_id,
-            "targets": list(p.targets),
-            "kind": p.kind,
-            "payload": p.payload(),
-            "digest": p.digest(),
-        },
-    }
-
-
-def _declared_version(text: str) -> str | None:
-    """The ``version`` a TOML text declares, if it parses (the gate validates the rest)."""
-    try:
-        value = tomllib.loads(text).get("version")
-    except tomllib.TOMLDecodeError:
-        return None
-    return value if isinstance(value, str) else None
-
-
-def _decision_from_record(row: Record) -> Decision | None:
-    status = row["set_status"]
-    if status is None or row["receipt_id"] is None:
-        return None
-    outcome = {"ratified": "commit", "halted": "halt", "rejected": "reject"}.get(status)
-    if outcome is None:
-        return None
-    return Decision(
-        outcome=outcome,  # type: ignore[arg-type]
-        set_id=row["set_id"],
-        boundary_id=row["boundary_id"],
-        seq=row["seq"],
-        proposal_ids=tuple(row["proposal_ids"] or ()),
-        entry_ids=tuple(sorted(row["entry_ids"])),
-        receipt_id=row["receipt_id"],
-        constitution_version=row["constitution_version"],
-        reason_code=row["reason_code"],
-        detail=row["detail"],
-        suggested_amendment=row["suggested_amendment"],
-        halt_id=row["halt_id"],
-        replayed=True,
-    )
+        return decision_from_record(rows[0]) if rows else None

@@ -9,7 +9,7 @@ size by ``InvalidationSettings``, and the summary says when a bound cut it.
 
 The outcome is ONE governed set (kind ``invalidation``) that passes the gate like any other: the
 failed entries move to challenged/invalidated, the at-risk descendants to ``at_risk`` (each
-transition's justification names the failed ancestor and the depth of the essential path), and a
+transition names its failed ancestor in ``failed_ancestors``, case ``FAILED_ANCESTOR``), and a
 summary entry carries the counts, the ids (up to a cap), the depth, and essential versus
 supporting. Nothing here decides a descendant's fate: revalidation is a writer's later set that
 references the failed ancestor (the ``WEAK_REVALIDATION`` predicate).
@@ -26,14 +26,14 @@ from kg_context.db.executor import QueryExecutor, Record
 from kg_context.errors import InputValidationError, StateError
 from kg_context.gate.contracts import EntryProposal, EntryStatus, Proposal, Transition, WriterKind
 from kg_context.gate.decision import Decision
-from kg_context.gate.status_machine import NEXT_STATUSES, is_legal
+from kg_context.gate.status_machine import is_legal, may_become
 from kg_context.settings import InvalidationSettings
+from kg_context.vocabulary import JustificationCase, SetKind, as_values
 
 if TYPE_CHECKING:
     from kg_context.engine import Engine
 
 __all__ = [
-    "FAILED_PREFIX",
     "BlastRadius",
     "Walk",
     "challenge",
@@ -42,10 +42,8 @@ __all__ = [
 ]
 
 Mode = Literal["challenge", "invalidate"]
-# A transition's justification names the failed ancestor with this prefix (revalidation reads it).
-FAILED_PREFIX = "failed:"
 # Statuses an essential descendant may move to at_risk from (the status machine decides).
-MOVABLE = sorted(s.value for s, nxt in NEXT_STATUSES.items() if EntryStatus.AT_RISK in nxt)
+MOVABLE = as_values(may_become(EntryStatus.AT_RISK))
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +236,10 @@ def invalidate(
     return _run(engine, boundary_id, target, "invalidate", reason, writer_id, writer_kind, settings)
 
 
+_CASE: dict[Mode, JustificationCase] = {
+    "challenge": JustificationCase.CHALLENGE,
+    "invalidate": JustificationCase.INVALIDATE,
+}
 _TO: dict[Mode, EntryStatus] = {
     "challenge": EntryStatus.CHALLENGED,
     "invalidate": EntryStatus.INVALIDATED,
@@ -302,7 +304,8 @@ def _proposal(
                 entry_id=entry_id,
                 to=to,
                 reason=f"{mode}: {reason}"[:2000],
-                justification=(f"{mode.upper()} {target}",),
+                case=_CASE[mode],
+                justification=(f"{mode} {target}",),
             )
         )
     moved: list[str] = []
@@ -317,10 +320,9 @@ def _proposal(
                 entry_id=entry_id,
                 to=EntryStatus.AT_RISK,
                 reason=f"essential descendant of {root} ({mode}: {reason})"[:2000],
-                justification=(
-                    f"{FAILED_PREFIX}{root}",
-                    f"DERIVED_FROM* essential path from {root}",
-                ),
+                case=JustificationCase.FAILED_ANCESTOR,
+                failed_ancestors=(root,),
+                justification=(f"DERIVED_FROM* essential path from {root}",),
             )
         )
     if not transitions:
@@ -389,7 +391,7 @@ def _proposal(
         entries=(summary,),
         transitions=tuple(transitions),
         summary=line[:2000],
-        kind="invalidation",
+        kind=SetKind.INVALIDATION,
     )
     return proposal, moved, skipped
 

@@ -31,6 +31,7 @@ class FalseRetirement:
     retired_by_set: str
     retired_by: str
     reason: str
+    case: str | None
     justification: tuple[str, ...]
     evidence: tuple[Record, ...]
 
@@ -81,6 +82,7 @@ def audit(executor: QueryExecutor, boundary_id: str) -> ObservabilityReport:
                 retired_by_set=r["retired_by_set"],
                 retired_by=r["retired_by"],
                 reason=r["reason"],
+                case=r["case"],
                 justification=tuple(r["justification"] or ()),
                 evidence=tuple(sorted(r["evidence"], key=lambda e: (e["seq"], e["kind"], e["by"]))),
             )

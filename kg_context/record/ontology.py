@@ -37,7 +37,7 @@ from kg_context.gate.contracts import (
     WriterKind,
 )
 from kg_context.gate.decision import Decision
-from kg_context.record.invalidation import FAILED_PREFIX
+from kg_context.vocabulary import JustificationCase, SetKind
 
 if TYPE_CHECKING:
     from kg_context.engine import Engine
@@ -127,7 +127,9 @@ def change(
             entry_id=i,
             to=EntryStatus.AT_RISK,
             reason=f"ontology change: {declared.describe()}",
-            justification=(f"{FAILED_PREFIX}{entry_id}", f"ONTOLOGY {declared.describe()}"),
+            case=JustificationCase.ONTOLOGY,
+            failed_ancestors=(entry_id,),
+            justification=(f"ontology change {entry_id}: {declared.describe()}",),
         )
         for i in moved
     )
@@ -140,7 +142,7 @@ def change(
         entries=(ontology_entry,),
         transitions=transitions,
         summary=f"ontology {declared.describe()}: {len(moved)} entries at risk ({reason})"[:2000],
-        kind="ontology",
+        kind=SetKind.ONTOLOGY,
     )
     decision = engine.boundary(boundary_id).commit(proposal)
     return OntologyDecision(decision, entry_id, moved if decision.outcome == "commit" else ())
@@ -228,7 +230,8 @@ def _migration(
                 to=EntryStatus.RETIRED,
                 resident=False,
                 reason=f"migrated to {new.value} as {new_id}: {reason}"[:2000],
-                justification=(f"MIGRATED_TO {new_id}", f"ONTOLOGY {change_entry_id}"),
+                case=JustificationCase.MIGRATION,
+                justification=(f"migrated to {new_id}", f"ontology change {change_entry_id}"),
             )
         )
     return Proposal(
@@ -241,7 +244,7 @@ def _migration(
         transitions=tuple(transitions),
         revalidates=(change_entry_id,),
         summary=f"migration under {change_entry_id}: {len(chunk)} entries re-classed"[:2000],
-        kind="migration",
+        kind=SetKind.MIGRATION,
     )
 
 

@@ -28,18 +28,15 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from kg_context.db.executor import QueryExecutor
 from kg_context.errors import StateError
 from kg_context.gate.constitution import Constitution
+from kg_context.vocabulary import STANDING_STATUSES, as_values
 
 __all__ = [
-    "STANDING_STATUSES",
     "Reachability",
     "ResidencySettings",
     "RootPath",
     "reachable",
     "why",
 ]
-
-# Statuses an entry may be resident in (the rest: superseded, retired, invalidated, explored).
-STANDING_STATUSES = ("live", "revalidated", "challenged", "at_risk")
 
 
 class ResidencySettings(BaseSettings):
@@ -129,7 +126,7 @@ def reachable(
     rows = executor.read(
         "residency/reachable",
         boundary_id=boundary_id,
-        standing=list(STANDING_STATUSES),
+        standing=as_values(STANDING_STATUSES),
         root_classes=[c.value for c in constitution.roots.classes],
         seq=seq,
         default_lease=settings.default_lease_sets,
@@ -153,7 +150,7 @@ def _path(
     rows = executor.read(
         "residency/why",
         entry_id=entry_id,
-        standing=list(STANDING_STATUSES),
+        standing=as_values(STANDING_STATUSES),
         root_classes=[c.value for c in constitution.roots.classes],
         seq=seq,
         default_lease=settings.default_lease_sets,
@@ -199,7 +196,7 @@ def why(
     if nodes or entry["class"] != "interface":
         return RootPath(**common, nodes=nodes, edges=edges)
     for holder in executor.read(
-        "residency/interface_holders", entry_id=entry_id, standing=list(STANDING_STATUSES)
+        "residency/interface_holders", entry_id=entry_id, standing=as_values(STANDING_STATUSES)
     ):
         nodes, edges = _path(executor, holder["holder_id"], constitution, seq, settings)
         if nodes:

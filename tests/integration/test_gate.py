@@ -542,7 +542,8 @@ def test_a_czar_retires_an_entry_through_the_gate_and_the_record_keeps_it(
             "czar-1",
             to="retired",
             resident=False,
-            justification=["UNREACHABLE: no root path"],
+            case="UNREACHABLE",
+            justification=["no root path"],
         )
     )
     assert (decision.outcome, decision.seq) == ("commit", 2)
@@ -553,8 +554,8 @@ def test_a_czar_retires_an_entry_through_the_gate_and_the_record_keeps_it(
     counts = engine.executor.read("audits/record_counts", boundary_id=boundary_id)[0]
     assert counts["entries"] == 1  # retirement is a status flip, never a deletion
     moves = engine.executor.read("audits/transitions", boundary_id=boundary_id)
-    assert [(m["entry_id"], m["from"], m["to"], m["justification"]) for m in moves] == [
-        (base, "live", "retired", ["UNREACHABLE: no root path"])
+    assert [(m["entry_id"], m["from"], m["to"], m["case"], m["justification"]) for m in moves] == [
+        (base, "live", "retired", "UNREACHABLE", ["no root path"])
     ]
 
 

@@ -91,7 +91,8 @@ def _history(engine: Any, b: str) -> dict[int, dict[str, tuple[str, bool]]]:
                 "entry_id": f"{b}-tmp",
                 "to": "retired",
                 "resident": False,
-                "justification": ["UNREACHABLE"],
+                "case": "UNREACHABLE",
+                "justification": ["no root path"],
             },
         )
     )
@@ -203,7 +204,7 @@ def test_false_retirements_and_resurrections_are_observable(
     found = audit(engine.executor, b)
     (candidate,) = found.false_retirements
     assert (candidate.entry_id, candidate.retired_at_seq) == (f"{b}-tmp", 6)
-    assert candidate.justification == ("UNREACHABLE",)
+    assert (candidate.case, candidate.justification) == ("UNREACHABLE", ("no root path",))
     assert [(e["kind"], e["by"], e["seq"]) for e in candidate.evidence] == [
         ("dependency", f"{b}-retry", later.seq)
     ]

@@ -61,7 +61,8 @@ def test_split_after_100_sets_moves_old_class_entries_through_governed_sets(
                     "to": "retired",
                     "resident": False,
                     "reason": "lease over",
-                    "justification": ["UNREACHABLE: lease over, no root path"],
+                    "case": "UNREACHABLE",
+                    "justification": ["lease over, no root path"],
                 }
             ],
         }

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from kg_context.vocabulary import CYCLE_INELIGIBLE
+
 from kg_context.cycle import (
-    INELIGIBLE_STATUSES,
     ArbitrationReason,
     BroadcastBus,
     BroadcastContext,
@@ -40,14 +41,14 @@ class FakeSource:
         return [
             self.records[i]
             for i in sorted(set(ids))
-            if i in self.records and self.records[i].status not in INELIGIBLE_STATUSES
+            if i in self.records and self.records[i].status not in CYCLE_INELIGIBLE
         ]
 
     def recall_by_key(self, keys: Sequence[str], limit: int) -> list[EntryRecord]:
         self.reads.append(("keys", tuple(keys)))
         found = [r for r in self.records.values() if r.key in keys]
         return [
-            r for r in sorted(found, key=lambda r: r.id) if r.status not in INELIGIBLE_STATUSES
+            r for r in sorted(found, key=lambda r: r.id) if r.status not in CYCLE_INELIGIBLE
         ][:limit]
 
 

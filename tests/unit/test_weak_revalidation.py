@@ -43,7 +43,8 @@ def _view(**fields: Any) -> SetView:
     return SetView(ClosedSet("s", False, (proposal,)), entries, {}, False)
 
 
-AT_RISK = ("failed:root", "DERIVED_FROM x->root essential depth=1")
+# The failed ancestors an at-risk transition recorded (Transition.failed_ancestors).
+AT_RISK = ("root",)
 
 
 def test_registered_as_a_halt() -> None:

@@ -1,0 +1,94 @@
+"""What one gate batch shares (pure): the ``Decision`` it returns per set, the ``Context`` every
+step reads, and the receipt and set-node builders every outcome uses."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from kg_context.gate.constitution import Constitution
+from kg_context.gate.contracts import Proposal
+from kg_context.gate.predicates import SetView
+from kg_context.gate.rows import ReceiptRow, receipt_row
+from kg_context.gate.snapshot import Snapshot
+from kg_context.vocabulary import Outcome, ReceiptKind, SetStatus
+
+__all__ = ["Context", "Decision", "receipt", "set_props"]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the gate decided for one set (or, for ``replayed``, what it had decided before)."""
+
+    outcome: Outcome
+    set_id: str
+    boundary_id: str
+    seq: int | None
+    proposal_ids: tuple[str, ...]
+    entry_ids: tuple[str, ...]
+    receipt_id: str
+    constitution_version: str
+    reason_code: str | None = None
+    detail: str | None = None
+    suggested_amendment: str | None = None
+    halt_id: str | None = None
+    replayed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What every step of one gate batch shares: the snapshot it updates, the constitution it
+    runs under, the time, the gateway, and the serial of a set's next review/halt."""
+
+    snapshot: Snapshot
+    constitution: Constitution
+    now: str
+    gateway_id: str
+    serial: Callable[[str], int]
+
+    @property
+    def boundary_id(self) -> str:
+        return self.snapshot.boundary.id
+
+
+def receipt(
+    ctx: Context, receipt_id: str, kind: ReceiptKind, set_id: str, **fields: object
+) -> ReceiptRow:
+    """A receipt of this batch: under its constitution (version and digest), by its gateway."""
+    return receipt_row(
+        receipt_id,
+        kind,
+        at=ctx.now,
+        boundary_id=ctx.boundary_id,
+        set_id=set_id,
+        constitution_version=ctx.constitution.version,
+        constitution_sha256=ctx.constitution.sha256,
+        gateway_id=ctx.gateway_id,
+        **fields,
+    )
+
+
+def _digest(proposals: Sequence[Proposal]) -> str:
+    joined = "\n".join(sorted(p.digest() for p in proposals))
+    return hashlib.sha256(joined.encode("utf-8")).hexdigest()
+
+
+def set_props(ctx: Context, view: SetView, status: SetStatus) -> dict[str, object]:
+    """The ``:Set`` node of a decided set (``seq`` and ``mode`` are set by the outcome)."""
+    proposals = view.closed.proposals
+    summaries = [p.summary for p in proposals if p.summary]
+    return {
+        "id": view.closed.set_id,
+        "boundary_id": ctx.boundary_id,
+        "status": status.value,
+        "seq": None,
+        "writer_id": proposals[0].writer_id,
+        "writer_ids": sorted({p.writer_id for p in proposals}),
+        "summary": " | ".join(summaries) if summaries else f"{len(proposals)} proposal(s)",
+        "closed_at": ctx.now,
+        "kind": proposals[0].kind.value,
+        "explicit": view.closed.explicit,
+        "digest": _digest(proposals),
+        "proposal_ids": [p.id for p in proposals],
+    }

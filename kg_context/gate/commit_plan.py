@@ -1,0 +1,294 @@
+"""What a commit writes, planned in named steps (pure): the set, its entries, their edges, the
+supersessions it executes, the transitions it declares, its receipts.
+
+``plan_commit`` runs the steps in that order for one closed set that passed every predicate. Each
+step adds rows to the ``Plan`` and updates the in-memory ``Snapshot`` so that later sets of the
+same batch see its effects, exactly as if each set had committed in its own transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+
+from kg_context.gate.batch import Context, Decision, receipt, set_props
+from kg_context.gate.contracts import EntryProposal, Proposal
+from kg_context.gate.predicates import SetView
+from kg_context.gate.rows import EntryRow, Plan, SetRow
+from kg_context.gate.snapshot import EntryState
+from kg_context.vocabulary import (
+    CLASS_LABELS,
+    LIVE_STATUSES,
+    RESIDENT_LABEL,
+    STATUS_LABELS,
+    EntryClass,
+    EntryStatus,
+    Outcome,
+    ProposalStatus,
+    ReceiptKind,
+    SetMode,
+    SetStatus,
+)
+
+__all__ = ["plan_commit"]
+
+
+@dataclass(slots=True)
+class _Effects:
+    """What one commit changed: ids, effect lines for the receipt, and token movements."""
+
+    changed: list[str] = field(default_factory=list)
+    effects: list[str] = field(default_factory=list)
+    new_tokens: int = 0
+    left_window_tokens: int = 0  # resident tokens that left the window (net of any that came in)
+
+    def note(self, entry_id: str, effect: str) -> None:
+        self.changed.append(entry_id)
+        self.effects.append(effect)
+
+
+def plan_commit(plan: Plan, ctx: Context, view: SetView, passed: list[str]) -> Decision:
+    """Plan the commit of one set: seq + 1, then every step, then the receipts."""
+    boundary = ctx.snapshot.boundary
+    boundary.seq += 1
+    seq = boundary.seq
+    set_row = _plan_set(plan, ctx, view, seq)
+    effects = _Effects()
+    _plan_entries(plan, ctx, view, seq, effects)
+    _plan_supersessions(plan, ctx, view, seq, effects)
+    _plan_transitions(plan, ctx, view, seq, effects)
+    boundary.committed_tokens += effects.new_tokens
+    boundary.resident_tokens += effects.new_tokens - effects.left_window_tokens
+    return _plan_commit_receipts(plan, ctx, view, set_row, passed, effects)
+
+
+def _mode(view: SetView) -> SetMode:
+    return SetMode.APPEND_ONLY if view.append_only else SetMode.GOVERNED
+
+
+def _plan_set(plan: Plan, ctx: Context, view: SetView, seq: int) -> SetRow:
+    """The ratified set, linked after the boundary's last ratified set, with its writers and
+    the committed status of its proposals."""
+    boundary = ctx.snapshot.boundary
+    props = set_props(ctx, view, SetStatus.RATIFIED)
+    props.update(seq=seq, mode=_mode(view).value)
+    row: SetRow = {"id": view.closed.set_id, "prev_id": boundary.last_set_id, "props": props}
+    decided = plan.add_set(row)
+    boundary.last_set_id = view.closed.set_id
+    for p in view.closed.proposals:
+        decided.writers.append({"id": p.writer_id, "kind": p.writer_kind.value})
+        decided.proposals.append({"id": p.id, "status": ProposalStatus.COMMITTED})
+    return row
+
+
+def _entry_row(
+    ctx: Context, view: SetView, proposal: Proposal, entry_id: str, entry: EntryProposal, seq: int
+) -> EntryRow:
+    explored = entry.attributes.get("explored") is True
+    status = EntryStatus.EXPLORED if explored else EntryStatus.LIVE
+    return {
+        "labels": [
+            CLASS_LABELS[entry.entry_class],
+            STATUS_LABELS[status],
+            *([] if explored else [RESIDENT_LABEL]),
+        ],
+        "targets": list(proposal.targets),
+        "props": {
+            "id": entry_id,
+            "boundary_id": ctx.boundary_id,
+            "class": entry.entry_class.value,
+            "key": entry.key,
+            "body": entry.body,
+            "verse": entry.verse.value,
+            "status": status.value,
+            "resident": not explored,
+            "tokens": view.tokens[entry_id],
+            "set_seq": seq,
+            "set_id": view.closed.set_id,
+            "expires_after_seq": seq + entry.expires_after if entry.expires_after else None,
+            "superseded_by_default": entry.superseded_by_default,
+            "writer_id": proposal.writer_id,
+            "proposal_id": proposal.id,
+            "attributes": (
+                json.dumps(entry.attributes, sort_keys=True) if entry.attributes else "{}"
+            ),
+            "created_at": ctx.now,
+        },
+    }
+
+
+def _plan_entries(plan: Plan, ctx: Context, view: SetView, seq: int, effects: _Effects) -> None:
+    """New entries (scratch and failed attempts, ``attributes.explored = true``, land in the
+    record as ``explored``, out of the window at zero window cost) and their declared
+    provenance and residency edges."""
+    boundary = ctx.snapshot.boundary
+    decided = plan.decided[view.closed.set_id]
+    for proposal, entry_id, entry in view.entries:
+        row = _entry_row(ctx, view, proposal, entry_id, entry, seq)
+        decided.entries.append(row)
+        explored = row["props"]["status"] == EntryStatus.EXPLORED
+        tokens = view.tokens[entry_id]
+        effects.new_tokens += tokens
+        effects.left_window_tokens += tokens if explored else 0
+        effects.note(entry_id, f"create:{entry_id}")
+        ctx.snapshot.entries[entry_id] = EntryState(
+            id=entry_id,
+            boundary_id=boundary.id,
+            key=entry.key,
+            status=row["props"]["status"],
+            entry_class=entry.entry_class.value,
+            writer_id=proposal.writer_id,
+            resident=not explored,
+            tokens=tokens,
+            requires_out=len(entry.requires),
+        )
+        _plan_edges(plan, entry_id, entry, seq)
+        if not explored:
+            boundary.live_count += 1
+            boundary.requires_count += len(entry.requires)
+
+
+def _plan_edges(plan: Plan, entry_id: str, entry: EntryProposal, seq: int) -> None:
+    """Provenance (``DERIVED_FROM``; an interface also ``SUMMARIZES`` what it essentially derives
+    from) and residency (``REQUIRES`` with its policy, lease and needs)."""
+    for ref in entry.derived_from:
+        plan.derived_from.append({"from": entry_id, "to": ref.entry_id, "essential": ref.essential})
+        if entry.entry_class is EntryClass.INTERFACE and ref.essential:
+            plan.summarizes.append({"from": entry_id, "to": ref.entry_id, "seq": seq})
+    for res in entry.requires:
+        plan.requires.append(
+            {
+                "from": entry_id,
+                "to": res.entry_id,
+                "policy": res.policy.value,
+                "lease_until_seq": seq + res.lease_sets if res.lease_sets else None,
+                "needs": list(res.needs),
+                "set_seq": seq,
+            }
+        )
+
+
+def _plan_supersessions(
+    plan: Plan, ctx: Context, view: SetView, seq: int, effects: _Effects
+) -> None:
+    """Declared supersessions: the edge always; executed (the old entry superseded and out of
+    the window) only when the declaration holds and the set is not append-only. An operator may
+    approve one that does not hold: then the edge is recorded, unexecuted."""
+    snapshot = ctx.snapshot
+    boundary = snapshot.boundary
+    for _proposal, entry_id, entry in view.entries:
+        for sup in entry.supersedes:
+            old = snapshot.entries.get(sup.entry_id)
+            executed = (
+                not view.append_only
+                and old is not None
+                and old.live
+                and old.boundary_id == boundary.id
+                and old.key == entry.key
+            )
+            plan.supersedes.append(
+                {
+                    "from": entry_id,
+                    "to": sup.entry_id,
+                    "reason": sup.reason,
+                    "executed": executed,
+                    "seq": seq,
+                }
+            )
+            if not executed or old is None:
+                effects.effects.append(f"record-supersession:{sup.entry_id}")
+                continue
+            snapshot.entries[sup.entry_id] = replace(
+                old, status=EntryStatus.SUPERSEDED.value, resident=False
+            )
+            boundary.live_count -= 1
+            boundary.requires_count -= old.requires_out
+            effects.left_window_tokens += old.tokens if old.resident else 0
+            effects.note(sup.entry_id, f"supersede:{sup.entry_id}")
+
+
+def _plan_transitions(plan: Plan, ctx: Context, view: SetView, seq: int, effects: _Effects) -> None:
+    """Declared status/residency changes of existing entries, with their case, failed
+    ancestors and evidence recorded on the ``TRANSITIONED`` edge."""
+    snapshot = ctx.snapshot
+    boundary = snapshot.boundary
+    for _proposal, t in view.transitions:
+        old = snapshot.entries[t.entry_id]
+        status = EntryStatus(t.to if t.to is not None else old.status)
+        resident = t.resident if t.resident is not None else old.resident
+        if t.to is not None and old.live != (status in LIVE_STATUSES):
+            sign = 1 if status in LIVE_STATUSES else -1
+            boundary.live_count += sign
+            boundary.requires_count += sign * old.requires_out
+        if old.resident != resident:
+            effects.left_window_tokens += old.tokens if old.resident else -old.tokens
+        snapshot.entries[t.entry_id] = replace(old, status=status.value, resident=resident)
+        plan.transitions.append(
+            {
+                "entry_id": t.entry_id,
+                "set_id": view.closed.set_id,
+                "from": old.status,
+                "to": status.value,
+                "from_label": STATUS_LABELS[EntryStatus(old.status)],
+                "to_label": STATUS_LABELS[status],
+                "resident": resident,
+                "was_resident": old.resident,
+                "reason": t.reason,
+                "case": t.case.value if t.case is not None else None,
+                "failed_ancestors": list(t.failed_ancestors),
+                "justification": list(t.justification),
+                "seq": seq,
+            }
+        )
+        effects.note(
+            t.entry_id, f"transition:{t.entry_id}:{old.status}->{status}:resident={resident}"
+        )
+
+
+def _plan_commit_receipts(
+    plan: Plan, ctx: Context, view: SetView, set_row: SetRow, passed: list[str], eff: _Effects
+) -> Decision:
+    """The review and the commit receipt (seed 003), and the decision the caller gets."""
+    set_id = view.closed.set_id
+    seq = ctx.snapshot.boundary.seq
+    writers = set_row["props"]["writer_ids"]
+    receipts = plan.decided[set_id].receipts
+    receipts.append(
+        receipt(
+            ctx,
+            f"{set_id}/review/{ctx.serial(set_id)}",
+            ReceiptKind.REVIEW,
+            set_id,
+            decision=Outcome.COMMIT.value,
+            reasons=passed,
+            source_writer=writers,
+        )
+    )
+    commit_id = f"{set_id}/commit"
+    receipts.append(
+        receipt(
+            ctx,
+            commit_id,
+            ReceiptKind.COMMIT,
+            set_id,
+            decision=Outcome.COMMIT.value,
+            source_writer=writers,
+            allowed_effects=eff.effects,
+            refused_effects=[],
+            reasons=passed,
+            state_revision=seq,
+            changed_ids=eff.changed,
+            content_digest=set_row["props"]["digest"],
+            mode=_mode(view).value,
+        )
+    )
+    return Decision(
+        outcome=Outcome.COMMIT,
+        set_id=set_id,
+        boundary_id=ctx.boundary_id,
+        seq=seq,
+        proposal_ids=tuple(p.id for p in view.closed.proposals),
+        entry_ids=tuple(i for _, i, _ in view.entries),
+        receipt_id=commit_id,
+        constitution_version=ctx.constitution.version,
+    )

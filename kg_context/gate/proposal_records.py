@@ -1,0 +1,98 @@
+"""Proposal records (pure helpers of the store): the row a proposal is recorded as, what a
+submission found in the record, and a decision read back from it (``replayed``)."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from typing import Any
+
+from kg_context.db.executor import Record
+from kg_context.errors import InputValidationError
+from kg_context.gate.batch import Decision
+from kg_context.gate.contracts import Proposal
+from kg_context.vocabulary import Outcome, ProposalStatus
+
+__all__ = ["Submission", "decision_from_record", "declared_version", "proposal_row", "submissions"]
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    proposal_id: str
+    status: str  # pending | committed | halted | rejected
+    set_id: str | None
+    new: bool
+
+
+def submissions(
+    records: list[Record], digests: dict[str, str], boundary_id: str
+) -> list[Submission]:
+    """Check what the record holds for submitted ids: a known id must carry the same content."""
+    if not records and digests:
+        raise InputValidationError(f"boundary {boundary_id} does not exist")
+    out = []
+    for record in records:
+        if record["digest"] != digests[record["id"]] or record["boundary_id"] != boundary_id:
+            raise InputValidationError(
+                f"proposal id {record['id']} is already recorded with other content; "
+                "proposal ids are idempotency keys and are never reused"
+            )
+        out.append(
+            Submission(
+                proposal_id=record["id"],
+                status=record["status"],
+                set_id=record["set_id"],
+                new=record["status"] == ProposalStatus.PENDING,
+            )
+        )
+    return out
+
+
+def proposal_row(p: Proposal) -> dict[str, Any]:
+    return {
+        "id": p.id,
+        "props": {
+            "id": p.id,
+            "boundary_id": p.boundary_id,
+            "writer_id": p.writer_id,
+            "writer_kind": p.writer_kind.value,
+            "declared_set_id": p.set_id,
+            "targets": list(p.targets),
+            "kind": p.kind,
+            "payload": p.payload(),
+            "digest": p.digest(),
+        },
+    }
+
+
+def declared_version(text: str) -> str | None:
+    """The ``version`` a TOML text declares, if it parses (the gate validates the rest)."""
+    try:
+        value = tomllib.loads(text).get("version")
+    except tomllib.TOMLDecodeError:
+        return None
+    return value if isinstance(value, str) else None
+
+
+def decision_from_record(row: Record) -> Decision | None:
+    status = row["set_status"]
+    if status is None or row["receipt_id"] is None:
+        return None
+    outcome = Outcome.of_set_status(status)
+    if outcome is None:
+        return None
+    return Decision(
+        outcome=outcome,
+        set_id=row["set_id"],
+        boundary_id=row["boundary_id"],
+        seq=row["seq"],
+        proposal_ids=tuple(row["proposal_ids"] or ()),
+        entry_ids=tuple(sorted(row["entry_ids"])),
+        receipt_id=row["receipt_id"],
+        constitution_version=row["constitution_version"],
+        reason_code=row["reason_code"],
+        detail=row["detail"],
+        suggested_amendment=row["suggested_amendment"],
+        halt_id=row["halt_id"],
+        replayed=True,
+    )

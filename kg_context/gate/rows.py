@@ -1,0 +1,228 @@
+"""The rows the gate hands to its write statements, typed (pure data).
+
+Each ``TypedDict`` here is exactly what one ``cypher/gate/write_*.cypher`` statement reads from
+``row`` (``tests/unit/test_gate_rows.py`` checks the keys against the files, the way the catalog
+checks top-level parameters). A ``Plan`` holds every row one commit transaction writes; the gate
+(``decision``, ``commit_plan``) fills it, the store (``store``) writes it. ``receipt_row`` is the
+one receipt builder: the gate's review, commit, halt and rejection receipts and an operator's
+resolution receipt all come from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, TypedDict
+
+from kg_context.vocabulary import ProposalStatus, ReceiptKind
+
+__all__ = [
+    "BoundaryRow",
+    "DerivedFromRow",
+    "EntryRow",
+    "HaltRow",
+    "Plan",
+    "ProposalOutcomeRow",
+    "ReceiptRow",
+    "RequiresRow",
+    "SetRow",
+    "SetWriteRow",
+    "SummarizesRow",
+    "SupersedesRow",
+    "TransitionRow",
+    "WriterRow",
+    "nested_sets",
+    "receipt_row",
+]
+
+Props = dict[str, Any]
+
+
+class WriterRow(TypedDict):
+    """``(:Set)-[:BY]->(:Writer {id, kind})``, nested in ``write_sets``."""
+
+    id: str
+    kind: str
+
+
+class ProposalOutcomeRow(TypedDict):
+    """What became of one proposal (``p.status``, ``IN_SET``), nested in ``write_sets``."""
+
+    id: str
+    status: ProposalStatus
+
+
+class EntryRow(TypedDict):
+    """A new entry with its labels and declared targets, nested in ``write_sets``."""
+
+    labels: list[str]
+    targets: list[str]
+    props: Props
+
+
+class SetRow(TypedDict):
+    """A decided set before nesting: its props and the ratified set it follows (``NEXT``)."""
+
+    id: str
+    prev_id: str | None
+    props: Props
+
+
+class SetWriteRow(TypedDict):
+    """One row of ``write_sets``: a set with its writers, receipts, proposals and entries."""
+
+    id: str
+    prev_id: str | None
+    props: Props
+    writers: list[WriterRow]
+    receipts: list[Props]
+    proposals: list[ProposalOutcomeRow]
+    entries: list[EntryRow]
+
+
+class ReceiptRow(TypedDict):
+    """One row of ``write_receipts``: a receipt (its props carry its id) FOR a set."""
+
+    set_id: str
+    props: Props
+
+
+class HaltRow(TypedDict):
+    """One row of ``write_halts``: a halt (its props carry its id) ON a set."""
+
+    set_id: str
+    props: Props
+
+
+DerivedFromRow = TypedDict("DerivedFromRow", {"from": str, "to": str, "essential": bool})
+SummarizesRow = TypedDict("SummarizesRow", {"from": str, "to": str, "seq": int})
+RequiresRow = TypedDict(
+    "RequiresRow",
+    {
+        "from": str,
+        "to": str,
+        "policy": str,
+        "lease_until_seq": int | None,
+        "needs": list[str],
+        "set_seq": int,
+    },
+)
+SupersedesRow = TypedDict(
+    "SupersedesRow", {"from": str, "to": str, "reason": str, "executed": bool, "seq": int}
+)
+TransitionRow = TypedDict(
+    "TransitionRow",
+    {
+        "entry_id": str,
+        "set_id": str,
+        "from": str,
+        "to": str,
+        "from_label": str,
+        "to_label": str,
+        "resident": bool,
+        "was_resident": bool,
+        "reason": str,
+        "case": str | None,
+        "failed_ancestors": list[str],
+        "justification": list[str],
+        "seq": int,
+    },
+)
+
+
+class BoundaryRow(TypedDict):
+    """The parameters of ``advance_boundary``: the boundary after the transaction's sets."""
+
+    seq: int
+    last_set_id: str | None
+    live_count: int
+    requires_count: int
+    committed_tokens: int
+    resident_tokens: int
+
+
+@dataclass(slots=True)
+class _Decided:
+    """A decided set's rows that ``write_sets`` nests under it."""
+
+    writers: list[WriterRow] = field(default_factory=list)
+    receipts: list[ReceiptRow] = field(default_factory=list)
+    proposals: list[ProposalOutcomeRow] = field(default_factory=list)
+    entries: list[EntryRow] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Plan:
+    """Every row the commit transaction writes, batched per statement."""
+
+    sets: list[SetRow] = field(default_factory=list)
+    decided: dict[str, _Decided] = field(default_factory=dict)  # set id -> its nested rows
+    supersedes: list[SupersedesRow] = field(default_factory=list)
+    derived_from: list[DerivedFromRow] = field(default_factory=list)
+    requires: list[RequiresRow] = field(default_factory=list)
+    halts: list[HaltRow] = field(default_factory=list)
+    transitions: list[TransitionRow] = field(default_factory=list)
+    # (:Interface)-[:SUMMARIZES]->(:Entry): an interface entry summarizes what it is essentially
+    # DERIVED_FROM (the czar's interface compaction).
+    summarizes: list[SummarizesRow] = field(default_factory=list)
+    boundary: BoundaryRow | None = None
+
+    def add_set(self, row: SetRow) -> _Decided:
+        self.sets.append(row)
+        return self.decided.setdefault(row["id"], _Decided())
+
+    @property
+    def receipts(self) -> list[ReceiptRow]:
+        """Every receipt of the plan, in the order the sets were decided."""
+        return [r for s in self.sets for r in self.decided[s["id"]].receipts]
+
+    @property
+    def entries(self) -> list[EntryRow]:
+        """Every new entry of the plan, in the order the sets were decided."""
+        return [e for s in self.sets for e in self.decided[s["id"]].entries]
+
+    @property
+    def empty(self) -> bool:
+        return not self.sets
+
+
+def nested_sets(plan: Plan) -> list[SetWriteRow]:
+    """The plan's set rows with their writers, receipts, proposals and entries nested, for the one
+    ``write_sets`` statement."""
+    out: list[SetWriteRow] = []
+    for row in plan.sets:
+        decided = plan.decided[row["id"]]
+        out.append(
+            {
+                "id": row["id"],
+                "prev_id": row["prev_id"],
+                "props": row["props"],
+                "writers": decided.writers,
+                "receipts": [r["props"] for r in decided.receipts],
+                "proposals": decided.proposals,
+                "entries": decided.entries,
+            }
+        )
+    return out
+
+
+def receipt_row(
+    receipt_id: str,
+    kind: ReceiptKind,
+    *,
+    at: str,
+    boundary_id: str,
+    set_id: str,
+    constitution_version: str,
+    **fields: Any,
+) -> ReceiptRow:
+    """One receipt (seed 003's families): who decided what, when, under which constitution."""
+    props: Props = {
+        "id": receipt_id,
+        "kind": kind.value,
+        "at": at,
+        "boundary_id": boundary_id,
+        "set_id": set_id,
+        "constitution_version": constitution_version,
+        **fields,
+    }
+    return {"set_id": set_id, "props": props}

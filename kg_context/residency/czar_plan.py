@@ -1,0 +1,344 @@
+"""The czar's plan (reads only): what one compaction would propose, and why, in named steps.
+
+``plan_compaction`` reads the boundary and plans, in this order (each step a function below):
+
+1. declared supersession not yet executed (append-only mode, approved declarations): the
+   superseded entry is retired and leaves the window; across keys it is not mechanical (UNCLEAR);
+2. deliberative material past its lease: entries ``superseded_by_default`` whose key has a newer
+   standing entry are retired; entries past ``expires_after`` lose their self-lease (step 4);
+3. expired leases: soft/reconstructible edges whose lease ran out stop holding (reported, and
+   named in the evidence of what they no longer hold);
+4. residency: standing entries that are resident but unreachable from the roots are retired
+   (``retired`` where the status machine allows it, else only out of the window); reachable
+   standing entries that are out of the window come back in; resident entries that are not
+   standing leave the window;
+5. interfaces: for an entry leaving (or already out of) the window that dependents which stay
+   hold through soft edges with ``needs``, one ``:Interface`` entry holding only those
+   properties, ``DERIVED_FROM`` and ``SUMMARIZES`` the original.
+
+Every planned transition cites its ``JustificationCase`` and the exact edges or facts behind it;
+what the czar cannot decide is planned apart, as ``UNCLEAR``, so that the gate halts it. The czar
+skips entries it wrote itself (independence; the constitution would reject them).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kg_context.db.executor import QueryExecutor, Record
+from kg_context.gate.constitution import Constitution
+from kg_context.gate.contracts import Proposal, Transition
+from kg_context.gate.status_machine import is_legal
+from kg_context.residency.interfaces import plan_interfaces
+from kg_context.residency.reachability import (
+    Reachability,
+    ResidencySettings,
+    boundary_seq,
+    reachable,
+)
+from kg_context.vocabulary import (
+    STANDING_STATUSES,
+    EntryStatus,
+    JustificationCase,
+    SetKind,
+    WriterKind,
+    as_values,
+)
+
+__all__ = ["CzarPlan", "constitution_roots", "plan_compaction"]
+
+# A proposal carries at most 10,000 transitions; the czar splits larger compactions.
+_TRANSITIONS_PER_SET = 5_000
+
+
+@dataclass(slots=True)
+class CzarPlan:
+    """What one czar run would propose, and why (pure data, before the gate)."""
+
+    boundary_id: str
+    czar_id: str
+    seq: int
+    transitions: list[Transition] = field(default_factory=list)
+    interfaces: list[dict[str, Any]] = field(default_factory=list)
+    expired_leases: list[Record] = field(default_factory=list)
+    skipped_own: list[str] = field(default_factory=list)
+    unclear: list[str] = field(default_factory=list)
+    # What the czar cannot decide, proposed as its own set so the gate halts it to the operator.
+    unclear_transitions: list[Transition] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not self.transitions and not self.interfaces and not self.unclear_transitions
+
+    def unclear_proposal(self) -> Proposal | None:
+        """The cases the czar cannot decide, as one set the gate halts to the operator. Its id
+        depends on the cases only (not the seq), so a later run re-finds the same halt."""
+        if not self.unclear_transitions:
+            return None
+        moves = sorted(self.unclear_transitions, key=lambda t: t.entry_id)
+        body = json.dumps([t.model_dump(mode="json") for t in moves], sort_keys=True)
+        digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
+        pid = f"{self.boundary_id}/czar/{self.czar_id}/unclear-{digest}"
+        return Proposal.model_validate(
+            {
+                "id": pid,
+                "boundary_id": self.boundary_id,
+                "writer_id": self.czar_id,
+                "writer_kind": WriterKind.CZAR.value,
+                "set_id": pid,
+                "kind": SetKind.COMPACTION.value,
+                "transitions": [t.model_dump(mode="json") for t in moves],
+                "summary": f"{len(moves)} compaction case(s) the czar cannot decide",
+            }
+        )
+
+    def proposals(self, max_entries_per_set: int) -> list[Proposal]:
+        """The compaction set(s): transitions in sets of at most 5,000, interfaces in sets of at
+        most ``max_entries_per_set`` (each interface declares one edge: the density fan-out)."""
+        size = max(1, max_entries_per_set)
+        moves = [
+            self.transitions[i : i + _TRANSITIONS_PER_SET]
+            for i in range(0, len(self.transitions), _TRANSITIONS_PER_SET)
+        ] or [[]]
+        built = [self.interfaces[i : i + size] for i in range(0, len(self.interfaces), size)]
+        chunks: list[tuple[list[Transition], list[dict[str, Any]]]] = [
+            (moves[n] if n < len(moves) else [], built[n] if n < len(built) else [])
+            for n in range(max(len(moves), len(built)))
+        ]
+        out = []
+        for n, (transitions, entries) in enumerate(chunks):
+            if not transitions and not entries:
+                continue
+            body = json.dumps(
+                {
+                    "t": [t.model_dump(mode="json") for t in transitions],
+                    "e": entries,
+                },
+                sort_keys=True,
+            )
+            digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
+            pid = f"{self.boundary_id}/czar/{self.czar_id}/{self.seq}/{n}-{digest}"
+            retired = sum(1 for t in transitions if t.to is EntryStatus.RETIRED)
+            out.append(
+                Proposal.model_validate(
+                    {
+                        "id": pid,
+                        "boundary_id": self.boundary_id,
+                        "writer_id": self.czar_id,
+                        "writer_kind": WriterKind.CZAR.value,
+                        "set_id": pid,
+                        "kind": SetKind.COMPACTION.value,
+                        "entries": entries,
+                        "transitions": [t.model_dump(mode="json") for t in transitions],
+                        "summary": (
+                            f"compaction at seq {self.seq}: {retired} retired, "
+                            f"{len(transitions) - retired} residency change(s), "
+                            f"{len(entries)} interface(s), "
+                            f"{len(self.expired_leases)} expired lease(s)"
+                        ),
+                    }
+                )
+            )
+        return out
+
+
+def _retire(
+    entry_id: str, status: str, reason: str, case: JustificationCase, evidence: Sequence[str]
+) -> Transition:
+    to = EntryStatus.RETIRED if is_legal(status, EntryStatus.RETIRED) else None
+    return Transition(
+        entry_id=entry_id,
+        to=to,
+        resident=False,
+        reason=reason,
+        case=case,
+        justification=tuple(evidence)[:256],
+    )
+
+
+@dataclass(slots=True)
+class _Planner:
+    """One czar run's working state: the resident candidates it read, and what it plans."""
+
+    plan: CzarPlan
+    entries: dict[str, Record]
+    planned: dict[str, Transition] = field(default_factory=dict)
+
+    def add(self, entry_id: str, transition: Transition) -> None:
+        """Plan one transition: the first case found for an entry wins; the czar's own entries
+        are skipped (independence)."""
+        entry = self.entries.get(entry_id)
+        if entry_id in self.planned or entry is None:
+            return
+        if entry["writer_id"] == self.plan.czar_id:
+            self.plan.skipped_own.append(entry_id)
+            return
+        self.planned[entry_id] = transition
+
+    def unclear(self, entry_id: str, text: str, reason: str) -> None:
+        """A case the czar cannot decide: reported, and proposed apart so that it halts."""
+        self.plan.unclear.append(f"{text}: halted to the operator")
+        entry = self.entries.get(entry_id)
+        if entry is not None and entry["writer_id"] != self.plan.czar_id:
+            self.plan.unclear_transitions.append(
+                _retire(entry_id, entry["status"], reason, JustificationCase.UNCLEAR, [text])
+            )
+
+
+def plan_compaction(
+    executor: QueryExecutor,
+    boundary_id: str,
+    constitution: Constitution,
+    *,
+    settings: ResidencySettings | None = None,
+    czar_id: str | None = None,
+) -> CzarPlan:
+    """Read the boundary and plan the compaction (no writes), in the steps the module names."""
+    settings = settings or ResidencySettings()
+    seq = boundary_seq(executor, boundary_id)
+    plan = CzarPlan(boundary_id=boundary_id, czar_id=czar_id or settings.czar_id, seq=seq)
+    rows = executor.read(
+        "residency/resident_entries",
+        boundary_id=boundary_id,
+        standing=as_values(STANDING_STATUSES),
+    )
+    planner = _Planner(plan, {r["id"]: r for r in rows})
+    _plan_unexecuted_supersessions(executor, planner)
+    _plan_default_superseded(executor, planner)
+    expired_into = _plan_expired_leases(executor, planner, settings)
+    reach = reachable(executor, boundary_id, constitution, seq=seq, settings=settings)
+    _plan_residency(planner, reach, expired_into, constitution)
+    plan.transitions = [planner.planned[k] for k in sorted(planner.planned)]
+    plan.interfaces = plan_interfaces(executor, plan, reach, planner.planned)
+    return plan
+
+
+def _plan_unexecuted_supersessions(executor: QueryExecutor, planner: _Planner) -> None:
+    """Step 1: declared supersession not yet executed; across keys it is not mechanical."""
+    for row in executor.read(
+        "czar/unexecuted_supersessions",
+        boundary_id=planner.plan.boundary_id,
+        standing=as_values(STANDING_STATUSES),
+    ):
+        if row["old_key"] != row["new_key"]:
+            text = (
+                f"{row['new_id']} declares it supersedes {row['old_id']} with another key "
+                f"({row['new_key']!r} vs {row['old_key']!r})"
+            )
+            planner.unclear(row["old_id"], text, "declared supersession across keys")
+            continue
+        entry = planner.entries.get(row["old_id"])
+        if entry is not None:
+            edge = (
+                f"(:Entry {{id: {row['new_id']!r}}})-[:SUPERSEDES {{executed: false, "
+                f"seq: {row['seq']}}}]->(:Entry {{id: {row['old_id']!r}}})"
+            )
+            planner.add(
+                row["old_id"],
+                _retire(
+                    row["old_id"],
+                    entry["status"],
+                    "declared supersession executed",
+                    JustificationCase.SUPERSEDED,
+                    [edge],
+                ),
+            )
+
+
+def _plan_default_superseded(executor: QueryExecutor, planner: _Planner) -> None:
+    """Step 2: deliberative material superseded by default by a newer entry of its key."""
+    for row in executor.read(
+        "czar/superseded_by_default",
+        boundary_id=planner.plan.boundary_id,
+        standing=as_values(STANDING_STATUSES),
+    ):
+        entry = planner.entries[row["old_id"]]
+        fact = f"key {row['key']!r} has newer {row['new_id']} (seq {row['new_seq']})"
+        planner.add(
+            row["old_id"],
+            _retire(
+                row["old_id"],
+                entry["status"],
+                "superseded by default",
+                JustificationCase.DEFAULT_SUPERSEDED,
+                [fact],
+            ),
+        )
+
+
+def _plan_expired_leases(
+    executor: QueryExecutor, planner: _Planner, settings: ResidencySettings
+) -> dict[str, list[str]]:
+    """Step 3: leases that ran out (reported, and named in what they no longer hold)."""
+    plan = planner.plan
+    plan.expired_leases = executor.read(
+        "czar/expired_leases",
+        boundary_id=plan.boundary_id,
+        standing=as_values(STANDING_STATUSES),
+        seq=plan.seq,
+        default_lease=settings.default_lease_sets,
+    )
+    expired_into: dict[str, list[str]] = {}
+    for lease in plan.expired_leases:
+        expired_into.setdefault(lease["to_id"], []).append(
+            f"(:Entry {{id: {lease['from_id']!r}}})-[:REQUIRES {{policy: {lease['policy']!r}, "
+            f"lease_until_seq: {lease['lease_until']}}}]->(this) expired at seq {plan.seq}"
+        )
+    return expired_into
+
+
+def _plan_residency(
+    planner: _Planner,
+    reach: Reachability,
+    expired_into: dict[str, list[str]],
+    constitution: Constitution,
+) -> None:
+    """Step 4: the window made equal to reachability: unreachable standing entries retire,
+    reachable ones come back in, resident entries that are not standing leave."""
+    seq = planner.plan.seq
+    roots = ", ".join(constitution_roots(constitution))
+    for entry_id, entry in planner.entries.items():
+        should = entry_id in reach.resident
+        is_standing = entry["status"] in STANDING_STATUSES
+        if is_standing and entry["resident"] and not should:
+            facts = [f"no root path at seq {seq} (roots: {roots})"]
+            reason = "unreachable from roots"
+            expires = entry["expires_after_seq"]
+            if expires is not None and expires <= seq:
+                reason = "lease expired and unreachable from roots"
+                facts.append(f"expires_after_seq {expires} <= seq {seq}")
+            facts.extend(expired_into.get(entry_id, []))
+            planner.add(
+                entry_id,
+                _retire(entry_id, entry["status"], reason, JustificationCase.UNREACHABLE, facts),
+            )
+        elif is_standing and not entry["resident"] and should:
+            planner.add(
+                entry_id,
+                Transition(
+                    entry_id=entry_id,
+                    resident=True,
+                    reason="reachable from a root",
+                    case=JustificationCase.REACHABLE,
+                    justification=(f"root path at seq {seq} (kg-context why {entry_id})",),
+                ),
+            )
+        elif not is_standing and entry["resident"]:
+            planner.add(
+                entry_id,
+                Transition(
+                    entry_id=entry_id,
+                    resident=False,
+                    reason=f"status {entry['status']} is not resident",
+                    case=JustificationCase.NOT_STANDING,
+                    justification=(f"status {entry['status']}",),
+                ),
+            )
+
+
+def constitution_roots(constitution: Constitution) -> list[str]:
+    return [c.value for c in constitution.roots.classes]

@@ -1,0 +1,67 @@
+"""The typed rows the gate hands to its write statements match what each Cypher file reads.
+
+The catalog already checks every call's top-level parameters against the file's ``$params``;
+this checks one level down: the keys a statement reads from ``row`` (``row.from``, ``row.props``)
+and from the rows nested in it (``w.id``, ``decided.status``, ``entry.labels``) are exactly the
+keys of the ``TypedDict`` the gate builds for it. A key the gate stops writing, or a file that
+starts reading a new one, fails here instead of writing ``null`` into the record.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from kg_context.db.catalog import default_catalog
+from kg_context.gate import rows
+
+# statement -> {the variable the file binds: the TypedDict of what it reads from it}
+STATEMENTS: dict[str, dict[str, Any]] = {
+    "gate/write_sets": {
+        "row": rows.SetWriteRow,
+        "w": rows.WriterRow,
+        "decided": rows.ProposalOutcomeRow,
+        "entry": rows.EntryRow,
+    },
+    "gate/write_derived_from": {"row": rows.DerivedFromRow},
+    "gate/write_summarizes": {"row": rows.SummarizesRow},
+    "gate/write_requires": {"row": rows.RequiresRow},
+    "gate/write_supersedes": {"row": rows.SupersedesRow},
+    "gate/write_halts": {"row": rows.HaltRow},
+    "gate/write_receipts": {"row": rows.ReceiptRow},
+    "gate/write_transitions": {"row": rows.TransitionRow},
+}
+# Keys a statement's rows carry for the gate's own bookkeeping, never read by the statement:
+# none today (every key the gate writes is read).
+UNREAD: dict[str, frozenset[str]] = {}
+
+
+def _keys_read(text: str, variable: str) -> set[str]:
+    code = "\n".join(line.split("//", 1)[0] for line in text.splitlines())
+    return set(re.findall(rf"\b{variable}\.([A-Za-z_][A-Za-z0-9_]*)", code))
+
+
+@pytest.mark.parametrize("name", sorted(STATEMENTS))
+def test_rows_carry_exactly_what_the_statement_reads(name: str) -> None:
+    text = default_catalog()[name].text
+    for variable, row_type in STATEMENTS[name].items():
+        declared = set(row_type.__annotations__)
+        read = _keys_read(text, variable)
+        assert read, f"{name} reads nothing from {variable}: the table above is stale"
+        assert read == declared - UNREAD.get(name, frozenset()), (
+            f"{name}: {variable} is read for {sorted(read)}, the gate's {row_type.__name__} "
+            f"declares {sorted(declared)}"
+        )
+
+
+def test_advance_boundary_takes_the_boundary_row() -> None:
+    params = default_catalog()["gate/advance_boundary"].params
+    assert params == set(rows.BoundaryRow.__annotations__) | {"boundary_id", "expected_seq"}
+
+
+def test_every_gate_write_statement_is_covered() -> None:
+    writes = {name for name in default_catalog() if name.startswith("gate/write_")}
+    covered = set(STATEMENTS) | {"gate/write_adoption"}  # adoption: top-level params only
+    assert writes == covered
