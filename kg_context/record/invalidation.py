@@ -1,11 +1,11 @@
 """Challenge and invalidation: the walk forward over provenance, and one blast-radius set.
 
 ``challenge`` and ``invalidate`` take a failed entry (or every entry of a failed set), walk
-``DERIVED_FROM`` forward from it in Cypher (``cypher/invalidation/walk``: two pruned
-breadth-first traversals per failed entry, one statement) and grade what they reach: a descendant
-reached through essential edges only is *at risk*; one reached only through a supporting edge is
-*flagged* (graded and recorded, never decided). What the walk returns is bounded in depth and
-size by ``InvalidationSettings``, and the summary says when a bound cut it.
+``DERIVED_FROM`` forward from it in Cypher (``cypher/invalidation/reach`` and ``essential``:
+two pruned breadth-first traversals per failed entry, run side by side) and grade what they
+reach: a descendant reached through essential edges only is *at risk*; one reached only through a
+supporting edge is *flagged* (graded and recorded, never decided). What the walk returns is
+bounded in depth and size by ``InvalidationSettings``, and the summary says when a bound cut it.
 
 The outcome is ONE governed set (kind ``invalidation``) that passes the gate like any other: the
 failed entries move to challenged/invalidated, the at-risk descendants to ``at_risk`` (each

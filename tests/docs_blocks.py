@@ -1,0 +1,81 @@
+"""Reading the repository's Markdown for tests: fenced code blocks and the commands in them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+README = REPO / "README.md"
+DOCS = sorted((REPO / "docs").glob("*.md"))
+
+# A bash command the README suite runs: it calls the CLI, installed or from the project's venv.
+CLI = re.compile(r"^(?:\.venv/bin/)?kg-context(?:\s|$)")
+# Commands shown but not run, and why: they start, stop or inspect the local server that the test
+# suite itself runs against, or run make (which installs and runs the whole suite).
+NOT_RUN = {
+    re.compile(r"^(?:\.venv/bin/)?kg-context\s+neo4j\s+(?:start|stop|status)\b"): (
+        "server lifecycle: the suite runs against the server"
+    ),
+    re.compile(r"^make(?:\s|$)"): "make installs and runs the suite itself",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    path: Path
+    line: int  # of the opening fence, 1-based
+    lang: str
+    text: str
+
+    @property
+    def where(self) -> str:
+        return f"{self.path.relative_to(REPO)}:{self.line}"
+
+
+def blocks(path: Path) -> list[Block]:
+    """Every fenced (```) block of a Markdown file, in order."""
+    found: list[Block] = []
+    lang: str | None = None
+    start = 0
+    body: list[str] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.startswith("```"):
+            if lang is None:
+                lang, start, body = line[3:].strip().split(" ")[0], number, []
+            else:
+                found.append(Block(path, start, lang, "\n".join(body) + "\n"))
+                lang = None
+        elif lang is not None:
+            body.append(line)
+    assert lang is None, f"{path}:{start}: unclosed code block"
+    return found
+
+
+def commands(block: Block) -> list[str]:
+    """The commands of a bash block: continuation lines joined, blank and comment lines dropped."""
+    joined = block.text.replace("\\\n", " ")
+    return [
+        line.strip()
+        for line in joined.splitlines()
+        if line.strip() and not line.strip().startswith("#")
+    ]
+
+
+def not_run_because(command: str) -> str | None:
+    for pattern, why in NOT_RUN.items():
+        if pattern.match(command):
+            return why
+    return None
+
+
+def section(path: Path, heading: str) -> str:
+    """The text under a Markdown heading, up to the next heading of the same or a higher level."""
+    text = path.read_text(encoding="utf-8")
+    level = heading.split(" ")[0]
+    match = re.search(
+        rf"^{re.escape(heading)}\n(.*?)(?=^#{{1,{len(level)}}} |\Z)", text, re.M | re.S
+    )
+    assert match, f"{path.name} has no section {heading!r}"
+    return match.group(1)

@@ -1,0 +1,166 @@
+"""The README's examples run as written, against the real database the suite tests against.
+
+In document order, sharing one boundary:
+- every ``python`` block runs in a fresh interpreter (``python FILE``, from the repository root):
+  it must exit 0 and print no traceback. The blocks connect with ``Engine.connect()``, which
+  resolves ``NEO4J_URI`` first; the test sets ``NEO4J_URI``, ``NEO4J_USERNAME``,
+  ``NEO4J_PASSWORD`` and ``NEO4J_DATABASE`` to the server the suite resolved (any of the three
+  sources), so the code itself is untouched;
+- every command of a ``bash`` block that calls ``kg-context`` or ``.venv/bin/kg-context`` runs in
+  ``bash`` from the repository root, where ``kg-context`` is this interpreter's
+  ``python -m kg_context.cli`` (what the installed script runs) and ``.venv/bin/kg-context`` is
+  read as ``kg-context``: it must exit 0 and print no traceback, no internal error and no error
+  line. Not run, and only these: the local server's ``neo4j start|stop|status`` (the suite is
+  already running against a server; stopping it would end the run) and ``make ...`` (it installs
+  and runs this very suite). Any other command in a bash block fails the test: run it or list
+  it in ``tests.docs_blocks.NOT_RUN`` with the reason;
+- every ``cypher`` block (README and docs/) runs as a read with ``$boundary_id`` bound.
+
+The one substitution: the documented boundary ``team-7`` becomes a fresh id per run (ids are
+unique across the database, so the examples prefix theirs with the boundary id), which lets the
+examples run again and again against one database, as the README says next to them.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+from typing import Any
+
+import neo4j
+import pytest
+
+from tests.docs_blocks import CLI, DOCS, README, REPO, Block, blocks, commands, not_run_because
+
+DOCUMENTED_BOUNDARY = "team-7"
+TIMEOUT_S = 300
+
+
+def _readme_blocks() -> list[Block]:
+    return [b for b in blocks(README) if b.lang in {"python", "bash", "cypher"}]
+
+
+def test_the_readme_has_examples_to_run_and_every_command_is_classified() -> None:
+    found = _readme_blocks()
+    python = [b for b in found if b.lang == "python"]
+    bash = [c for b in found if b.lang == "bash" for c in commands(b)]
+    assert len(python) >= 3 and any("team.commit(" in b.text for b in python)
+    run = [c for c in bash if CLI.match(c) and not_run_because(c) is None]
+    assert len(run) >= 15
+    for command in bash:
+        assert CLI.match(command) or not_run_because(command), (
+            f"README bash command {command!r} is neither run nor listed as not run"
+        )
+    assert all(DOCUMENTED_BOUNDARY in b.text for b in python)
+
+
+@pytest.fixture
+def readme_env(neo4j_target: Any, engine: Any, tmp_path: Path) -> dict[str, str]:
+    """The environment the examples run in: the resolved server, this checkout, the CLI."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / "kg-context"
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m kg_context.cli "$@"\n')
+    script.chmod(0o755)
+    env = dict(os.environ)
+    env.update(
+        NEO4J_URI=neo4j_target.uri,
+        NEO4J_USERNAME=neo4j_target.username,
+        NEO4J_PASSWORD=neo4j_target.password,
+        NEO4J_DATABASE=neo4j_target.database,
+        PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
+        PYTHONPATH=os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH")) if p),
+    )
+    env.setdefault("HF_HUB_OFFLINE", "1")  # the model ships as a package; nothing is downloaded
+    env.pop("KG_CONTEXT_DEBUG", None)
+    return env
+
+
+def _check(done: subprocess.CompletedProcess[str], what: str) -> None:
+    output = f"{what}\n--- stdout\n{done.stdout}\n--- stderr\n{done.stderr}"
+    assert done.returncode == 0, f"exit {done.returncode}: {output}"
+    assert "Traceback" not in done.stdout + done.stderr, output
+    assert "internal error" not in done.stderr, output
+    assert "error:" not in done.stderr, output
+
+
+def _run_python(block: Block, code: str, env: dict[str, str], tmp_path: Path) -> None:
+    script = tmp_path / f"readme_{block.line}.py"
+    script.write_text(code, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        check=False,
+    )
+    _check(done, f"{block.where} (python)")
+
+
+def _run_command(block: Block, command: str, env: dict[str, str]) -> None:
+    if command.startswith(".venv/bin/"):
+        command = command.removeprefix(".venv/bin/")
+    done = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", command],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        check=False,
+    )
+    _check(done, f"{block.where}: {command}")
+
+
+def _run_cypher(block: Block, driver: neo4j.Driver, database: str, boundary_id: str) -> None:
+    """A shown query runs, and finds something in the boundary the examples wrote."""
+    records, _, _ = driver.execute_query(
+        block.text,
+        {"boundary_id": boundary_id},
+        database_=database,
+        routing_=neo4j.RoutingControl.READ,
+    )
+    assert records, f"{block.where}: the example query finds nothing in the examples' boundary"
+
+
+def test_readme_examples_run_as_written(
+    readme_env: dict[str, str],
+    engine: Any,
+    driver: neo4j.Driver,
+    neo4j_target: Any,
+    tmp_path: Path,
+) -> None:
+    boundary_id = f"readme-{uuid.uuid4().hex[:12]}"
+    ran: dict[str, int] = {"python": 0, "bash": 0, "cypher": 0}
+    for block in _readme_blocks():
+        text = block.text.replace(DOCUMENTED_BOUNDARY, boundary_id)
+        if block.lang == "python":
+            _run_python(block, text, readme_env, tmp_path)
+            ran["python"] += 1
+        elif block.lang == "bash":
+            for command in commands(Block(block.path, block.line, block.lang, text)):
+                if not_run_because(command) is None:
+                    _run_command(block, command, readme_env)
+                    ran["bash"] += 1
+        else:
+            _run_cypher(block, driver, neo4j_target.database, boundary_id)
+            ran["cypher"] += 1
+    assert ran["python"] >= 3 and ran["bash"] >= 15 and ran["cypher"] >= 1, ran
+
+    # The Cypher shown in docs/ runs against what the README's examples wrote.
+    shown = [b for path in DOCS for b in blocks(path) if b.lang == "cypher"]
+    assert shown, "docs/ shows no Cypher example"
+    for block in shown:
+        _run_cypher(block, driver, neo4j_target.database, boundary_id)
+
+    # What the examples say happened, read back from the record (the analysts' audit).
+    rows = engine.executor.read("audits/boundary_entries", boundary_id=boundary_id)
+    status = {r["id"].removeprefix(f"{boundary_id}/"): r["status"] for r in rows}
+    assert status["goal-1"] == "challenged"  # the invalidation example
+    assert status["db-1"] == "at_risk" and status["db-2"] == "at_risk"  # its essential descendants
+    assert "db-3" not in status  # the halted set was rejected: nothing of it entered the record

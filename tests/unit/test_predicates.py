@@ -1,0 +1,601 @@
+"""Every gate predicate, pure: each reason code trips, and each has a passing neighbour.
+
+A row of ``ROWS`` is one reason code (one branch of one predicate): a scenario that trips it and
+the smallest change that passes. Scenarios are real ``Proposal`` contracts closed into a set by
+the real set constructor and viewed the way the gate views them, checked against an in-memory
+``Snapshot`` and a real ``Constitution``: no database, nothing mocked. Each row asserts, for the
+tripping scenario, that the predicate returns its reason code with the outcome
+``ReasonCode(code).outcome`` and that the whole predicate chain (rejections, then halts) stops at
+that code first (nothing else is wrong with the scenario); for the neighbour, that no predicate
+objects at all.
+
+The four codes decided outside the predicate library are covered through the pure functions that
+decide them: ``NO_PLACEMENT`` (``construct_sets`` + ``rejection_for_unplaced``) and
+``NOT_OPERATOR``, ``INVALID_CONSTITUTION``, ``CONSTITUTION_VERSION_TAKEN``
+(``evaluate_constitution``). ``test_every_reason_code_is_covered`` ties the table to the enum.
+
+The czar's compaction case and the failed ancestor an at-risk entry recorded are still encoded as
+text prefixes today (``"UNREACHABLE: ..."``, ``"failed:<id>"``); ``_czar_transition`` and
+``_recorded_failures`` are the only places that know it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from kg_context.gate.constitution import (
+    Constitution,
+    DensityRule,
+    Limits,
+    default_constitution_text,
+    load_constitution,
+    parse_constitution,
+)
+from kg_context.gate.contracts import Proposal, WriterKind, constitution_proposal
+from kg_context.gate.decision import evaluate_constitution, rejection_for_unplaced
+from kg_context.gate.predicates import (
+    HALTS,
+    REJECTS,
+    Check,
+    SetView,
+    Violation,
+    body_size,
+    class_allowed,
+    compaction_pre_authorized,
+    czar_independence,
+    deliberative_lease,
+    density,
+    dependencies_exist,
+    entry_ids_free,
+    fragmentation,
+    provenance_required,
+    residency_hold,
+    set_size,
+    supersession_target,
+    transitions_legal,
+    verse_adoption,
+    weak_revalidation,
+)
+from kg_context.gate.set_constructor import construct_sets
+from kg_context.gate.snapshot import BoundaryState, EntryState, Snapshot
+from kg_context.vocabulary import JustificationCase, Outcome, ReasonCode
+
+B = "b-pure"
+RULES = load_constitution()
+CZAR = "czar-1"
+_ids = itertools.count(1)
+
+
+# -- today's text encoding of justifications (the one place to change for structured ones) --------
+def _czar_transition(entry_id: str, case: JustificationCase, evidence: str) -> dict[str, Any]:
+    """A czar's retirement of ``entry_id`` out of the window, citing ``case``."""
+    return {
+        "entry_id": entry_id,
+        "to": "retired",
+        "resident": False,
+        "reason": f"compaction: {case.value.lower()}",
+        "justification": [f"{case.value}: {evidence}"],
+    }
+
+
+def _recorded_failures(*ancestors: str) -> tuple[str, ...]:
+    """What an at-risk transition recorded about its failed ancestors (``EntryState``)."""
+    return tuple(f"failed:{ancestor}" for ancestor in ancestors)
+
+
+# -- builders -------------------------------------------------------------------------------------
+def _entry(entry_id: str, cls: str = "decision", key: str = "k", **declared: Any) -> dict[str, Any]:
+    return {"id": entry_id, "class": cls, "key": key, "body": f"body of {entry_id}", **declared}
+
+
+def _proposal(
+    *entries: dict[str, Any],
+    writer: str = "w-1",
+    kind: str = "agent",
+    transitions: Sequence[dict[str, Any]] = (),
+    **fields: Any,
+) -> Proposal:
+    data: dict[str, Any] = {
+        "id": f"p-{next(_ids)}",
+        "boundary_id": B,
+        "writer_id": writer,
+        "writer_kind": kind,
+        "targets": ["t"],
+        "entries": list(entries),
+        "transitions": list(transitions),
+        **fields,
+    }
+    return Proposal.model_validate(data)
+
+
+def _move(entry_id: str, to: str | None = None, **change: Any) -> dict[str, Any]:
+    """A declared transition of ``entry_id`` (its status ``to``, and/or ``resident=``)."""
+    return {"entry_id": entry_id, "to": to, "reason": "declared by the writer", **change}
+
+
+def _czar(*transitions: dict[str, Any], entries: Sequence[dict[str, Any]] = ()) -> Proposal:
+    return _proposal(*entries, writer=CZAR, kind="czar", transitions=transitions)
+
+
+def _state(
+    entry_id: str,
+    status: str = "live",
+    *,
+    key: str = "k",
+    writer: str = "w-0",
+    boundary: str = B,
+    **more: Any,
+) -> EntryState:
+    return EntryState(entry_id, boundary, key, status, "decision", writer, True, tokens=5, **more)
+
+
+def _rules(**sections: Any) -> Constitution:
+    return RULES.model_copy(update=sections)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """Proposals submitted together, and the state and rules the gate decides them against."""
+
+    proposals: tuple[Proposal, ...]
+    states: tuple[EntryState, ...] = (_state("base"),)
+    rules: Constitution = RULES
+    tokens: dict[str, int] = field(default_factory=dict)  # entry id -> tokens (default 1)
+    live_count: int | None = None  # default: the live entries of ``states``
+    requires_count: int = 0
+    adoption_receipts: frozenset[str] = frozenset()
+    append_only: bool = False
+
+    def snapshot(self) -> Snapshot:
+        live = sum(1 for s in self.states if s.live and s.boundary_id == B)
+        boundary = BoundaryState(
+            B,
+            7,
+            "local",
+            self.rules.version,
+            None,
+            self.live_count if self.live_count is not None else live,
+            self.requires_count,
+            "set-7",
+        )
+        return Snapshot(
+            boundary=boundary,
+            entries={s.id: s for s in self.states},
+            adoption_receipts=set(self.adoption_receipts),
+        )
+
+    def view(self) -> SetView:
+        """The first closed set, viewed as the gate views it."""
+        built = construct_sets(list(self.proposals), self.rules.window.proposals)
+        assert not built.unplaced and built.sets
+        closed = built.sets[0]
+        entries = tuple(
+            (proposal, entry_id, entry)
+            for proposal in closed.proposals
+            for entry_id, entry in zip(proposal.entry_ids(), proposal.entries, strict=True)
+        )
+        tokens = {entry_id: self.tokens.get(entry_id, 1) for _, entry_id, _ in entries}
+        return SetView(closed, entries, tokens, self.append_only)
+
+
+def S(*proposals: Proposal, **context: Any) -> Scenario:
+    return Scenario(tuple(proposals), **context)
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    code: ReasonCode
+    check: Check
+    trips: Scenario
+    passes: Scenario
+
+
+_SMALL = _rules(limits=Limits(max_entries_per_set=2))
+_NARROW = _rules(density=DensityRule(max_set_fanout=2))
+_HOLDER = _state("holder")
+_HELD = _state("base", hard_held_by=("holder",))
+_REVALIDATE = _move("x", "revalidated")
+_AT_RISK_X = _state("x", "at_risk", failed_ancestors=_recorded_failures("root"))
+U = JustificationCase.UNREACHABLE
+
+ROWS: list[Row] = [
+    # -- rejections -------------------------------------------------------------------------
+    Row(
+        "set larger than limits.max_entries_per_set",
+        ReasonCode.SET_TOO_LARGE,
+        set_size,
+        S(_proposal(_entry("a"), _entry("b"), _entry("c")), rules=_SMALL),
+        S(_proposal(_entry("a"), _entry("b")), rules=_SMALL),
+    ),
+    Row(
+        "writer kind may not commit the class",
+        ReasonCode.CLASS_NOT_ALLOWED,
+        class_allowed,
+        S(_proposal(_entry("a"), kind="tool")),
+        S(_proposal(_entry("a"), kind="agent")),
+    ),
+    Row(
+        "body over limits.max_body_tokens",
+        ReasonCode.BODY_TOO_LARGE,
+        body_size,
+        S(_proposal(_entry("a")), tokens={"a": RULES.limits.max_body_tokens + 1}),
+        S(_proposal(_entry("a")), tokens={"a": RULES.limits.max_body_tokens}),
+    ),
+    Row(
+        "entry id already in the record",
+        ReasonCode.ENTRY_ID_TAKEN,
+        entry_ids_free,
+        S(_proposal(_entry("base"))),
+        S(_proposal(_entry("fresh"))),
+    ),
+    Row(
+        "fact without DERIVED_FROM or source",
+        ReasonCode.MISSING_PROVENANCE,
+        provenance_required,
+        S(_proposal(_entry("f", "fact"))),
+        S(_proposal(_entry("f", "fact", attributes={"source": "load test 12"}))),
+    ),
+    Row(
+        "deliberative entry without a lease",
+        ReasonCode.MISSING_LEASE,
+        deliberative_lease,
+        S(_proposal(_entry("q", "open_question"))),
+        S(_proposal(_entry("q", "open_question", expires_after=10))),
+    ),
+    Row(
+        "deliberative lease over deliberative.max_lease_sets",
+        ReasonCode.MISSING_LEASE,
+        deliberative_lease,
+        S(
+            _proposal(
+                _entry("q", "open_question", expires_after=RULES.deliberative.max_lease_sets + 1)
+            )
+        ),
+        S(_proposal(_entry("q", "open_question", expires_after=RULES.deliberative.max_lease_sets))),
+    ),
+    Row(
+        "REQUIRES an entry not in the record",
+        ReasonCode.UNKNOWN_DEPENDENCY,
+        dependencies_exist,
+        S(_proposal(_entry("a", requires=[{"entry_id": "ghost"}]))),
+        S(_proposal(_entry("a", requires=[{"entry_id": "base"}]))),
+    ),
+    Row(
+        "DERIVED_FROM an entry not in the record",
+        ReasonCode.UNKNOWN_DEPENDENCY,
+        dependencies_exist,
+        S(_proposal(_entry("a", derived_from=[{"entry_id": "ghost"}]))),
+        S(_proposal(_entry("ghost"), _entry("a", derived_from=[{"entry_id": "ghost"}]))),
+    ),
+    Row(
+        "transition of an entry of another boundary",
+        ReasonCode.UNKNOWN_DEPENDENCY,
+        transitions_legal,
+        S(
+            _proposal(transitions=[_move("base", "challenged")]),
+            states=(_state("base", boundary="elsewhere"),),
+        ),
+        S(_proposal(transitions=[_move("base", "challenged")])),
+    ),
+    Row(
+        "status change the status machine has not",
+        ReasonCode.ILLEGAL_TRANSITION,
+        transitions_legal,
+        S(
+            _proposal(transitions=[_move("base", "challenged")]),
+            states=(_state("base", "superseded"),),
+        ),
+        S(
+            _proposal(transitions=[_move("base", "challenged")]),
+            states=(_state("base", "live"),),
+        ),
+    ),
+    Row(
+        "status change not allowed to the writer kind",
+        ReasonCode.TRANSITION_NOT_ALLOWED,
+        transitions_legal,
+        S(_proposal(kind="tool", transitions=[_move("base", "challenged")])),
+        S(_proposal(kind="agent", transitions=[_move("base", "challenged")])),
+    ),
+    Row(
+        "residency change by a writer kind that may not move residency",
+        ReasonCode.TRANSITION_NOT_ALLOWED,
+        transitions_legal,
+        S(_proposal(kind="agent", transitions=[_move("base", resident=False)])),
+        S(
+            _proposal(
+                kind="operator",
+                transitions=[_move("base", resident=False)],
+            )
+        ),
+    ),
+    Row(
+        "czar retires an entry it wrote",
+        ReasonCode.CZAR_INDEPENDENCE,
+        czar_independence,
+        S(
+            _czar(_czar_transition("base", U, "no root path")),
+            states=(_state("base", writer=CZAR),),
+        ),
+        S(
+            _czar(_czar_transition("base", U, "no root path")),
+            states=(_state("base", writer="w-0"),),
+        ),
+    ),
+    Row(
+        "czar compacts an entry it wrote into an interface",
+        ReasonCode.CZAR_INDEPENDENCE,
+        czar_independence,
+        S(
+            _czar(entries=[_entry("i", "interface", derived_from=[{"entry_id": "base"}])]),
+            states=(_state("base", writer=CZAR),),
+        ),
+        S(
+            _czar(entries=[_entry("i", "interface", derived_from=[{"entry_id": "base"}])]),
+            states=(_state("base", writer="w-0"),),
+        ),
+    ),
+    # -- halts ------------------------------------------------------------------------------
+    Row(
+        "two explicit sets on one target within the window",
+        ReasonCode.FRAGMENTATION,
+        fragmentation,
+        S(_proposal(_entry("a"), set_id="S1"), _proposal(_entry("b"), set_id="S2")),
+        S(
+            _proposal(_entry("a"), set_id="S1", targets=["t1"]),
+            _proposal(_entry("b"), set_id="S2", targets=["t2"]),
+        ),
+    ),
+    Row(
+        "supersedes an entry that does not exist",
+        ReasonCode.SUPERSESSION_TARGET,
+        supersession_target,
+        S(_proposal(_entry("n", supersedes=[{"entry_id": "ghost", "reason": "r"}]))),
+        S(_proposal(_entry("n", supersedes=[{"entry_id": "base", "reason": "r"}]))),
+    ),
+    Row(
+        "supersedes an entry that does not exist, append-only boundary",
+        ReasonCode.SUPERSESSION_TARGET,
+        supersession_target,
+        S(_proposal(_entry("n", supersedes=[{"entry_id": "ghost", "reason": "r"}]))),
+        S(
+            _proposal(_entry("n", supersedes=[{"entry_id": "ghost", "reason": "r"}])),
+            append_only=True,
+        ),
+    ),
+    Row(
+        "supersedes an entry of another boundary",
+        ReasonCode.SUPERSESSION_TARGET,
+        supersession_target,
+        S(
+            _proposal(_entry("n", supersedes=[{"entry_id": "base", "reason": "r"}])),
+            states=(_state("base", boundary="elsewhere"),),
+        ),
+        S(_proposal(_entry("n", supersedes=[{"entry_id": "base", "reason": "r"}]))),
+    ),
+    Row(
+        "supersedes an entry that is not live",
+        ReasonCode.SUPERSESSION_TARGET,
+        supersession_target,
+        S(
+            _proposal(_entry("n", supersedes=[{"entry_id": "base", "reason": "r"}])),
+            states=(_state("base", "superseded"),),
+        ),
+        S(
+            _proposal(_entry("n", supersedes=[{"entry_id": "base", "reason": "r"}])),
+            states=(_state("base", "revalidated"),),
+        ),
+    ),
+    Row(
+        "supersedes an entry of another key",
+        ReasonCode.SUPERSESSION_TARGET,
+        supersession_target,
+        S(_proposal(_entry("n", key="k2", supersedes=[{"entry_id": "base", "reason": "r"}]))),
+        S(_proposal(_entry("n", key="k", supersedes=[{"entry_id": "base", "reason": "r"}]))),
+    ),
+    Row(
+        "global material without an adoption receipt",
+        ReasonCode.VERSE_ADOPTION,
+        verse_adoption,
+        S(_proposal(_entry("g", verse="global"), adoption_receipt_id="adopt-1")),
+        S(
+            _proposal(_entry("g", verse="global"), adoption_receipt_id="adopt-1"),
+            adoption_receipts=frozenset({"adopt-1"}),
+        ),
+    ),
+    Row(
+        "set fan-out over density.max_set_fanout",
+        ReasonCode.DENSITY,
+        density,
+        S(
+            _proposal(
+                _entry(
+                    "a",
+                    requires=[{"entry_id": "base"}, {"entry_id": "base2"}],
+                    derived_from=[{"entry_id": "base"}],
+                )
+            ),
+            states=(_state("base"), _state("base2")),
+            rules=_NARROW,
+        ),
+        S(
+            _proposal(_entry("a", requires=[{"entry_id": "base"}, {"entry_id": "base2"}])),
+            states=(_state("base"), _state("base2")),
+            rules=_NARROW,
+        ),
+    ),
+    Row(
+        "REQUIRES per live entry over density.max_edges_per_live_entry",
+        ReasonCode.DENSITY,
+        density,
+        # 19 live + 1 new = the ratio floor of 20; 80 + 1 REQUIRES edges: 4.05 > 4.0
+        S(
+            _proposal(_entry("a", requires=[{"entry_id": "base"}])),
+            live_count=19,
+            requires_count=80,
+        ),
+        # a provenance edge instead is no residency edge: 80 / 20 = 4.0
+        S(
+            _proposal(_entry("a", derived_from=[{"entry_id": "base"}])),
+            live_count=19,
+            requires_count=80,
+        ),
+    ),
+    Row(
+        "czar retires an entry a staying entry holds by a hard edge",
+        ReasonCode.HARD_DEPENDENCY,
+        residency_hold,
+        S(_czar(_czar_transition("base", U, "no root path")), states=(_HELD, _HOLDER)),
+        S(
+            _czar(
+                _czar_transition("base", U, "no root path"),
+                _czar_transition("holder", U, "no root path"),
+            ),
+            states=(_HELD, _HOLDER),
+        ),
+    ),
+    Row(
+        "revalidation that cites no failed ancestor",
+        ReasonCode.WEAK_REVALIDATION,
+        weak_revalidation,
+        S(_proposal(transitions=[_REVALIDATE]), states=(_AT_RISK_X,)),
+        S(_proposal(transitions=[_REVALIDATE], revalidates=["root"]), states=(_AT_RISK_X,)),
+    ),
+    Row(
+        "czar case the constitution does not pre-authorize",
+        ReasonCode.UNCLEAR_COMPACTION,
+        compaction_pre_authorized,
+        S(_czar(_czar_transition("base", JustificationCase.UNCLEAR, "two roots disagree"))),
+        S(_czar(_czar_transition("base", U, "no root path at seq 7"))),
+    ),
+]
+
+
+def _chain(view: SetView, rules: Constitution, snapshot: Snapshot) -> Violation | None:
+    """The first objection of the whole library, in the gate's order (rejections, then halts)."""
+    for check in (*REJECTS, *HALTS):
+        violation = check(view, rules, snapshot)
+        if violation is not None:
+            return violation
+    return None
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r.name for r in ROWS])
+def test_the_reason_code_trips(row: Row) -> None:
+    scenario = row.trips
+    violation = row.check(scenario.view(), scenario.rules, scenario.snapshot())
+    assert violation is not None, f"{row.check.__name__} passed: {row.name}"
+    assert ReasonCode(violation.reason_code) is row.code
+    assert Outcome(violation.outcome) is row.code.outcome
+    assert violation.detail
+    first = _chain(scenario.view(), scenario.rules, scenario.snapshot())
+    assert first is not None and ReasonCode(first.reason_code) is row.code, (
+        f"the chain stopped at {first and first.reason_code}: the scenario is not minimal"
+    )
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r.name for r in ROWS])
+def test_the_passing_neighbour_passes(row: Row) -> None:
+    scenario = row.passes
+    assert row.check(scenario.view(), scenario.rules, scenario.snapshot()) is None
+    objection = _chain(scenario.view(), scenario.rules, scenario.snapshot())
+    assert objection is None, f"{objection}"
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r.name for r in ROWS])
+def test_the_predicate_is_registered_by_its_outcome(row: Row) -> None:
+    registry = REJECTS if row.code.outcome is Outcome.REJECT else HALTS
+    assert row.check in registry
+
+
+def test_rejections_are_checked_before_halts_and_no_predicate_is_untested() -> None:
+    assert {r.check for r in ROWS} == set(REJECTS) | set(HALTS)
+    assert not set(REJECTS) & set(HALTS)
+
+
+# -- the codes decided outside the predicate library ----------------------------------------------
+def test_no_placement_trips_without_set_id_or_target_and_passes_with_a_target() -> None:
+    nowhere = _proposal(_entry("a"), targets=[])
+    built = construct_sets([nowhere], RULES.window.proposals)
+    assert built.unplaced == [nowhere] and not built.sets
+    violation = rejection_for_unplaced(nowhere)
+    assert ReasonCode(violation.reason_code) is ReasonCode.NO_PLACEMENT
+    assert Outcome(violation.outcome) is ReasonCode.NO_PLACEMENT.outcome is Outcome.REJECT
+
+    placed = _proposal(_entry("a"), targets=["t"])
+    built = construct_sets([placed], RULES.window.proposals)
+    assert not built.unplaced and [s.proposals for s in built.sets] == [(placed,)]
+
+
+_NEXT_TEXT = default_constitution_text().replace(
+    f'version = "{RULES.version}"', 'version = "pure-next"'
+)
+
+
+@dataclass(frozen=True)
+class ConstitutionCase:
+    """A constitution change by ``kind`` with ``text``; the commits are the passing neighbours
+    (an operator writer, valid text, a new version; or a recorded version with the same text)."""
+
+    name: str
+    code: ReasonCode | None  # None: the neighbour commits
+    text: str = _NEXT_TEXT
+    kind: WriterKind = WriterKind.OPERATOR
+    recorded_sha: str | None = None
+
+
+CONSTITUTION_CASES = [
+    ConstitutionCase("agent writer", ReasonCode.NOT_OPERATOR, kind=WriterKind.AGENT),
+    ConstitutionCase("operator writer", None),
+    ConstitutionCase(
+        "not a constitution", ReasonCode.INVALID_CONSTITUTION, text='version = "pure-next"\n'
+    ),
+    ConstitutionCase(
+        "the current version again",
+        ReasonCode.CONSTITUTION_VERSION_TAKEN,
+        text=default_constitution_text(),
+    ),
+    ConstitutionCase(
+        "a recorded version with other text",
+        ReasonCode.CONSTITUTION_VERSION_TAKEN,
+        recorded_sha="0" * 64,
+    ),
+    ConstitutionCase(
+        "a recorded version with the same text",
+        None,
+        recorded_sha=parse_constitution(_NEXT_TEXT).sha256,
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CONSTITUTION_CASES, ids=[c.name for c in CONSTITUTION_CASES])
+def test_constitution_changes(case: ConstitutionCase) -> None:
+    proposal = constitution_proposal(B, "op-1", case.text, "tighten limits", case.kind)
+    snapshot = S().snapshot()
+    decision, plan, adopted = evaluate_constitution(
+        proposal,
+        snapshot,
+        RULES,
+        case.recorded_sha,
+        now="2026-01-01T00:00:00+00:00",
+        gateway_id="g",
+    )
+    if case.code is None:
+        assert (decision.outcome, decision.seq, adopted is not None) == ("commit", 8, True)
+        return
+    assert decision.reason_code is not None and ReasonCode(decision.reason_code) is case.code
+    assert Outcome(decision.outcome) is case.code.outcome is Outcome.REJECT
+    assert adopted is None and decision.seq is None
+    assert [r["props"]["kind"] for r in plan.receipts] == ["review", "rejection"]
+
+
+def test_every_reason_code_is_covered() -> None:
+    covered = {r.code for r in ROWS} | {c.code for c in CONSTITUTION_CASES if c.code}
+    covered.add(ReasonCode.NO_PLACEMENT)
+    assert covered == set(ReasonCode)
