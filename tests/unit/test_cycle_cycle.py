@@ -7,8 +7,6 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from kg_context.vocabulary import CYCLE_INELIGIBLE
-
 from kg_context.cycle import (
     ArbitrationReason,
     BroadcastBus,
@@ -27,6 +25,7 @@ from kg_context.cycle.arbitration import ArbitratedProposal
 from kg_context.errors import ConfigurationError
 from kg_context.gate.contracts import EntryClass, Proposal, WriterKind
 from kg_context.settings import CycleSettings
+from kg_context.vocabulary import CYCLE_INELIGIBLE
 
 
 class FakeSource:
@@ -47,9 +46,9 @@ class FakeSource:
     def recall_by_key(self, keys: Sequence[str], limit: int) -> list[EntryRecord]:
         self.reads.append(("keys", tuple(keys)))
         found = [r for r in self.records.values() if r.key in keys]
-        return [
-            r for r in sorted(found, key=lambda r: r.id) if r.status not in CYCLE_INELIGIBLE
-        ][:limit]
+        return [r for r in sorted(found, key=lambda r: r.id) if r.status not in CYCLE_INELIGIBLE][
+            :limit
+        ]
 
 
 @dataclass(frozen=True)

@@ -111,21 +111,8 @@ PENDING_LAYER_FIXES: dict[str, str] = {
 }
 PENDING_LAYER_REASON = "issue 9: operations take a Boundary, so nothing below the engine needs it"
 
-PENDING_MODULE_SPLITS: frozenset[str] = frozenset(
-    {
-        "kg_context.gate.decision",
-        "kg_context.gate.store",
-        "kg_context.record.invalidation",
-        "kg_context.residency.czar",
-    }
-)
-PENDING_FUNCTION_SPLITS: frozenset[str] = frozenset(
-    {
-        "kg_context.gate.decision.evaluate",
-        "kg_context.gate.decision.evaluate_constitution",
-        "kg_context.gate.decision._plan_refusal",
-    }
-)
+PENDING_MODULE_SPLITS: frozenset[str] = frozenset({"kg_context.record.invalidation"})
+PENDING_FUNCTION_SPLITS: frozenset[str] = frozenset()
 PENDING_SPLIT_REASON = "issue 9: being split by the integrator"
 
 

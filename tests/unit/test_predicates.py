@@ -79,13 +79,14 @@ def _czar_transition(entry_id: str, case: JustificationCase, evidence: str) -> d
         "to": "retired",
         "resident": False,
         "reason": f"compaction: {case.value.lower()}",
-        "justification": [f"{case.value}: {evidence}"],
+        "case": case.value,
+        "justification": [evidence],
     }
 
 
 def _recorded_failures(*ancestors: str) -> tuple[str, ...]:
     """What an at-risk transition recorded about its failed ancestors (``EntryState``)."""
-    return tuple(f"failed:{ancestor}" for ancestor in ancestors)
+    return tuple(ancestors)
 
 
 # -- builders -------------------------------------------------------------------------------------
