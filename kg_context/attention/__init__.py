@@ -16,9 +16,9 @@ from kg_context.attention.insights import insight_proposal
 from kg_context.attention.models import (
     BroadcastResult,
     ConfidenceSource,
-    GateOutcome,
     ScoredProposal,
     SpecialistOutput,
+    WinnerFate,
     WinnerOutcome,
 )
 from kg_context.attention.telemetry import (
@@ -33,9 +33,9 @@ __all__ = [
     "BroadcastResult",
     "ConfidenceSource",
     "ConsensusOperator",
-    "GateOutcome",
     "ScoredProposal",
     "SpecialistOutput",
+    "WinnerFate",
     "WinnerOutcome",
     "WorkspaceAttention",
     "consensus_operators",

@@ -9,12 +9,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from kg_context.vocabulary import Outcome
+
 __all__ = [
     "BroadcastResult",
     "ConfidenceSource",
-    "GateOutcome",
     "ScoredProposal",
     "SpecialistOutput",
+    "WinnerFate",
     "WinnerOutcome",
 ]
 
@@ -27,23 +29,24 @@ class ConfidenceSource(StrEnum):
     DEFAULT = "default"  # neither: AttentionSettings.default_confidence
 
 
-class GateOutcome(StrEnum):
-    """What became of a broadcast winner (``ProposalNode.outcome``)."""
+class WinnerFate(StrEnum):
+    """What became of a broadcast winner (``ProposalNode.outcome``): the gate's outcome for it,
+    or what happened instead (reinforced, invalidated later, never proposed)."""
 
-    COMMIT = "commit"  # the gate admitted it as a new entry
-    HALT = "halt"  # the gate halted its set
-    REJECT = "reject"  # the gate rejected it
+    COMMIT = Outcome.COMMIT.value  # the gate admitted it as a new entry
+    HALT = Outcome.HALT.value  # the gate halted its set
+    REJECT = Outcome.REJECT.value  # the gate rejected it
     REINFORCE = "reinforce"  # a repeat win: linked to the entry that already stands
     INVALIDATED = "invalidated"  # reported later: its admitted work was invalidated
     NOT_PROPOSED = "not_proposed"  # no gate attached: recorded only (not written as an outcome)
 
 
 # How outcomes count toward a track record (entry statuses take precedence, see the Cypher file).
-SUCCESS_OUTCOMES = (GateOutcome.COMMIT.value, GateOutcome.REINFORCE.value)
+SUCCESS_OUTCOMES = (WinnerFate.COMMIT.value, WinnerFate.REINFORCE.value)
 FAILURE_OUTCOMES = (
-    GateOutcome.HALT.value,
-    GateOutcome.REJECT.value,
-    GateOutcome.INVALIDATED.value,
+    WinnerFate.HALT.value,
+    WinnerFate.REJECT.value,
+    WinnerFate.INVALIDATED.value,
 )
 # An admitted entry in ``vocabulary.FAILED_WORK`` makes the proposal a failure; one in
 # ``vocabulary.LIVE_STATUSES`` stands, and a repeat win of the same content reinforces it.
@@ -118,4 +121,4 @@ class BroadcastResult:
     @property
     def broadcast(self) -> bool:
         """Whether the winners were proposed to the gate (not for a lone output or no gate)."""
-        return any(o.outcome != GateOutcome.NOT_PROPOSED for o in self.outcomes)
+        return any(o.outcome != WinnerFate.NOT_PROPOSED for o in self.outcomes)

@@ -28,8 +28,8 @@ from kg_context.attention.consensus import consensus_score
 from kg_context.attention.insights import insight_proposal, outcome_name
 from kg_context.attention.models import (
     BroadcastResult,
-    GateOutcome,
     ScoredProposal,
+    WinnerFate,
     WinnerOutcome,
 )
 from kg_context.attention.scoring import beta_mean, parse_outputs, rank, select
@@ -50,11 +50,11 @@ _TASK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/#@+-]{0,199}$")
 # Outcomes an orchestrator may report with record_outcome.
 _REPORTABLE = frozenset(
     {
-        GateOutcome.COMMIT,
-        GateOutcome.HALT,
-        GateOutcome.REJECT,
-        GateOutcome.REINFORCE,
-        GateOutcome.INVALIDATED,
+        WinnerFate.COMMIT,
+        WinnerFate.HALT,
+        WinnerFate.REJECT,
+        WinnerFate.REINFORCE,
+        WinnerFate.INVALIDATED,
     }
 )
 
@@ -208,8 +208,7 @@ class WorkspaceAttention:
     def _propose(self, winners: Sequence[ScoredProposal]) -> tuple[WinnerOutcome, ...]:
         if self._sink is None or self.boundary_id is None or not winners:
             return tuple(
-                WinnerOutcome(w.id, w.specialist_id, GateOutcome.NOT_PROPOSED.value)
-                for w in winners
+                WinnerOutcome(w.id, w.specialist_id, WinnerFate.NOT_PROPOSED.value) for w in winners
             )
         boundary_id = self.boundary_id
         standing = self._store.standing_entries(boundary_id, [w.insight_key for w in winners])
@@ -222,14 +221,14 @@ class WorkspaceAttention:
                         WinnerOutcome(
                             winner.id,
                             winner.specialist_id,
-                            GateOutcome.REINFORCE.value,
+                            WinnerFate.REINFORCE.value,
                             (existing,),
                         )
                     )
                     continue
                 decision = self._sink.commit(insight_proposal(winner, boundary_id))
                 outcome = outcome_name(decision.outcome)
-                admitted = outcome == GateOutcome.COMMIT.value
+                admitted = outcome == WinnerFate.COMMIT.value
                 outcomes.append(
                     WinnerOutcome(
                         winner.id,
@@ -265,7 +264,7 @@ class WorkspaceAttention:
         next wave's track record counts it.
         """
         try:
-            value = GateOutcome(outcome)
+            value = WinnerFate(outcome)
         except ValueError:
             value = None
         if value not in _REPORTABLE or value is None:

@@ -18,7 +18,7 @@ from kg_context.cycle.broadcast import format_broadcast, render_line
 from kg_context.cycle.buffer import BufferDecision, PreconsciousBuffer, rank
 from kg_context.cycle.bus import BroadcastBus, BusSubscriber, SubscriberHandler
 from kg_context.cycle.competition import CompetitionDecision, CompetitionResult, compete
-from kg_context.cycle.cycle import Answer, CycleResult, GateOutcome, SelectionBroadcastCycle
+from kg_context.cycle.cycle import Answer, BusGateOutcome, CycleResult, SelectionBroadcastCycle
 from kg_context.cycle.models import (
     AdmissionReason,
     ArbitrationReason,
@@ -57,6 +57,7 @@ __all__ = [
     "BufferDecision",
     "BufferReason",
     "BusAdmissionPolicy",
+    "BusGateOutcome",
     "BusProposal",
     "BusSubscriber",
     "Candidate",
@@ -71,7 +72,6 @@ __all__ = [
     "EntryRecord",
     "EntrySource",
     "GateDecisionLike",
-    "GateOutcome",
     "GateSink",
     "GraphEntrySource",
     "PreconsciousBuffer",

@@ -40,7 +40,7 @@ from kg_context.cycle.workspace import ConsciousWorkspace
 from kg_context.errors import ConfigurationError
 from kg_context.settings import CycleSettings
 
-__all__ = ["Answer", "CycleResult", "GateOutcome", "SelectionBroadcastCycle"]
+__all__ = ["Answer", "BusGateOutcome", "CycleResult", "SelectionBroadcastCycle"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,9 @@ class Answer:
 
 
 @dataclass(frozen=True, slots=True)
-class GateOutcome:
+class BusGateOutcome:
+    """What the gate decided for one durable bus proposal (admit_fact, flag_contradiction)."""
+
     proposal_id: str
     bus_kind: str
     subscriber: str
@@ -77,7 +79,7 @@ class CycleResult:
     recalled_ids: tuple[str, ...]  # entered the buffer from admitted query_memory proposals
     linked_ids: tuple[str, ...]  # entered the buffer by recurrent link activation
     buffer_decisions: tuple[BufferDecision, ...]
-    gate: tuple[GateOutcome, ...]
+    gate: tuple[BusGateOutcome, ...]
 
 
 class SelectionBroadcastCycle:
@@ -266,8 +268,8 @@ class SelectionBroadcastCycle:
 
     def _to_gate(
         self, gate: GateSink, durable: Sequence[ArbitratedProposal]
-    ) -> tuple[GateOutcome, ...]:
-        outcomes: list[GateOutcome] = []
+    ) -> tuple[BusGateOutcome, ...]:
+        outcomes: list[BusGateOutcome] = []
         for index, item in enumerate(durable):
             proposal = to_gate_proposal(
                 item,
@@ -278,7 +280,7 @@ class SelectionBroadcastCycle:
             )
             decision = gate.commit(proposal)
             outcomes.append(
-                GateOutcome(
+                BusGateOutcome(
                     proposal_id=proposal.id,
                     bus_kind=item.proposal.kind,
                     subscriber=item.subscriber,

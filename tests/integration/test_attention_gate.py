@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from kg_context.attention import (
-    GateOutcome,
+    WinnerFate,
     WorkspaceAttention,
     reset_workspace_attention_telemetry,
 )
@@ -80,8 +80,8 @@ def test_a_winner_the_gate_refuses_counts_against_its_specialist(
     }
     result = attention.select_and_broadcast(outputs, QUERY, f"{boundary_id}-task")
     by_id = {o.specialist_id: o for o in result.outcomes}
-    assert by_id[fine].outcome == GateOutcome.COMMIT
-    assert by_id[verbose].outcome in {GateOutcome.HALT, GateOutcome.REJECT}
+    assert by_id[fine].outcome == WinnerFate.COMMIT
+    assert by_id[verbose].outcome in {WinnerFate.HALT, WinnerFate.REJECT}
     assert by_id[verbose].entry_ids == ()
     nxt = {
         p.specialist_id: p.track_record for p in attention.collect_proposals(outputs, QUERY, "t")

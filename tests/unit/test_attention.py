@@ -16,8 +16,8 @@ import numpy.typing as npt
 import pytest
 
 from kg_context.attention import (
-    GateOutcome,
     ScoredProposal,
+    WinnerFate,
     WorkspaceAttention,
     consensus_operators,
     consensus_score,
@@ -445,7 +445,7 @@ def test_repeat_win_reinforces_the_standing_entry_instead_of_proposing_a_copy() 
     result = attention.broadcast_to_kg(attention.select_winners(proposals), proposals)
     assert [p.writer_id for p in sink.proposals] == ["gamma"]
     by_id = {o.specialist_id: o for o in result.outcomes}
-    assert by_id["alpha"].outcome == GateOutcome.REINFORCE
+    assert by_id["alpha"].outcome == WinnerFate.REINFORCE
     assert by_id["alpha"].entry_ids == ("entry-alpha",)
 
 
