@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
-from kg_context.vocabulary import Outcome
+from kg_context.vocabulary import EntryStatus, Outcome
 
 __all__ = [
     "BroadcastResult",
@@ -37,7 +37,7 @@ class WinnerFate(StrEnum):
     HALT = Outcome.HALT.value  # the gate halted its set
     REJECT = Outcome.REJECT.value  # the gate rejected it
     REINFORCE = "reinforce"  # a repeat win: linked to the entry that already stands
-    INVALIDATED = "invalidated"  # reported later: its admitted work was invalidated
+    INVALIDATED = EntryStatus.INVALIDATED.value  # reported later: its admitted work was invalidated
     NOT_PROPOSED = "not_proposed"  # no gate attached: recorded only (not written as an outcome)
 
 

@@ -30,6 +30,7 @@ from kg_context.errors import (
 )
 from kg_context.gate.decision import Decision
 from kg_context.settings import LocalServerSettings, Neo4jSettings
+from kg_context.vocabulary import HaltStatus
 
 __all__ = ["app", "main"]
 
@@ -236,7 +237,7 @@ def halts_list(
     from rich.table import Table
 
     with _engine() as engine:
-        rows = engine.halts.list(boundary, None if all_ else "open", limit)
+        rows = engine.halts.list(boundary, None if all_ else HaltStatus.OPEN, limit)
     table = Table("halt", "reason", "status", "opened", "detail")
     for row in rows:
         table.add_row(row["id"], row["reason_code"], row["status"], row["opened_at"], row["detail"])

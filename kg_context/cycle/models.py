@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kg_context.errors import InputValidationError
 from kg_context.gate.contracts import MAX_BODY_CHARS
+from kg_context.vocabulary import EntryStatus
 
 __all__ = [
     "AdmissionReason",
@@ -114,7 +115,7 @@ class Candidate:
     activation: float
     origin: CandidateOrigin
     linked_ids: tuple[str, ...] = ()
-    status: str = "live"  # the record status tag (live, superseded, at_risk, ...)
+    status: str = EntryStatus.LIVE.value  # the record status tag (live, superseded, at_risk, ...)
     entry_class: str | None = None
     activated_by: tuple[str, ...] = ()  # for linked candidates: the conscious ids that linked it
 

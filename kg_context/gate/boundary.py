@@ -23,6 +23,7 @@ from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Proposal, WriterKind, constitution_proposal, parse_proposal
 from kg_context.gate.decision import Decision
 from kg_context.gate.store import GateStore, Submission
+from kg_context.vocabulary import ProposalStatus
 
 __all__ = ["Boundary"]
 
@@ -86,7 +87,7 @@ class Boundary:
         """Submit one proposal, close, and return the decision of the set it landed in."""
         parsed = self._parse(proposal)
         (submission,) = self._store.submit(self.id, [parsed])
-        if submission.status != "pending":
+        if submission.status != ProposalStatus.PENDING:
             return self._recorded(parsed.id)
         for decision in self.close():  # close() runs the post-commit hook
             if parsed.id in decision.proposal_ids:

@@ -22,6 +22,7 @@ from kg_context.db.executor import QueryExecutor, Record
 from kg_context.errors import StateError
 from kg_context.record.search import embed_pending, search_record
 from kg_context.text.embeddings import Embedder
+from kg_context.vocabulary import EntryStatus
 
 __all__ = [
     "AsOf",
@@ -56,8 +57,8 @@ def _standing(statuses: list[str]) -> str:
     if not statuses:
         return "no entries"
     counts = Counter(statuses)
-    if set(counts) <= {"live"}:
-        return "live"
+    if set(counts) <= {EntryStatus.LIVE}:
+        return EntryStatus.LIVE.value
     return ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
 
 

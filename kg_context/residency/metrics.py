@@ -14,6 +14,7 @@ from typing import Any
 
 from kg_context.db.executor import QueryExecutor
 from kg_context.errors import StateError
+from kg_context.vocabulary import SetStatus
 
 __all__ = ["BoundaryStats", "stats"]
 
@@ -42,7 +43,7 @@ class BoundaryStats:
     @property
     def halt_rate(self) -> float:
         decided = sum(self.sets.values())
-        return self.sets.get("halted", 0) / decided if decided else 0.0
+        return self.sets.get(SetStatus.HALTED, 0) / decided if decided else 0.0
 
     def as_dict(self) -> dict[str, Any]:
         return {
