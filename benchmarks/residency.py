@@ -131,10 +131,11 @@ def main() -> None:
         large = _ensure(engine, LARGE)
         results = {}
         for name, boundary_id in (("10k", small), ("200k", large)):
-            reach = reachable(engine.executor, boundary_id, constitution)
+            handle = engine.boundary(boundary_id)
+            reach = reachable(handle, constitution=constitution)
             assert len(reach.reached) == LIVE, (boundary_id, len(reach.reached))
             samples = timings(
-                lambda b=boundary_id: reachable(engine.executor, b, constitution),
+                lambda b=handle: reachable(b, constitution=constitution),
                 RUNS,
                 warmup=5,
             )
@@ -151,7 +152,9 @@ def main() -> None:
         )
         for name, boundary_id in (("10000", small), ("200000", large)):
             samples = timings(
-                lambda b=boundary_id: plan_compaction(engine.executor, b, constitution),
+                lambda b=boundary_id: plan_compaction(
+                    engine.executor, b, constitution, settings=engine.settings.residency
+                ),
                 10,
                 warmup=2,
             )

@@ -20,17 +20,15 @@ from __future__ import annotations
 import hashlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from kg_context.db.executor import QueryExecutor, Record
 from kg_context.errors import InputValidationError, StateError
+from kg_context.gate.boundary import Boundary
 from kg_context.gate.contracts import EntryProposal, EntryStatus, Proposal, Transition, WriterKind
 from kg_context.gate.decision import Decision
 from kg_context.gate.status_machine import NEXT_STATUSES, is_legal
 from kg_context.settings import InvalidationSettings
-
-if TYPE_CHECKING:
-    from kg_context.engine import Engine
 
 __all__ = [
     "FAILED_PREFIX",
@@ -209,8 +207,7 @@ def walk(
 
 
 def challenge(
-    engine: Engine,
-    boundary_id: str,
+    boundary: Boundary,
     target: str,
     *,
     reason: str,
@@ -219,13 +216,13 @@ def challenge(
     settings: InvalidationSettings | None = None,
 ) -> BlastRadius:
     """Challenge an entry (or every entry of a set): it moves to ``challenged``, its essential
-    descendants to ``at_risk``; one blast-radius set passes the gate."""
-    return _run(engine, boundary_id, target, "challenge", reason, writer_id, writer_kind, settings)
+    descendants to ``at_risk``; one blast-radius set passes the gate. ``settings`` default to
+    the handle's (the engine's)."""
+    return _run(boundary, target, "challenge", reason, writer_id, writer_kind, settings)
 
 
 def invalidate(
-    engine: Engine,
-    boundary_id: str,
+    boundary: Boundary,
     target: str,
     *,
     reason: str,
@@ -234,8 +231,9 @@ def invalidate(
     settings: InvalidationSettings | None = None,
 ) -> BlastRadius:
     """Invalidate an entry (or every entry of a set): it moves to ``invalidated``, its essential
-    descendants to ``at_risk``; one blast-radius set passes the gate."""
-    return _run(engine, boundary_id, target, "invalidate", reason, writer_id, writer_kind, settings)
+    descendants to ``at_risk``; one blast-radius set passes the gate. ``settings`` default to
+    the handle's (the engine's)."""
+    return _run(boundary, target, "invalidate", reason, writer_id, writer_kind, settings)
 
 
 _TO: dict[Mode, EntryStatus] = {
@@ -245,8 +243,7 @@ _TO: dict[Mode, EntryStatus] = {
 
 
 def _run(
-    engine: Engine,
-    boundary_id: str,
+    boundary: Boundary,
     target: str,
     mode: Mode,
     reason: str,
@@ -256,15 +253,16 @@ def _run(
 ) -> BlastRadius:
     if not reason.strip() or not writer_id:
         raise InputValidationError(f"a {mode} names its writer and gives a reason")
-    settings = settings or InvalidationSettings()
-    rows = engine.executor.read(
+    settings = settings or boundary.settings.invalidation
+    boundary_id = boundary.id
+    rows = boundary.executor.read(
         "invalidation/failed_entries", target=target, boundary_id=boundary_id
     )
     if not rows:
         raise StateError(f"no entry or set {target} in boundary {boundary_id}")
     failed = {row["id"]: row["status"] for row in rows}
     found = walk(
-        engine.executor,
+        boundary.executor,
         boundary_id,
         failed,
         max_depth=settings.max_depth,
@@ -273,7 +271,7 @@ def _run(
     proposal, moved, skipped = _proposal(
         found, boundary_id, target, mode, reason, writer_id, WriterKind(writer_kind), settings
     )
-    decision = engine.boundary(boundary_id).commit(proposal)
+    decision = boundary.commit(proposal)
     return BlastRadius(mode, target, found, decision, proposal, tuple(moved), skipped)
 
 

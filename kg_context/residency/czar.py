@@ -30,20 +30,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kg_context.db.executor import QueryExecutor, Record
-from kg_context.errors import InputValidationError, StateError
+from kg_context.errors import InputValidationError
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import EntryStatus, Proposal, Transition, WriterKind
 from kg_context.gate.decision import Decision
-from kg_context.gate.registry import ConstitutionRegistry
 from kg_context.gate.status_machine import is_legal
 from kg_context.residency.reachability import (
     STANDING_STATUSES,
     Reachability,
-    ResidencySettings,
     boundary_seq,
-    reachable,
+    compute_reachable,
 )
+from kg_context.settings import ResidencySettings
 
 __all__ = ["CzarPlan", "CzarReport", "every_n_commits", "plan_compaction", "run_czar"]
 
@@ -208,11 +207,10 @@ def plan_compaction(
     boundary_id: str,
     constitution: Constitution,
     *,
-    settings: ResidencySettings | None = None,
+    settings: ResidencySettings,
     czar_id: str | None = None,
 ) -> CzarPlan:
     """Read the boundary and plan the compaction (no writes)."""
-    settings = settings or ResidencySettings()
     czar_id = czar_id or settings.czar_id
     seq = boundary_seq(executor, boundary_id)
     standing = list(STANDING_STATUSES)
@@ -286,7 +284,7 @@ def plan_compaction(
             f"lease_until_seq: {lease['lease_until']}}}]->(this) expired at seq {seq}"
         )
     # 4. residency by reachability
-    reach = reachable(executor, boundary_id, constitution, seq=seq, settings=settings)
+    reach = compute_reachable(executor, boundary_id, constitution, seq=seq, settings=settings)
     for entry_id, entry in entries.items():
         should = entry_id in reach.resident
         is_standing = entry["status"] in STANDING_STATUSES
@@ -393,14 +391,13 @@ def run_czar(
     settings: ResidencySettings | None = None,
     czar_id: str | None = None,
 ) -> CzarReport:
-    """Plan the compaction of ``boundary`` and submit it through the gate."""
-    settings = settings or ResidencySettings()
-    executor = boundary.executor
-    rows = executor.read("boundary/get", boundary_id=boundary.id)
-    if not rows:
-        raise StateError(f"no boundary {boundary.id}")
-    constitution = ConstitutionRegistry(executor).get(rows[0]["constitution_version"])
-    plan = plan_compaction(executor, boundary.id, constitution, settings=settings, czar_id=czar_id)
+    """Plan the compaction of ``boundary`` under its current constitution and submit it through
+    the gate. ``settings`` default to the handle's (the engine's)."""
+    settings = settings or boundary.settings.residency
+    constitution = boundary.constitution()
+    plan = plan_compaction(
+        boundary.executor, boundary.id, constitution, settings=settings, czar_id=czar_id
+    )
     if plan.empty:
         return CzarReport(plan=plan, decisions=())
     decisions = []
@@ -419,7 +416,8 @@ def every_n_commits(
     n: int, *, settings: ResidencySettings | None = None
 ) -> Callable[[Boundary, list[Decision]], None]:
     """A ``Boundary.after_commit`` hook that runs the czar whenever a commit crosses a multiple
-    of ``n`` in the boundary's seq (its own compaction sets do not re-trigger it)."""
+    of ``n`` in the boundary's seq (its own compaction sets do not re-trigger it). ``settings``
+    default to the handle's (the engine's)."""
     if n < 1:
         raise InputValidationError("the czar runs every n >= 1 commits")
 
