@@ -22,7 +22,8 @@ import random
 import time
 from typing import Any
 
-from benchmarks._common import connect, figure, median, percentile
+from benchmarks._common import figure, median, percentile
+from kg_context.engine import Engine
 from kg_context.record.invalidation import walk
 
 BOUNDARY = "bench-invalidation-v1"
@@ -78,7 +79,7 @@ def _interleaved(ours: Any, bare: Any) -> tuple[list[float], list[float]]:
 
 
 def main() -> None:
-    with connect() as engine:
+    with Engine.connect() as engine:
         root = _ensure_graph(engine)
         executor = engine.executor
 

@@ -19,7 +19,7 @@ import time
 import uuid
 from typing import Any
 
-from benchmarks._common import connect, figure, median, timings
+from benchmarks._common import figure, median, timings
 from kg_context.engine import Engine
 from kg_context.gate.constitution import load_constitution
 from kg_context.gate.store import now_iso
@@ -126,7 +126,7 @@ def _scripted_session(engine: Engine, sets: int) -> Any:
 
 def main() -> None:
     constitution = load_constitution()
-    with connect() as engine:
+    with Engine.connect() as engine:
         small = _ensure(engine, SMALL)
         large = _ensure(engine, LARGE)
         results = {}
