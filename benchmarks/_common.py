@@ -1,4 +1,5 @@
-"""Benchmark helpers: connecting, timing, and the one-JSON-line-per-figure output."""
+"""Benchmark helpers: timing, and the one-JSON-line-per-figure output. Benchmarks connect the
+way everything else does: ``Engine.connect()`` (the resolved database, settings read once)."""
 
 from __future__ import annotations
 
@@ -7,15 +8,6 @@ import statistics
 import time
 from collections.abc import Callable
 from typing import Any
-
-from kg_context.db.connection import resolve_source, target_for
-from kg_context.engine import Engine
-from kg_context.settings import LocalServerSettings, Neo4jSettings
-
-
-def connect() -> Engine:
-    settings, local = Neo4jSettings(), LocalServerSettings()
-    return Engine.connect(target_for(resolve_source(settings), settings, local))
 
 
 def timings(fn: Callable[[], Any], runs: int, warmup: int = 20) -> list[float]:

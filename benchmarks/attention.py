@@ -25,7 +25,7 @@ import time
 import uuid
 from datetime import UTC, datetime
 
-from benchmarks._common import connect, figure, percentile, timings
+from benchmarks._common import figure, percentile, timings
 from kg_context.attention import WorkspaceAttention
 from kg_context.db.schema import apply_schema
 from kg_context.engine import Engine
@@ -87,7 +87,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--gate", action="store_true", help="propose winners to a boundary")
     args = parser.parse_args()
-    engine = connect()
+    engine = Engine.connect()
     with engine:
         apply_schema(engine.executor)
         attention = WorkspaceAttention(engine, settings=AttentionSettings(strict=True))

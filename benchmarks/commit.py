@@ -22,7 +22,8 @@ import time
 import uuid
 from typing import Any
 
-from benchmarks._common import connect, figure
+from benchmarks._common import figure
+from kg_context.engine import Engine
 
 SETS = 2_000
 BATCH = 500
@@ -267,7 +268,7 @@ def _bare_full_run(engine: Any, boundary_id: str, sets_count: int) -> float:
 
 
 def main() -> None:
-    with connect() as engine:
+    with Engine.connect() as engine:
         run = uuid.uuid4().hex[:10]
         # Warm both paths the same way (JIT, query plans, page cache) before anything is timed.
         _gate_run(engine, f"bench-commit-warm-gate-{run}", WARMUP)

@@ -9,7 +9,7 @@ boundary and reused by later runs (never deleted).
 
 Timed alternately run by run (60 each after 10 warm-up runs), in this one process against the
 same server, both returning ids to Python:
-- ours: ``kg_context.record.invalidation.walk`` (the product's walk: one Cypher statement with two
+- ours: ``kg_context.record.walk.walk`` (the product's walk: one Cypher statement with two
   pruned BFS traversals, essential/supporting grading, depth and size bounds, boundary filter,
   the status check of what may move to at_risk, and the Python that assembles the result);
 - bare: one variable-length ``MATCH (root)<-[:DERIVED_FROM*]-(d)`` returning
@@ -22,8 +22,9 @@ import random
 import time
 from typing import Any
 
-from benchmarks._common import connect, figure, median, percentile
-from kg_context.record.invalidation import walk
+from benchmarks._common import figure, median, percentile
+from kg_context.engine import Engine
+from kg_context.record.walk import walk
 
 BOUNDARY = "bench-invalidation-v1"
 LEVELS = (10, 90, 900, 9_000)
@@ -78,7 +79,7 @@ def _interleaved(ours: Any, bare: Any) -> tuple[list[float], list[float]]:
 
 
 def main() -> None:
-    with connect() as engine:
+    with Engine.connect() as engine:
         root = _ensure_graph(engine)
         executor = engine.executor
 

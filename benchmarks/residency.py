@@ -19,7 +19,7 @@ import time
 import uuid
 from typing import Any
 
-from benchmarks._common import connect, figure, median, timings
+from benchmarks._common import figure, median, timings
 from kg_context.engine import Engine
 from kg_context.gate.constitution import load_constitution
 from kg_context.gate.store import now_iso
@@ -126,15 +126,16 @@ def _scripted_session(engine: Engine, sets: int) -> Any:
 
 def main() -> None:
     constitution = load_constitution()
-    with connect() as engine:
+    with Engine.connect() as engine:
         small = _ensure(engine, SMALL)
         large = _ensure(engine, LARGE)
         results = {}
         for name, boundary_id in (("10k", small), ("200k", large)):
-            reach = reachable(engine.executor, boundary_id, constitution)
+            handle = engine.boundary(boundary_id)
+            reach = reachable(handle, constitution=constitution)
             assert len(reach.reached) == LIVE, (boundary_id, len(reach.reached))
             samples = timings(
-                lambda b=boundary_id: reachable(engine.executor, b, constitution),
+                lambda b=handle: reachable(b, constitution=constitution),
                 RUNS,
                 warmup=5,
             )
@@ -151,7 +152,9 @@ def main() -> None:
         )
         for name, boundary_id in (("10000", small), ("200000", large)):
             samples = timings(
-                lambda b=boundary_id: plan_compaction(engine.executor, b, constitution),
+                lambda b=boundary_id: plan_compaction(
+                    engine.executor, b, constitution, settings=engine.settings.residency
+                ),
                 10,
                 warmup=2,
             )

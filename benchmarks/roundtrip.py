@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import neo4j
 
-from benchmarks._common import connect, figure, percentile, timings
+from benchmarks._common import figure, percentile, timings
 from kg_context.db.catalog import default_catalog
+from kg_context.engine import Engine
 
 RUNS = 500
 
 
 def main() -> None:
-    engine = connect()
+    engine = Engine.connect()
     target = engine.target
     text = default_catalog()["admin/ping"].text
     with (

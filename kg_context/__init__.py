@@ -24,7 +24,7 @@ from kg_context.cycle import (
 from kg_context.db.catalog import Catalog, Query, default_catalog
 from kg_context.db.connection import Target, resolve_source, target_for
 from kg_context.db.executor import Neo4jExecutor, QueryExecutor, Transaction
-from kg_context.engine import Engine
+from kg_context.engine import BoundaryHandle, Engine
 from kg_context.errors import (
     AuthenticationError,
     CatalogError,
@@ -65,8 +65,11 @@ from kg_context.settings import (
     AttentionSettings,
     CycleSettings,
     EmbeddingSettings,
+    EngineSettings,
+    InvalidationSettings,
     LocalServerSettings,
     Neo4jSettings,
+    ResidencySettings,
 )
 
 __version__ = "0.1.0"
@@ -77,6 +80,7 @@ __all__ = [
     "AuthenticationError",
     "BlastRadius",
     "Boundary",
+    "BoundaryHandle",
     "BoundaryStats",
     "BroadcastBus",
     "BroadcastContext",
@@ -96,11 +100,13 @@ __all__ = [
     "EmbeddingError",
     "EmbeddingSettings",
     "Engine",
+    "EngineSettings",
     "EntryClass",
     "EntryProposal",
     "GraphEntrySource",
     "Halts",
     "InputValidationError",
+    "InvalidationSettings",
     "KgContextError",
     "LocalServerError",
     "LocalServerSettings",
@@ -114,6 +120,7 @@ __all__ = [
     "Reachability",
     "RecordHit",
     "ResidencyPolicy",
+    "ResidencySettings",
     "Resolution",
     "RootPath",
     "ScoredProposal",

@@ -1,8 +1,16 @@
-"""The engine: one connection to one resolved database, and the executor over it."""
+"""The engine: one connection to one resolved database, the executor over it, and the settings
+every boundary handle it opens reads (the only composition root).
+
+Operations on one boundary take the handle as their receiver, as module functions
+(``window(team)``, ``challenge(team, ...)``, ``run_czar(team)``); the handle ``Engine.boundary``
+returns also offers them as methods (``team.window()``, ``team.challenge(...)``).
+"""
 
 from __future__ import annotations
 
+import threading
 import uuid
+from collections.abc import Sequence
 from types import TracebackType
 
 import neo4j
@@ -14,28 +22,54 @@ from kg_context.db.executor import Neo4jExecutor, translate_driver_errors
 from kg_context.errors import InputValidationError, StateError
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.constitution import Constitution, load_constitution
+from kg_context.gate.contracts import Verse, WriterKind
 from kg_context.gate.halts import Halts
 from kg_context.gate.registry import ConstitutionRegistry
 from kg_context.gate.store import GateStore, now_iso
-from kg_context.settings import LocalServerSettings, Neo4jSettings
+from kg_context.record.invalidation import BlastRadius, challenge, invalidate
+from kg_context.record.observability import ObservabilityReport, audit
+from kg_context.record.search import RecordHit
+from kg_context.residency.czar import CzarReport, every_n_commits, run_czar
+from kg_context.residency.metrics import BoundaryStats, stats
+from kg_context.residency.reachability import RootPath, why
+from kg_context.residency.recall import Admission, admit, recall
+from kg_context.residency.window import Window, window
+from kg_context.settings import EngineSettings, LocalServerSettings, Neo4jSettings
+from kg_context.text.embeddings import Embedder
 from kg_context.text.tokens import get_token_counter
 
-__all__ = ["Engine"]
+__all__ = ["BoundaryHandle", "Engine"]
 
 
 class Engine:
-    """A connected kg-context engine. Use ``Engine.connect()`` and close it (or use ``with``)."""
+    """A connected kg-context engine. Use ``Engine.connect()`` and close it (or use ``with``).
+
+    ``settings`` (an ``EngineSettings``) are read once, here, and handed to every boundary
+    handle: the czar, recall, invalidation and search read them from the handle.
+    """
 
     def __init__(
-        self, driver: neo4j.Driver, target: Target, catalog: Catalog | None = None
+        self,
+        driver: neo4j.Driver,
+        target: Target,
+        catalog: Catalog | None = None,
+        *,
+        settings: EngineSettings | None = None,
     ) -> None:
         self._driver = driver
         self.target = target
+        self.settings = settings or EngineSettings()
         self.executor = Neo4jExecutor(
             driver, database=target.database, uri=target.uri, catalog=catalog
         )
         self.constitutions = ConstitutionRegistry(self.executor)
         self._store: GateStore | None = None
+        self._lock = threading.Lock()
+        self._default_constitution: Constitution | None = None
+        # What this engine has already recorded: constitution (version, sha256) and boundary
+        # ids. Both are append-only in the record, so once ensured they stay ensured.
+        self._ensured_constitutions: set[tuple[str, str]] = set()
+        self._ensured_boundaries: set[str] = set()
 
     @classmethod
     def connect(
@@ -45,11 +79,14 @@ class Engine:
         settings: Neo4jSettings | None = None,
         local: LocalServerSettings | None = None,
         start_local: bool = False,
+        engine_settings: EngineSettings | None = None,
     ) -> Engine:
         """Connect to ``target``, or to the resolved database (``NEO4J_URI`` → Docker → local).
 
         With ``start_local`` the local server is started when it is the resolved source.
+        ``engine_settings`` default to the environment, read once, now.
         """
+        engine_settings = engine_settings or EngineSettings()
         if target is None:
             settings = settings or Neo4jSettings()
             local = local or LocalServerSettings()
@@ -57,7 +94,7 @@ class Engine:
             if source == "local" and start_local:
                 neo4j_local.start(local)
             target = target_for(source, settings, local)
-        return cls(open_driver(target), target)
+        return cls(open_driver(target), target, settings=engine_settings)
 
     def boundary(
         self,
@@ -66,37 +103,70 @@ class Engine:
         verse: str = "local",
         task_horizon: int | None = None,
         constitution: Constitution | None = None,
-    ) -> Boundary:
-        """A handle on one boundary, created (with its constitution recorded) if new."""
-        from kg_context.gate.contracts import Verse
+        create: bool = True,
+    ) -> BoundaryHandle:
+        """A handle on one boundary.
 
+        With ``create`` (the default) the boundary is created, with its constitution recorded,
+        if it is new: written once per engine and boundary id (and once per constitution
+        version), never again on later calls. ``verse``, ``task_horizon`` and ``constitution``
+        only matter when the boundary is created. With ``create=False`` nothing is written: a
+        boundary that does not exist is a ``StateError``.
+        """
         if Verse(verse) is None or not boundary_id:
             raise InputValidationError("a boundary needs an id and a verse")
-        constitution = constitution or load_constitution()
-        self.constitutions.ensure(constitution, ratified_by="kg-context")
-        row = self.executor.write(
+        if create:
+            self._ensure(boundary_id, verse, task_horizon, constitution)
+        elif boundary_id not in self._ensured_boundaries:
+            if not self.executor.read("boundary/get", boundary_id=boundary_id):
+                raise StateError(f"no boundary {boundary_id}")
+            with self._lock:
+                self._ensured_boundaries.add(boundary_id)
+        handle = BoundaryHandle(
+            self.executor,
+            self._gate_store,
+            boundary_id,
+            settings=self.settings,
+            constitution_for=self.constitutions.get,
+        )
+        every = self.settings.residency.czar_every_commits
+        if every:
+            handle.after_commit = every_n_commits(every)
+        return handle
+
+    def _ensure(
+        self,
+        boundary_id: str,
+        verse: str,
+        task_horizon: int | None,
+        constitution: Constitution | None,
+    ) -> None:
+        if constitution is None:
+            if self._default_constitution is None:
+                self._default_constitution = load_constitution()
+            constitution = self._default_constitution
+        recorded = (constitution.version, constitution.sha256)
+        if recorded not in self._ensured_constitutions:
+            self.constitutions.ensure(constitution, ratified_by="kg-context")
+            with self._lock:
+                self._ensured_constitutions.add(recorded)
+        if boundary_id in self._ensured_boundaries:
+            return
+        self.executor.write(
             "boundary/ensure",
             boundary_id=boundary_id,
             verse=verse,
             constitution_version=constitution.version,
             task_horizon=task_horizon,
-        )[0]
-        current = self.constitutions.get(row["constitution_version"])
-        handle = Boundary(self.executor, self._gate_store, boundary_id, current)
-        from kg_context.residency.czar import every_n_commits
-        from kg_context.residency.reachability import ResidencySettings
-
-        residency = ResidencySettings()
-        if residency.czar_every_commits:
-            handle.after_commit = every_n_commits(residency.czar_every_commits)
-        return handle
+        )
+        with self._lock:
+            self._ensured_boundaries.add(boundary_id)
 
     @property
     def _gate_store(self) -> GateStore:
         if self._store is None:
-            self._store = GateStore(
-                self.executor, self.constitutions.get, get_token_counter().count
-            )
+            counter = get_token_counter(self.settings.embedding)
+            self._store = GateStore(self.executor, self.constitutions.get, counter.count)
         return self._store
 
     def adopt(self, boundary_id: str, *, operator_id: str, reason: str, keys: list[str]) -> str:
@@ -140,3 +210,67 @@ class Engine:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+class BoundaryHandle(Boundary):
+    """The handle ``Engine.boundary`` returns: the gate's ``Boundary`` plus the operations on
+    one boundary as methods. Each method is the module function of the same name with this
+    handle as its receiver (``team.window()`` is ``window(team)``), nothing more."""
+
+    def window(self) -> Window:
+        """The resident entries in prompt order (``kg_context.window``)."""
+        return window(self)
+
+    def stats(self) -> BoundaryStats:
+        """Retention ratio, resident tokens, set and halt counts (``kg_context.stats``)."""
+        return stats(self)
+
+    def why(self, entry_id: str) -> RootPath:
+        """The root path that keeps an entry resident (``kg_context.why``)."""
+        return why(self, entry_id)
+
+    def recall(
+        self, query: str, *, k: int = 10, embedder: Embedder | None = None
+    ) -> list[RecordHit]:
+        """Candidates from the record, status-tagged; changes nothing (``kg_context.recall``)."""
+        return recall(self, query, k=k, embedder=embedder)
+
+    def admit(
+        self,
+        entry_ids: Sequence[str],
+        *,
+        writer_id: str,
+        writer_kind: WriterKind | str = WriterKind.AGENT,
+    ) -> Admission:
+        """Scratch copies of recalled entries, through the gate (``kg_context.admit``)."""
+        return admit(self, entry_ids, writer_id=writer_id, writer_kind=writer_kind)
+
+    def run_czar(self, *, czar_id: str | None = None) -> CzarReport:
+        """Plan a compaction and submit it through the gate (``kg_context.run_czar``)."""
+        return run_czar(self, czar_id=czar_id)
+
+    def challenge(
+        self,
+        target: str,
+        *,
+        reason: str,
+        writer_id: str,
+        writer_kind: WriterKind = WriterKind.OPERATOR,
+    ) -> BlastRadius:
+        """Challenge an entry or a set: one blast-radius set (``kg_context.challenge``)."""
+        return challenge(self, target, reason=reason, writer_id=writer_id, writer_kind=writer_kind)
+
+    def invalidate(
+        self,
+        target: str,
+        *,
+        reason: str,
+        writer_id: str,
+        writer_kind: WriterKind = WriterKind.OPERATOR,
+    ) -> BlastRadius:
+        """Invalidate an entry or a set: one blast-radius set (``kg_context.invalidate``)."""
+        return invalidate(self, target, reason=reason, writer_id=writer_id, writer_kind=writer_kind)
+
+    def audit(self) -> ObservabilityReport:
+        """False retirements, resurrections, unjustified retirements (``audit_errors``)."""
+        return audit(self)

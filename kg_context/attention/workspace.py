@@ -22,7 +22,6 @@ from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
-from pydantic import ValidationError
 
 from kg_context.attention.consensus import consensus_score
 from kg_context.attention.insights import insight_proposal, outcome_name
@@ -42,7 +41,7 @@ from kg_context.attention.telemetry import (
 from kg_context.db.executor import QueryExecutor
 from kg_context.errors import ConfigurationError, InputValidationError
 from kg_context.gate.sink import GateSink
-from kg_context.settings import AttentionSettings
+from kg_context.settings import AttentionSettings, EmbeddingSettings, EngineSettings, load_settings
 
 __all__ = ["Embeds", "HasExecutor", "WorkspaceAttention", "load_attention_settings"]
 
@@ -74,14 +73,7 @@ class Embeds(Protocol):
 
 def load_attention_settings() -> AttentionSettings:
     """``AttentionSettings`` from the environment, or a ``ConfigurationError`` naming the fault."""
-    try:
-        return AttentionSettings()
-    except ValidationError as err:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or '(settings)'}: {e['msg']}"
-            for e in err.errors(include_url=False)
-        )
-        raise ConfigurationError(f"unusable KG_CONTEXT_ATTENTION_* settings: {problems}") from None
+    return load_settings(AttentionSettings)
 
 
 def _new_wave() -> tuple[str, datetime]:
@@ -108,7 +100,16 @@ class WorkspaceAttention:
         settings: AttentionSettings | None = None,
         embedder: Embeds | None = None,
     ) -> None:
-        self.settings = settings or load_attention_settings()
+        # An engine's settings were read once when it was constructed: use those; only an
+        # executor-carrier without settings (a test double) reads the environment here.
+        bundle = getattr(engine, "settings", None)
+        engine_settings = bundle if isinstance(bundle, EngineSettings) else None
+        self.settings = settings or (
+            engine_settings.attention if engine_settings else load_attention_settings()
+        )
+        self._embedding: EmbeddingSettings | None = (
+            engine_settings.embedding if engine_settings else None
+        )
         self._store = AttentionStore(engine.executor)
         if sink is not None and boundary_id is None:
             raise ConfigurationError("an insight sink needs the boundary_id its proposals go to")
@@ -129,7 +130,7 @@ class WorkspaceAttention:
         if self._embedder is None:
             from kg_context.text.embeddings import get_embedder
 
-            self._embedder = get_embedder()
+            self._embedder = get_embedder(self._embedding)
         return self._embedder
 
     def collect_proposals(

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from kg_context.cli import history as cli_history
+from kg_context.cli.common import connect, operator_id
 from kg_context.cli.residency import register as register_residency
 from kg_context.db import local_server as neo4j_local
 from kg_context.db.connection import Source, resolve_source, target_for
@@ -119,9 +120,7 @@ def db_up() -> None:
 @db_app.command("info")
 def db_info() -> None:
     """Say which database the resolution picks, and its version (starts nothing)."""
-    settings, local = Neo4jSettings(), LocalServerSettings()
-    source = resolve_source(settings)
-    with Engine.connect(target_for(source, settings, local)) as engine:
+    with connect() as engine:
         out.print(f"{engine.target.describe()}: {engine.server_version()}")
 
 
@@ -130,19 +129,9 @@ def schema_apply() -> None:
     """Create every constraint and index (idempotent, safe to run concurrently)."""
     from kg_context.db.schema import apply_schema
 
-    settings, local = Neo4jSettings(), LocalServerSettings()
-    with Engine.connect(target_for(resolve_source(settings), settings, local)) as engine:
+    with connect() as engine:
         names = apply_schema(engine.executor)
         out.print(f"schema applied to {engine.target.describe()}: {len(names)} rules online")
-
-
-def _engine() -> Engine:
-    settings, local = Neo4jSettings(), LocalServerSettings()
-    return Engine.connect(target_for(resolve_source(settings), settings, local))
-
-
-def _operator() -> str:
-    return os.environ.get("KG_CONTEXT_OPERATOR") or os.environ.get("USER") or "operator"
 
 
 @schema_app.command("json")
@@ -180,7 +169,7 @@ def constitution_show(
     if boundary is None:
         out.print(default_constitution_text(), markup=False, highlight=False)
         return
-    with _engine() as engine:
+    with connect() as engine:
         state = engine.executor.read("boundary/get", boundary_id=boundary)
         if not state:
             raise StateError(f"no boundary {boundary}")
@@ -209,9 +198,9 @@ def constitution_propose(
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise ConfigurationError(f"cannot read {path}: {error.strerror}") from None
-    with _engine() as engine:
+    with connect() as engine:
         decision = engine.boundary(boundary).propose_constitution(
-            text, writer_id=operator or _operator(), reason=reason
+            text, writer_id=operator or operator_id(), reason=reason
         )
         _print_decision(decision)
         if decision.outcome != "commit":
@@ -236,7 +225,7 @@ def halts_list(
     """Open halts (or all), newest first."""
     from rich.table import Table
 
-    with _engine() as engine:
+    with connect() as engine:
         rows = engine.halts.list(boundary, None if all_ else HaltStatus.OPEN, limit)
     table = Table("halt", "reason", "status", "opened", "detail")
     for row in rows:
@@ -247,7 +236,7 @@ def halts_list(
 @halts_app.command("show")
 def halts_show(halt_id: str) -> None:
     """One halt: reason, detail, suggested amendment, its set and proposals."""
-    with _engine() as engine:
+    with connect() as engine:
         view = engine.halts.show(halt_id)
     for key in ("id", "reason_code", "status", "detail", "suggested_amendment", "opened_at"):
         out.print(f"{key}: {view.halt.get(key)}", markup=False, highlight=False)
@@ -283,11 +272,11 @@ def halts_resolve(
             amendment = amend.read_text(encoding="utf-8")
         except OSError as error:
             raise ConfigurationError(f"cannot read {amend}: {error.strerror}") from None
-    with _engine() as engine:
+    with connect() as engine:
         result = engine.halts.resolve(
             halt_id,
             chosen[0],
-            operator_id=operator or _operator(),
+            operator_id=operator or operator_id(),
             reason=reason,
             amendment=amendment,
         )
@@ -303,10 +292,7 @@ def demo(
     """Write to the real database and read it back."""
     from kg_context.cli.demo import run_demo
 
-    settings, local = Neo4jSettings(), LocalServerSettings()
-    engine = (
-        Engine.connect(target_for(resolve_source(settings), settings, local)) if no_start else _up()
-    )
+    engine = connect() if no_start else _up()
     with engine:
         run_demo(engine, Console(soft_wrap=True, width=max(out.width, 150)))
 

@@ -8,15 +8,12 @@ commits one blast-radius set through the gate.
 
 from __future__ import annotations
 
-import os
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from kg_context.db.connection import resolve_source, target_for
-from kg_context.engine import Engine
-from kg_context.settings import LocalServerSettings, Neo4jSettings
+from kg_context.cli.common import connect, existing, operator_id
 
 __all__ = ["audit_app", "history_app", "invalidation_app"]
 
@@ -29,11 +26,6 @@ invalidation_app = typer.Typer(
 out = Console(soft_wrap=True, highlight=False)
 
 BoundaryOption = Annotated[str, typer.Option("--boundary", "-b", help="The boundary id.")]
-
-
-def _engine() -> Engine:
-    settings, local = Neo4jSettings(), LocalServerSettings()
-    return Engine.connect(target_for(resolve_source(settings), settings, local))
 
 
 def _say(text: str) -> None:
@@ -50,8 +42,9 @@ def history_index(
     """Every ratified set in ledger order: seq, id, kind, where its entries stand, summary."""
     from kg_context.record.history import index
 
-    with _engine() as engine:
-        for line in index(engine.executor, boundary, from_seq=from_seq, to_seq=to_seq, limit=limit):
+    with connect() as engine:
+        team = existing(engine, boundary)
+        for line in index(team, from_seq=from_seq, to_seq=to_seq, limit=limit):
             _say(line.line())
 
 
@@ -61,7 +54,7 @@ def history_walk(set_id: str) -> None:
     invalidated or built on it."""
     from kg_context.record.history import walk
 
-    with _engine() as engine:
+    with connect() as engine:
         for line in walk(engine.executor, set_id).lines():
             _say(line)
 
@@ -75,8 +68,8 @@ def history_as_of(
     """The window (or the whole record) as it stood right after SEQ, derived from the ledger."""
     from kg_context.record.history import as_of
 
-    with _engine() as engine:
-        view = as_of(engine.executor, boundary, seq)
+    with connect() as engine:
+        view = as_of(existing(engine, boundary), seq)
     shown = view.entries if all_ else view.window
     _say(f"boundary {boundary} as of seq {seq}: {len(view.window)} resident of {len(view.entries)}")
     for e in shown:
@@ -96,8 +89,8 @@ def history_search(
     """Search the record; answers name sets with status, never passages."""
     from kg_context.record.history import search
 
-    with _engine() as engine:
-        for hit in search(engine.executor, boundary, text, k=k):
+    with connect() as engine:
+        for hit in search(existing(engine, boundary), text, k=k):
             _say(hit.line())
 
 
@@ -106,8 +99,8 @@ def audit_false_retirements(boundary: BoundaryOption) -> None:
     """Candidate false retirements (retired, later shown needed) and resurrections."""
     from kg_context.record.observability import audit
 
-    with _engine() as engine:
-        report = audit(engine.executor, boundary)
+    with connect() as engine:
+        report = audit(existing(engine, boundary))
     _say(" ".join(f"{k}={v}" for k, v in report.counts().items()))
     for f in report.false_retirements:
         _say(
@@ -130,9 +123,9 @@ def _invalidation(target: str, boundary: str, reason: str, writer: str | None, m
     from kg_context.record.invalidation import challenge, invalidate
 
     run = challenge if mode == "challenge" else invalidate
-    writer_id = writer or os.environ.get("KG_CONTEXT_OPERATOR") or os.environ.get("USER") or "op"
-    with _engine() as engine:
-        result = run(engine, boundary, target, reason=reason, writer_id=writer_id)
+    writer_id = writer or operator_id(default="op")
+    with connect() as engine:
+        result = run(existing(engine, boundary), target, reason=reason, writer_id=writer_id)
     d = result.decision
     _say(f"{d.outcome}: set {d.set_id} seq {d.seq} receipt {d.receipt_id}")
     if d.reason_code:

@@ -6,17 +6,13 @@ Registered on the main app by ``kg_context.cli.app`` (``register(app)``). Errors
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from kg_context.db.connection import resolve_source, target_for
-from kg_context.engine import Engine
+from kg_context.cli.common import connect, existing, print_json
 from kg_context.errors import StateError
-from kg_context.gate.registry import ConstitutionRegistry
-from kg_context.settings import LocalServerSettings, Neo4jSettings
 
 __all__ = ["register"]
 
@@ -24,20 +20,8 @@ out = Console(soft_wrap=True)
 czar_app = typer.Typer(no_args_is_help=True, help="The compaction czar.")
 
 
-def _engine() -> Engine:
-    settings, local = Neo4jSettings(), LocalServerSettings()
-    return Engine.connect(target_for(resolve_source(settings), settings, local))
-
-
-def _existing(engine: Engine, boundary_id: str) -> str:
-    rows = engine.executor.read("boundary/get", boundary_id=boundary_id)
-    if not rows:
-        raise StateError(f"no boundary {boundary_id}")
-    return str(rows[0]["constitution_version"])
-
-
 def _print_json(data: object) -> None:
-    out.print(json.dumps(data, sort_keys=True, default=str), markup=False, highlight=False)
+    print_json(out, data)
 
 
 @czar_app.command("run")
@@ -51,9 +35,8 @@ def czar_run(
     """Plan a compaction of BOUNDARY and submit it through the gate."""
     from kg_context.residency.czar import run_czar
 
-    with _engine() as engine:
-        _existing(engine, boundary)
-        report = run_czar(engine.boundary(boundary), czar_id=czar_id)
+    with connect() as engine:
+        report = run_czar(existing(engine, boundary), czar_id=czar_id)
     summary = report.summary()
     if as_json:
         _print_json(summary)
@@ -80,9 +63,8 @@ def window_cmd(
     """Print the resident entries of BOUNDARY by class, with status tags and total tokens."""
     from kg_context.residency.window import window
 
-    with _engine() as engine:
-        _existing(engine, boundary)
-        current = window(engine.executor, boundary)
+    with connect() as engine:
+        current = window(existing(engine, boundary))
     if as_json:
         _print_json(current.as_dict())
     else:
@@ -93,13 +75,11 @@ def why_cmd(entry: str) -> None:
     """Print the root path that keeps ENTRY resident, or say that none does."""
     from kg_context.residency.reachability import why
 
-    with _engine() as engine:
+    with connect() as engine:
         rows = engine.executor.read("residency/entry", entry_id=entry)
         if not rows:
             raise StateError(f"no entry {entry}")
-        version = _existing(engine, rows[0]["boundary_id"])
-        constitution = ConstitutionRegistry(engine.executor).get(version)
-        path = why(engine.executor, entry, constitution)
+        path = why(existing(engine, rows[0]["boundary_id"]), entry)
     out.print(path.render(), markup=False, highlight=False)
 
 
@@ -110,8 +90,8 @@ def stats_cmd(
     """Print retention ratio, resident tokens and halt counts of BOUNDARY."""
     from kg_context.residency.metrics import stats
 
-    with _engine() as engine:
-        current = stats(engine.executor, boundary)
+    with connect() as engine:
+        current = stats(existing(engine, boundary))
     if as_json:
         _print_json(current.as_dict())
         return
@@ -135,9 +115,8 @@ def recall_cmd(
     """Search the record of BOUNDARY for QUERY: candidates tagged with status and set."""
     from kg_context.residency.recall import recall
 
-    with _engine() as engine:
-        _existing(engine, boundary)
-        hits = recall(engine.executor, boundary, query, k=k)
+    with connect() as engine:
+        hits = recall(existing(engine, boundary), query, k=k)
     for hit in hits:
         out.print(f"{hit.entry_id} [{hit.key}] {hit.tag()} ({hit.matched_by})", markup=False)
 

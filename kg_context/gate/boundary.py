@@ -10,6 +10,10 @@
 Writers propose; only the gate commits. ``submit`` records proposals as pending, ``close`` runs
 the set constructor and the gate over everything pending, and ``commit`` does both for one
 proposal and returns the decision of the set it landed in.
+
+The handle is also the receiver of every operation on one boundary above the gate (residency,
+recall, the record, invalidation, ontology): they take it as their first argument, and read the
+executor, the engine's settings and the boundary's current constitution from it.
 """
 
 from __future__ import annotations
@@ -18,11 +22,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kg_context.db.executor import QueryExecutor, Record
-from kg_context.errors import InputValidationError
+from kg_context.errors import InputValidationError, StateError
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Proposal, WriterKind, constitution_proposal, parse_proposal
 from kg_context.gate.decision import Decision
 from kg_context.gate.store import GateStore, Submission
+from kg_context.settings import EngineSettings
 from kg_context.vocabulary import ProposalStatus
 
 __all__ = ["Boundary"]
@@ -31,20 +36,27 @@ ProposalInput = Proposal | dict[str, Any]
 
 
 class Boundary:
-    """One coherence boundary: submit proposals, close sets, read decisions."""
+    """One coherence boundary: submit proposals, close sets, read decisions.
+
+    ``settings`` are the engine's (read once when it was constructed); ``constitution_for``
+    reads a recorded constitution by version (the engine's registry).
+    """
 
     def __init__(
         self,
         executor: QueryExecutor,
         store: GateStore,
         boundary_id: str,
-        constitution: Constitution,
+        *,
+        settings: EngineSettings,
+        constitution_for: Callable[[str], Constitution],
     ) -> None:
         self._executor = executor
         self._store = store
         self.id = boundary_id
         self.gateway_id = f"gate:{boundary_id}"
-        self._constitution = constitution
+        self.settings = settings
+        self._constitution_for = constitution_for
         # Optional post-commit hook (the czar every N commits): called with the decisions of
         # each commit/commit_many/close that ratified something; never re-entered.
         self.after_commit: Callable[[Boundary, list[Decision]], None] | None = None
@@ -126,4 +138,10 @@ class Boundary:
     def state(self) -> Record:
         """The boundary node as the record holds it now."""
         rows = self._executor.read("boundary/get", boundary_id=self.id)
+        if not rows:
+            raise StateError(f"no boundary {self.id}")
         return rows[0]
+
+    def constitution(self) -> Constitution:
+        """The boundary's current constitution, as the record holds it now."""
+        return self._constitution_for(str(self.state()["constitution_version"]))

@@ -20,6 +20,7 @@ from typing import Any
 
 from kg_context.db.executor import QueryExecutor, Record
 from kg_context.errors import StateError
+from kg_context.gate.boundary import Boundary
 from kg_context.record.search import embed_pending, search_record
 from kg_context.text.embeddings import Embedder
 from kg_context.vocabulary import EntryStatus
@@ -63,17 +64,16 @@ def _standing(statuses: list[str]) -> str:
 
 
 def index(
-    executor: QueryExecutor,
-    boundary_id: str,
+    boundary: Boundary,
     *,
     from_seq: int = 0,
     to_seq: int | None = None,
     limit: int = 1000,
 ) -> list[IndexLine]:
     """The ratified sets of a boundary in ledger order, one summary line each."""
-    rows = executor.read(
+    rows = boundary.executor.read(
         "history/index",
-        boundary_id=boundary_id,
+        boundary_id=boundary.id,
         from_seq=from_seq,
         to_seq=_MAX_SEQ if to_seq is None else to_seq,
         limit=limit,
@@ -224,8 +224,9 @@ class AsOf:
         return {e.id: (e.status, e.resident) for e in self.entries}
 
 
-def as_of(executor: QueryExecutor, boundary_id: str, seq: int) -> AsOf:
+def as_of(boundary: Boundary, seq: int) -> AsOf:
     """The record and the window as they stood right after ``seq`` (derived from the ledger)."""
+    executor, boundary_id = boundary.executor, boundary.id
     current = executor.read("boundary/get", boundary_id=boundary_id)
     if not current:
         raise StateError(f"no boundary {boundary_id}")
@@ -276,8 +277,7 @@ class SearchLine:
 
 
 def search(
-    executor: QueryExecutor,
-    boundary_id: str,
+    boundary: Boundary,
     text: str,
     *,
     k: int = 10,
@@ -285,7 +285,7 @@ def search(
 ) -> list[SearchLine]:
     """Search the record (fulltext and vector); the answer is set ids with status. Entries not
     embedded yet are embedded first (a mechanical, versioned derivation; nothing else changes)."""
-    embed_pending(executor, boundary_id, embedder)
+    embed_pending(boundary, embedder)
     return [
         SearchLine(
             set_id=hit.set_id,
@@ -296,5 +296,5 @@ def search(
             superseded_by=hit.superseded_by,
             score=float(hit.score),
         )
-        for hit in search_record(executor, boundary_id, text, k=k, embedder=embedder)
+        for hit in search_record(boundary, text, k=k, embedder=embedder)
     ]

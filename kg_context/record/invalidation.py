@@ -18,20 +18,17 @@ references the failed ancestor (the ``WEAK_REVALIDATION`` predicate).
 from __future__ import annotations
 
 import hashlib
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-from kg_context.db.executor import QueryExecutor, Record
 from kg_context.errors import InputValidationError, StateError
+from kg_context.gate.boundary import Boundary
 from kg_context.gate.contracts import EntryProposal, EntryStatus, Proposal, Transition, WriterKind
 from kg_context.gate.decision import Decision
-from kg_context.gate.status_machine import is_legal, may_become
+from kg_context.gate.status_machine import is_legal
+from kg_context.record.walk import Walk, walk
 from kg_context.settings import InvalidationSettings
-from kg_context.vocabulary import JustificationCase, SetKind, as_values
-
-if TYPE_CHECKING:
-    from kg_context.engine import Engine
+from kg_context.vocabulary import JustificationCase, SetKind
 
 __all__ = [
     "BlastRadius",
@@ -42,42 +39,6 @@ __all__ = [
 ]
 
 Mode = Literal["challenge", "invalidate"]
-# Statuses an essential descendant may move to at_risk from (the status machine decides).
-MOVABLE = as_values(may_become(EntryStatus.AT_RISK))
-
-
-@dataclass(frozen=True, slots=True)
-class Walk:
-    """What a walk found: the failed entries and every graded descendant within the bounds."""
-
-    failed: dict[str, str]  # failed entry id -> its status when walked
-    essential: dict[str, str]  # descendant reached through essential edges only -> failed root
-    supporting: dict[str, str]  # descendant reached only through a supporting edge -> root
-    blocked: dict[str, str]  # essential descendant whose status cannot go at_risk -> status
-    depth: int  # the deepest level graded
-    cut_by_depth: bool
-    cut_by_size: bool
-    max_depth: int
-    max_nodes: int
-    seq: int
-
-    @property
-    def at_risk(self) -> list[str]:
-        """Descendants reached through essential edges only (sorted)."""
-        return sorted(self.essential)
-
-    @property
-    def flagged(self) -> list[str]:
-        """Descendants reached only through a supporting edge (sorted)."""
-        return sorted(self.supporting)
-
-    @property
-    def reached(self) -> int:
-        return len(self.essential) + len(self.supporting)
-
-    @property
-    def cut(self) -> bool:
-        return self.cut_by_depth or self.cut_by_size
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,107 +69,8 @@ class BlastRadius:
         return actions
 
 
-def walk(
-    executor: QueryExecutor,
-    boundary_id: str,
-    failed: dict[str, str],
-    *,
-    max_depth: int,
-    max_nodes: int,
-) -> Walk:
-    """Walk DERIVED_FROM forward from ``failed`` (id -> status). The two traversals (every
-    descendant; the essential-only ones) are two read statements run concurrently, so the walk
-    costs about one traversal of wall time on a server with two cores. Essential grade:
-    reachable through essential edges only. Entries deeper than ``max_depth`` are cut; beyond
-    ``max_nodes`` descendants the shallowest are kept (then by id). A descendant committed
-    between the two reads can only come out flagged, never at risk: the safe side."""
-    roots = sorted(failed)
-
-    def reach() -> list[Record]:
-        return executor.read(
-            "invalidation/reach",
-            roots=roots,
-            boundary_id=boundary_id,
-            max_depth=max_depth,
-            max_nodes=max_nodes,
-        )
-
-    def essential_only() -> list[Record]:
-        return executor.read(
-            "invalidation/essential",
-            roots=roots,
-            boundary_id=boundary_id,
-            max_depth=max_depth,
-            movable=MOVABLE,
-        )
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        reach_rows, essential_rows = pool.submit(reach), pool.submit(essential_only)
-        rows = reach_rows.result()
-        graded_by_root = {row["root"]: row for row in essential_rows.result()}
-    if rows:
-        seq = rows[0]["seq"]
-    else:
-        state = executor.read("invalidation/boundary_seq", boundary_id=boundary_id)
-        if not state:
-            raise StateError(f"no boundary {boundary_id}")
-        seq = state[0]["seq"]
-    essential: dict[str, str] = {}
-    supporting: dict[str, str] = {}
-    blocked: dict[str, str] = {}
-    cut_by_depth = cut_by_size = False
-    depth = 0
-    for row in rows:  # one per failed entry, in id order: the first root to reach wins
-        root = row["root"]
-        graded = graded_by_root.get(root)
-        deepest_essential = graded["essential_deepest"] if graded else 0
-        depth = max(depth, row["depth"])
-        cut_by_depth |= max(row["deepest"], deepest_essential) > max_depth
-        cut_by_size |= row["within_count"] > max_nodes
-        kept = row["kept"]
-        kept_set = set(kept)
-        graded_ids: set[str] = set()
-        if graded:
-            for entry_id in graded["movable"]:
-                if entry_id in kept_set:
-                    graded_ids.add(entry_id)
-                    essential.setdefault(entry_id, root)
-            for entry_id, status in zip(graded["blocked"], graded["blocked_statuses"], strict=True):
-                if entry_id in kept_set:
-                    graded_ids.add(entry_id)
-                    essential.setdefault(entry_id, root)
-                    blocked[entry_id] = status
-        for entry_id in kept:
-            if entry_id not in graded_ids and entry_id not in supporting:
-                supporting[entry_id] = root
-    for entry_id in failed:
-        essential.pop(entry_id, None)
-        supporting.pop(entry_id, None)
-        blocked.pop(entry_id, None)
-    for entry_id in essential:
-        supporting.pop(entry_id, None)
-    if len(essential) + len(supporting) > max_nodes:  # several failed entries: bound by id
-        cut_by_size = True
-        kept = set(sorted([*essential, *supporting])[:max_nodes])
-        essential = {i: r for i, r in essential.items() if i in kept}
-        supporting = {i: r for i, r in supporting.items() if i in kept}
-    return Walk(
-        failed=dict(failed),
-        essential=essential,
-        supporting=supporting,
-        blocked={i: s for i, s in blocked.items() if i in essential},
-        depth=depth,
-        cut_by_depth=cut_by_depth,
-        cut_by_size=cut_by_size,
-        max_depth=max_depth,
-        max_nodes=max_nodes,
-        seq=seq,
-    )
-
-
 def challenge(
-    engine: Engine,
-    boundary_id: str,
+    boundary: Boundary,
     target: str,
     *,
     reason: str,
@@ -217,13 +79,13 @@ def challenge(
     settings: InvalidationSettings | None = None,
 ) -> BlastRadius:
     """Challenge an entry (or every entry of a set): it moves to ``challenged``, its essential
-    descendants to ``at_risk``; one blast-radius set passes the gate."""
-    return _run(engine, boundary_id, target, "challenge", reason, writer_id, writer_kind, settings)
+    descendants to ``at_risk``; one blast-radius set passes the gate. ``settings`` default to
+    the handle's (the engine's)."""
+    return _run(boundary, target, "challenge", reason, writer_id, writer_kind, settings)
 
 
 def invalidate(
-    engine: Engine,
-    boundary_id: str,
+    boundary: Boundary,
     target: str,
     *,
     reason: str,
@@ -232,8 +94,9 @@ def invalidate(
     settings: InvalidationSettings | None = None,
 ) -> BlastRadius:
     """Invalidate an entry (or every entry of a set): it moves to ``invalidated``, its essential
-    descendants to ``at_risk``; one blast-radius set passes the gate."""
-    return _run(engine, boundary_id, target, "invalidate", reason, writer_id, writer_kind, settings)
+    descendants to ``at_risk``; one blast-radius set passes the gate. ``settings`` default to
+    the handle's (the engine's)."""
+    return _run(boundary, target, "invalidate", reason, writer_id, writer_kind, settings)
 
 
 _CASE: dict[Mode, JustificationCase] = {
@@ -247,8 +110,7 @@ _TO: dict[Mode, EntryStatus] = {
 
 
 def _run(
-    engine: Engine,
-    boundary_id: str,
+    boundary: Boundary,
     target: str,
     mode: Mode,
     reason: str,
@@ -258,15 +120,16 @@ def _run(
 ) -> BlastRadius:
     if not reason.strip() or not writer_id:
         raise InputValidationError(f"a {mode} names its writer and gives a reason")
-    settings = settings or InvalidationSettings()
-    rows = engine.executor.read(
+    settings = settings or boundary.settings.invalidation
+    boundary_id = boundary.id
+    rows = boundary.executor.read(
         "invalidation/failed_entries", target=target, boundary_id=boundary_id
     )
     if not rows:
         raise StateError(f"no entry or set {target} in boundary {boundary_id}")
     failed = {row["id"]: row["status"] for row in rows}
     found = walk(
-        engine.executor,
+        boundary.executor,
         boundary_id,
         failed,
         max_depth=settings.max_depth,
@@ -275,7 +138,7 @@ def _run(
     proposal, moved, skipped = _proposal(
         found, boundary_id, target, mode, reason, writer_id, WriterKind(writer_kind), settings
     )
-    decision = engine.boundary(boundary_id).commit(proposal)
+    decision = boundary.commit(proposal)
     return BlastRadius(mode, target, found, decision, proposal, tuple(moved), skipped)
 
 
@@ -289,14 +152,38 @@ def _proposal(
     writer_kind: WriterKind,
     settings: InvalidationSettings,
 ) -> tuple[Proposal, list[str], dict[str, str]]:
+    """The one blast-radius set: the transitions, and a summary entry with the counts."""
+    transitions, moved, skipped = _transitions(found, target, mode, reason)
+    identity = "\n".join(
+        [mode, target, reason, writer_id, str(found.seq), *sorted(found.failed), *found.at_risk]
+    )
+    digest = hashlib.sha256(identity.encode("utf-8")).hexdigest()[:16]
+    set_id = f"{boundary_id}/{mode}/{digest}"
+    line, summary = _summary_entry(found, set_id, target, mode, reason, moved, skipped, settings)
+    proposal = Proposal(
+        id=set_id,
+        boundary_id=boundary_id,
+        writer_id=writer_id,
+        writer_kind=writer_kind,
+        set_id=set_id,
+        entries=(summary,),
+        transitions=tuple(transitions),
+        summary=line[:2000],
+        kind=SetKind.INVALIDATION,
+    )
+    return proposal, moved, skipped
+
+
+def _transitions(
+    found: Walk, target: str, mode: Mode, reason: str
+) -> tuple[list[Transition], list[str], dict[str, str]]:
+    """The failed entries to challenged/invalidated, their essential descendants to at_risk
+    (each naming its failed ancestor); what the status machine does not allow is skipped."""
     to = _TO[mode]
     transitions: list[Transition] = []
     skipped: dict[str, str] = {}
     for entry_id, status in sorted(found.failed.items()):
-        if status == to.value:
-            skipped[entry_id] = status
-            continue
-        if not is_legal(status, to):
+        if status == to.value or not is_legal(status, to):
             skipped[entry_id] = status
             continue
         transitions.append(
@@ -330,6 +217,20 @@ def _proposal(
             f"nothing to {mode}: {target} and its essential descendants are already "
             f"{sorted(set(skipped.values()))}"
         )
+    return transitions, moved, skipped
+
+
+def _summary_entry(
+    found: Walk,
+    set_id: str,
+    target: str,
+    mode: Mode,
+    reason: str,
+    moved: list[str],
+    skipped: dict[str, str],
+    settings: InvalidationSettings,
+) -> tuple[str, EntryProposal]:
+    """The summary line and entry: counts, ids (up to a cap), depth, and any bound that cut."""
     flagged = found.flagged
     at_risk = found.at_risk
     cut = []
@@ -354,11 +255,6 @@ def _proposal(
             f"not moved: {_listed([f'{i}={s}' for i, s in sorted(skipped.items())], cap)}",
         ]
     )
-    identity = "\n".join(
-        [mode, target, reason, writer_id, str(found.seq), *sorted(found.failed), *at_risk]
-    )
-    digest = hashlib.sha256(identity.encode("utf-8")).hexdigest()[:16]
-    set_id = f"{boundary_id}/{mode}/{digest}"
     summary = EntryProposal.model_validate(
         {
             "id": f"{set_id}#summary",
@@ -382,18 +278,7 @@ def _proposal(
             },
         }
     )
-    proposal = Proposal(
-        id=set_id,
-        boundary_id=boundary_id,
-        writer_id=writer_id,
-        writer_kind=writer_kind,
-        set_id=set_id,
-        entries=(summary,),
-        transitions=tuple(transitions),
-        summary=line[:2000],
-        kind=SetKind.INVALIDATION,
-    )
-    return proposal, moved, skipped
+    return line, summary
 
 
 def _listed(ids: list[str], cap: int) -> str:

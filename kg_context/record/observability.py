@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kg_context.db.executor import QueryExecutor, Record
+from kg_context.db.executor import Record
+from kg_context.gate.boundary import Boundary
 
 __all__ = ["FalseRetirement", "ObservabilityReport", "Resurrection", "audit"]
 
@@ -66,8 +67,9 @@ class ObservabilityReport:
         }
 
 
-def audit(executor: QueryExecutor, boundary_id: str) -> ObservabilityReport:
+def audit(boundary: Boundary) -> ObservabilityReport:
     """Candidate false retirements, resurrections and unjustified retirements of a boundary."""
+    executor, boundary_id = boundary.executor, boundary.id
     false_rows = executor.read("audits/false_retirements", boundary_id=boundary_id)
     resurrected = executor.read("audits/resurrections", boundary_id=boundary_id)
     unjustified = executor.read("audits/unjustified_retirements", boundary_id=boundary_id)

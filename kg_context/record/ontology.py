@@ -24,9 +24,11 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
+from kg_context.db.executor import QueryExecutor
 from kg_context.errors import InputValidationError, StateError
+from kg_context.gate.boundary import Boundary
 from kg_context.gate.contracts import (
     DELIBERATIVE_CLASSES,
     EntryClass,
@@ -38,9 +40,6 @@ from kg_context.gate.contracts import (
 )
 from kg_context.gate.decision import Decision
 from kg_context.vocabulary import JustificationCase, SetKind
-
-if TYPE_CHECKING:
-    from kg_context.engine import Engine
 
 __all__ = ["OntologyChange", "OntologyDecision", "change", "migrate"]
 
@@ -73,8 +72,7 @@ class OntologyDecision:
 
 
 def change(
-    engine: Engine,
-    boundary_id: str,
+    boundary: Boundary,
     op: Op,
     source: EntryClass | str,
     into: Sequence[EntryClass | str],
@@ -88,12 +86,13 @@ def change(
         raise InputValidationError("an ontology change names its operator and gives a reason")
     declared = OntologyChange(op, _cls(source), tuple(_cls(c) for c in into))
     declared.check()
-    rows = engine.executor.read(
+    executor, boundary_id = boundary.executor, boundary.id
+    rows = executor.read(
         "ontology/standing_of_class",
         boundary_id=boundary_id,
         entry_class=declared.source.value,
     )
-    state = engine.executor.read("boundary/get", boundary_id=boundary_id)
+    state = executor.read("boundary/get", boundary_id=boundary_id)
     if not state:
         raise StateError(f"no boundary {boundary_id}")
     identity = f"{declared.describe()}\n{reason}\n{operator_id}\n{state[0]['seq']}"
@@ -144,13 +143,12 @@ def change(
         summary=f"ontology {declared.describe()}: {len(moved)} entries at risk ({reason})"[:2000],
         kind=SetKind.ONTOLOGY,
     )
-    decision = engine.boundary(boundary_id).commit(proposal)
+    decision = boundary.commit(proposal)
     return OntologyDecision(decision, entry_id, moved if decision.outcome == "commit" else ())
 
 
 def migrate(
-    engine: Engine,
-    boundary_id: str,
+    boundary: Boundary,
     change_entry_id: str,
     moves: Mapping[str, EntryClass | str],
     *,
@@ -165,9 +163,10 @@ def migrate(
         raise InputValidationError("a migration names at least one entry and its new class")
     if batch < 1:
         raise InputValidationError("batch must be at least 1")
-    declared = _change_of(engine, boundary_id, change_entry_id)
+    executor, boundary_id = boundary.executor, boundary.id
+    declared = _change_of(executor, boundary_id, change_entry_id)
     targets = {old: _cls(new) for old, new in moves.items()}
-    rows = engine.executor.read("ontology/entries", ids=sorted(targets), boundary_id=boundary_id)
+    rows = executor.read("ontology/entries", ids=sorted(targets), boundary_id=boundary_id)
     found = {r["id"]: r for r in rows}
     for old, new in sorted(targets.items()):
         row = found.get(old)
@@ -181,7 +180,6 @@ def migrate(
         if new not in declared.into:
             raise StateError(f"{declared.describe()} does not name class {new.value}")
     ordered = sorted(targets.items())
-    boundary = engine.boundary(boundary_id)
     decisions = []
     for start in range(0, len(ordered), batch):
         chunk = ordered[start : start + batch]
@@ -248,8 +246,8 @@ def _migration(
     )
 
 
-def _change_of(engine: Engine, boundary_id: str, change_entry_id: str) -> OntologyChange:
-    rows = engine.executor.read("ontology/entries", ids=[change_entry_id], boundary_id=boundary_id)
+def _change_of(executor: QueryExecutor, boundary_id: str, change_entry_id: str) -> OntologyChange:
+    rows = executor.read("ontology/entries", ids=[change_entry_id], boundary_id=boundary_id)
     if not rows or not str(rows[0]["key"]).startswith("ontology/"):
         raise StateError(f"no ontology change {change_entry_id} in boundary {boundary_id}")
     body = json.loads(rows[0]["body"])

@@ -15,8 +15,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from kg_context.db.executor import QueryExecutor, Record
+from kg_context.db.executor import Record
 from kg_context.errors import InputValidationError
+from kg_context.gate.boundary import Boundary
 from kg_context.text.embeddings import Embedder, get_embedder
 
 __all__ = ["RecordHit", "embed_pending", "fulltext_query", "search_record"]
@@ -61,16 +62,16 @@ def fulltext_query(text: str) -> str:
 
 
 def embed_pending(
-    executor: QueryExecutor,
-    boundary_id: str,
+    boundary: Boundary,
     embedder: Embedder | None = None,
     batch: int = 256,
 ) -> int:
     """Embed ``key: body`` of every entry of the boundary that has no embedding yet; returns how
-    many entries were embedded."""
+    many entries were embedded (with the engine's embedding model unless ``embedder``)."""
     if batch < 1:
         raise InputValidationError("batch must be at least 1")
-    embedder = embedder or get_embedder()
+    embedder = embedder or get_embedder(boundary.settings.embedding)
+    executor, boundary_id = boundary.executor, boundary.id
     total = 0
     while True:
         rows = executor.read("record/pending_embeddings", boundary_id=boundary_id, batch=batch)
@@ -94,14 +95,14 @@ def _hits(rows: list[Record]) -> list[Record]:
 
 
 def search_record(
-    executor: QueryExecutor,
-    boundary_id: str,
+    boundary: Boundary,
     text: str,
     k: int = 10,
     embedder: Embedder | None = None,
 ) -> list[RecordHit]:
     """The ``k`` best entries of the boundary's record for ``text`` (fulltext and vector index),
     best first, each tagged with its set, status, residency and newest superseder."""
+    executor, boundary_id = boundary.executor, boundary.id
     if k < 1:
         raise InputValidationError("k must be at least 1")
     if not text.strip():
@@ -119,7 +120,7 @@ def search_record(
                 k=k,
             )
         )
-    embedder = embedder or get_embedder()
+    embedder = embedder or get_embedder(boundary.settings.embedding)
     vector = [float(x) for x in embedder.encode([text])[0]]
     vector_rows = _hits(
         executor.read(

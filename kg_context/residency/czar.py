@@ -15,12 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kg_context.errors import InputValidationError, StateError
+from kg_context.errors import InputValidationError
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.decision import Decision
-from kg_context.gate.registry import ConstitutionRegistry
 from kg_context.residency.czar_plan import CzarPlan, plan_compaction
-from kg_context.residency.reachability import ResidencySettings
+from kg_context.settings import ResidencySettings
 from kg_context.vocabulary import EntryStatus
 
 __all__ = ["CzarPlan", "CzarReport", "every_n_commits", "plan_compaction", "run_czar"]
@@ -74,14 +73,13 @@ def run_czar(
     settings: ResidencySettings | None = None,
     czar_id: str | None = None,
 ) -> CzarReport:
-    """Plan the compaction of ``boundary`` and submit it through the gate."""
-    settings = settings or ResidencySettings()
-    executor = boundary.executor
-    rows = executor.read("boundary/get", boundary_id=boundary.id)
-    if not rows:
-        raise StateError(f"no boundary {boundary.id}")
-    constitution = ConstitutionRegistry(executor).get(rows[0]["constitution_version"])
-    plan = plan_compaction(executor, boundary.id, constitution, settings=settings, czar_id=czar_id)
+    """Plan the compaction of ``boundary`` under its current constitution and submit it through
+    the gate. ``settings`` default to the handle's (the engine's)."""
+    settings = settings or boundary.settings.residency
+    constitution = boundary.constitution()
+    plan = plan_compaction(
+        boundary.executor, boundary.id, constitution, settings=settings, czar_id=czar_id
+    )
     if plan.empty:
         return CzarReport(plan=plan, decisions=())
     decisions = []
@@ -100,7 +98,8 @@ def every_n_commits(
     n: int, *, settings: ResidencySettings | None = None
 ) -> Callable[[Boundary, list[Decision]], None]:
     """A ``Boundary.after_commit`` hook that runs the czar whenever a commit crosses a multiple
-    of ``n`` in the boundary's seq (its own compaction sets do not re-trigger it)."""
+    of ``n`` in the boundary's seq (its own compaction sets do not re-trigger it). ``settings``
+    default to the handle's (the engine's)."""
     if n < 1:
         raise InputValidationError("the czar runs every n >= 1 commits")
 

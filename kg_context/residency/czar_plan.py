@@ -34,12 +34,8 @@ from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Proposal, Transition
 from kg_context.gate.status_machine import is_legal
 from kg_context.residency.interfaces import plan_interfaces
-from kg_context.residency.reachability import (
-    Reachability,
-    ResidencySettings,
-    boundary_seq,
-    reachable,
-)
+from kg_context.residency.reachability import Reachability, boundary_seq, compute_reachable
+from kg_context.settings import ResidencySettings
 from kg_context.vocabulary import (
     STANDING_STATUSES,
     EntryStatus,
@@ -194,11 +190,10 @@ def plan_compaction(
     boundary_id: str,
     constitution: Constitution,
     *,
-    settings: ResidencySettings | None = None,
+    settings: ResidencySettings,
     czar_id: str | None = None,
 ) -> CzarPlan:
     """Read the boundary and plan the compaction (no writes), in the steps the module names."""
-    settings = settings or ResidencySettings()
     seq = boundary_seq(executor, boundary_id)
     plan = CzarPlan(boundary_id=boundary_id, czar_id=czar_id or settings.czar_id, seq=seq)
     rows = executor.read(
@@ -210,7 +205,7 @@ def plan_compaction(
     _plan_unexecuted_supersessions(executor, planner)
     _plan_default_superseded(executor, planner)
     expired_into = _plan_expired_leases(executor, planner, settings)
-    reach = reachable(executor, boundary_id, constitution, seq=seq, settings=settings)
+    reach = compute_reachable(executor, boundary_id, constitution, seq=seq, settings=settings)
     _plan_residency(planner, reach, expired_into, constitution)
     plan.transitions = [planner.planned[k] for k in sorted(planner.planned)]
     plan.interfaces = plan_interfaces(executor, plan, reach, planner.planned)

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from kg_context.db.executor import QueryExecutor
 from kg_context.errors import StateError
+from kg_context.gate.boundary import Boundary
 from kg_context.vocabulary import SetStatus
 
 __all__ = ["BoundaryStats", "stats"]
@@ -53,10 +53,11 @@ class BoundaryStats:
         }
 
 
-def stats(executor: QueryExecutor, boundary_id: str) -> BoundaryStats:
-    rows = executor.read("metrics/stats", boundary_id=boundary_id)
+def stats(boundary: Boundary) -> BoundaryStats:
+    """Retention ratio, resident tokens, set and halt counts of ``boundary`` now."""
+    rows = boundary.executor.read("metrics/stats", boundary_id=boundary.id)
     if not rows:
-        raise StateError(f"no boundary {boundary_id}")
+        raise StateError(f"no boundary {boundary.id}")
     r = rows[0]
     return BoundaryStats(
         boundary_id=r["boundary_id"],

@@ -22,39 +22,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
-
 from kg_context.db.executor import QueryExecutor
 from kg_context.errors import StateError
+from kg_context.gate.boundary import Boundary
 from kg_context.gate.constitution import Constitution
+from kg_context.settings import ResidencySettings
 from kg_context.vocabulary import STANDING_STATUSES, as_values
 
 __all__ = [
     "Reachability",
-    "ResidencySettings",
     "RootPath",
+    "boundary_seq",
+    "compute_reachable",
     "reachable",
     "why",
 ]
-
-
-class ResidencySettings(BaseSettings):
-    """Residency and the czar (``KG_CONTEXT_RESIDENCY_*``)."""
-
-    model_config = SettingsConfigDict(
-        env_prefix="KG_CONTEXT_RESIDENCY_", env_file=".env", extra="ignore"
-    )
-
-    # The lease of a soft/reconstructible edge that declared no lease_sets, in boundary sets.
-    default_lease_sets: int = Field(default=100, ge=1, le=1_000_000)
-    # The czar's writer identity (kind czar); it never compacts entries it wrote itself.
-    czar_id: str = "czar"
-    # Run the czar after every N committed sets of a boundary (0: only on demand).
-    czar_every_commits: int = Field(default=0, ge=0, le=1_000_000)
-    # Recall: how many dependency hops (and entries) one admission may bring along.
-    recall_max_depth: int = Field(default=2, ge=0, le=32)
-    recall_max_entries: int = Field(default=16, ge=1, le=1000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,15 +95,32 @@ def boundary_seq(executor: QueryExecutor, boundary_id: str) -> int:
 
 
 def reachable(
+    boundary: Boundary,
+    *,
+    seq: int | None = None,
+    constitution: Constitution | None = None,
+    settings: ResidencySettings | None = None,
+) -> Reachability:
+    """What should be resident in ``boundary`` at ``seq`` (default: its current seq), under its
+    current constitution (or ``constitution``) and the handle's residency settings."""
+    return compute_reachable(
+        boundary.executor,
+        boundary.id,
+        constitution or boundary.constitution(),
+        seq=seq,
+        settings=settings or boundary.settings.residency,
+    )
+
+
+def compute_reachable(
     executor: QueryExecutor,
     boundary_id: str,
     constitution: Constitution,
     *,
     seq: int | None = None,
-    settings: ResidencySettings | None = None,
+    settings: ResidencySettings,
 ) -> Reachability:
-    """What should be resident in the boundary at ``seq`` (default: its current seq)."""
-    settings = settings or ResidencySettings()
+    """``reachable`` for a planner that already holds the executor and constitution."""
     seq = boundary_seq(executor, boundary_id) if seq is None else seq
     rows = executor.read(
         "residency/reachable",
@@ -170,17 +169,19 @@ def _path(
 
 
 def why(
-    executor: QueryExecutor,
+    boundary: Boundary,
     entry_id: str,
-    constitution: Constitution,
     *,
+    constitution: Constitution | None = None,
     settings: ResidencySettings | None = None,
 ) -> RootPath:
-    """The root path that keeps ``entry_id`` resident (shortest), or an empty path."""
-    settings = settings or ResidencySettings()
+    """The root path that keeps ``entry_id`` of ``boundary`` resident (shortest), or an empty
+    path; under the boundary's current constitution (or ``constitution``)."""
+    executor = boundary.executor
+    settings = settings or boundary.settings.residency
     rows = executor.read("residency/entry", entry_id=entry_id)
-    if not rows:
-        raise StateError(f"no entry {entry_id}")
+    if not rows or rows[0]["boundary_id"] != boundary.id:
+        raise StateError(f"no entry {entry_id} in boundary {boundary.id}")
     entry = rows[0]
     seq = int(entry["seq"] or 0)
     common = {
@@ -192,6 +193,7 @@ def why(
     }
     if entry["status"] not in STANDING_STATUSES:
         return RootPath(**common, nodes=(), edges=())
+    constitution = constitution or boundary.constitution()
     nodes, edges = _path(executor, entry_id, constitution, seq, settings)
     if nodes or entry["class"] != "interface":
         return RootPath(**common, nodes=nodes, edges=edges)

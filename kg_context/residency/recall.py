@@ -23,7 +23,8 @@ from kg_context.gate.boundary import Boundary
 from kg_context.gate.contracts import WriterKind
 from kg_context.gate.decision import Decision
 from kg_context.record.search import RecordHit, embed_pending, search_record
-from kg_context.residency.reachability import ResidencySettings, boundary_seq
+from kg_context.residency.reachability import boundary_seq
+from kg_context.settings import ResidencySettings
 from kg_context.text.embeddings import Embedder
 
 __all__ = ["Admission", "admit", "recall", "recall_tag"]
@@ -35,19 +36,19 @@ def recall_tag(set_seq: int, status: str, superseded_by: str | None) -> str:
 
 
 def recall(
-    executor: QueryExecutor,
-    boundary_id: str,
+    boundary: Boundary,
     query: str,
     *,
     k: int = 10,
     embedder: Embedder | None = None,
     embed_first: bool = True,
 ) -> list[RecordHit]:
-    """Candidates from the record for ``query``, best first, each with ``.tag()``. With
-    ``embed_first`` entries without an embedding are embedded first (record-side, mechanical)."""
+    """Candidates from the record of ``boundary`` for ``query``, best first, each with
+    ``.tag()``. With ``embed_first`` entries without an embedding are embedded first
+    (record-side, mechanical). Changes nothing in the window."""
     if embed_first:
-        embed_pending(executor, boundary_id, embedder)
-    return search_record(executor, boundary_id, query, k=k, embedder=embedder)
+        embed_pending(boundary, embedder)
+    return search_record(boundary, query, k=k, embedder=embedder)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,10 +111,10 @@ def admit(
     max_entries: int | None = None,
 ) -> Admission:
     """Propose scratch copies of ``entry_ids`` (and their dependencies, capped) as one recall
-    set through the gate."""
+    set through the gate. ``settings`` default to the handle's (the engine's)."""
     if not entry_ids:
         raise InputValidationError("admit names at least one entry to recall")
-    settings = settings or ResidencySettings()
+    settings = settings or boundary.settings.residency
     depth = settings.recall_max_depth if max_depth is None else max_depth
     cap = settings.recall_max_entries if max_entries is None else max_entries
     executor = boundary.executor

@@ -12,7 +12,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from kg_context.db.executor import QueryExecutor
+from kg_context.gate.boundary import Boundary
 from kg_context.gate.contracts import EntryClass
 
 __all__ = ["Window", "WindowEntry", "window"]
@@ -79,9 +79,10 @@ def _tag(status: str, attributes: dict[str, Any]) -> str:
     return status
 
 
-def window(executor: QueryExecutor, boundary_id: str) -> Window:
-    """The resident entries of ``boundary_id`` in prompt order."""
-    rows = executor.read("window/resident", boundary_id=boundary_id)
+def window(boundary: Boundary) -> Window:
+    """The resident entries of ``boundary`` in prompt order."""
+    boundary_id = boundary.id
+    rows = boundary.executor.read("window/resident", boundary_id=boundary_id)
     entries = [
         WindowEntry(
             id=r["id"],

@@ -208,18 +208,23 @@ def test_score_read_is_one_index_seek_that_stops_early(
 def test_strict_mode_raises_on_an_engine_mismatch(
     engine: Engine, second_engine: Engine, run_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Writes go to one Neo4j server, reads to another (a real second server)."""
+    """Writes go to one Neo4j server, reads to another (a real second server). Strict mode
+    comes from the environment, which an engine reads once, when it is constructed."""
     monkeypatch.setenv("KG_CONTEXT_GWT_STRICT", "1")
     monkeypatch.setenv("KG_CONTEXT_ATTENTION_MIN_COMPOSITE", "0")
-    writer = WorkspaceAttention(engine)
-    reader = WorkspaceAttention(second_engine)
-    assert writer.settings.strict and reader.settings.strict
-    outputs = {f"{run_id}-a": "Index the email.", f"{run_id}-b": "Cache the users."}
-    result = writer.select_and_broadcast(outputs, QUERY, f"{run_id}-t")
-    winner = result.winners[0].specialist_id
-    assert writer.get_attention_score(winner) is not None  # same engine: resolves
-    with pytest.raises(ConfigurationError, match="different engines or databases"):
-        reader.get_attention_score(winner)
+    with (
+        Engine.connect(engine.target) as writing,
+        Engine.connect(second_engine.target) as reading,
+    ):
+        writer = WorkspaceAttention(writing)
+        reader = WorkspaceAttention(reading)
+        assert writer.settings.strict and reader.settings.strict
+        outputs = {f"{run_id}-a": "Index the email.", f"{run_id}-b": "Cache the users."}
+        result = writer.select_and_broadcast(outputs, QUERY, f"{run_id}-t")
+        winner = result.winners[0].specialist_id
+        assert writer.get_attention_score(winner) is not None  # same engine: resolves
+        with pytest.raises(ConfigurationError, match="different engines or databases"):
+            reader.get_attention_score(winner)
     assert workspace_attention_telemetry().suspected_engine_mismatch
 
 

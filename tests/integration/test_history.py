@@ -98,7 +98,7 @@ def _history(engine: Any, b: str) -> dict[int, dict[str, tuple[str, bool]]]:
     )
     commit(_moves(b, "park", "operator", {"entry_id": f"{b}-goal", "resident": False}))
     commit(proposal(b, entry(key="cache", body="no cache", id=f"{b}-cache")))
-    blast = invalidate(engine, b, f"{b}-db2", reason="the graph model was wrong", writer_id="ops")
+    blast = invalidate(team, f"{b}-db2", reason="the graph model was wrong", writer_id="ops")
     assert blast.decision.outcome == "commit"
     seen[blast.decision.seq] = _states(engine, b)
     commit(
@@ -122,16 +122,17 @@ def _history(engine: Any, b: str) -> dict[int, dict[str, tuple[str, bool]]]:
 
 def test_as_of_reproduces_the_window_at_every_seq(engine: Any, boundary_id: str) -> None:
     seen = _history(engine, boundary_id)
+    team = engine.boundary(boundary_id)
     assert sorted(seen) == list(range(1, 13))
     for seq, expected in seen.items():
-        view = as_of(engine.executor, boundary_id, seq)
+        view = as_of(team, seq)
         assert view.states() == expected, seq
         assert {e.id for e in view.window} == {i for i, (_, r) in expected.items() if r}
-    assert as_of(engine.executor, boundary_id, 0).entries == []
+    assert as_of(team, 0).entries == []
     with pytest.raises(StateError, match="not in its ledger"):
-        as_of(engine.executor, boundary_id, 13)
+        as_of(team, 13)
     # The derivation does not read current status: at seq 3 db2 was live, now it is invalidated.
-    at3 = as_of(engine.executor, boundary_id, 3).states()
+    at3 = as_of(team, 3).states()
     assert at3[f"{boundary_id}-db2"] == ("live", True)
     assert at3[f"{boundary_id}-db1"] == ("superseded", False)
     assert _states(engine, boundary_id)[f"{boundary_id}-db2"] == ("invalidated", True)
@@ -140,12 +141,13 @@ def test_as_of_reproduces_the_window_at_every_seq(engine: Any, boundary_id: str)
 def test_index_and_ledger_walk_forwards_and_backwards(engine: Any, boundary_id: str) -> None:
     b = boundary_id
     _history(engine, b)
-    lines = index(engine.executor, b)
+    team = engine.boundary(b)
+    lines = index(team)
     assert [line.seq for line in lines] == list(range(1, 13))
     assert all(line.status == "ratified" for line in lines)
     assert lines[8].kind == "invalidation" and "1 at risk (essential)" in lines[8].summary
     assert lines[0].standing == "1 superseded"
-    assert [line.seq for line in index(engine.executor, b, from_seq=4, to_seq=6)] == [4, 5, 6]
+    assert [line.seq for line in index(team, from_seq=4, to_seq=6)] == [4, 5, 6]
 
     third = walk(engine.executor, lines[2].set_id)  # db2 superseded db1
     assert [(r["entry"], r["other"]) for r in third.superseded] == [(f"{b}-db2", f"{b}-db1")]
@@ -168,7 +170,7 @@ def test_index_and_ledger_walk_forwards_and_backwards(engine: Any, boundary_id: 
 def test_search_returns_set_ids_with_status_not_passages(engine: Any, boundary_id: str) -> None:
     b = boundary_id
     _history(engine, b)
-    hits = search(engine.executor, b, "Use Postgres", k=5)
+    hits = search(engine.boundary(b), "Use Postgres", k=5)
     by_entry = {h.entry_id: h for h in hits}
     hit = by_entry[f"{b}-db1"]
     assert (hit.status, hit.set_seq, hit.superseded_by) == ("superseded", 1, f"{b}-db2")
@@ -181,13 +183,13 @@ def test_false_retirements_and_resurrections_are_observable(
 ) -> None:
     b = boundary_id
     _history(engine, b)
-    clean = audit(engine.executor, b)
+    team = engine.boundary(b)
+    clean = audit(team)
     assert clean.counts() == {
         "false_retirement_candidates": 0,
         "resurrections": 0,
         "unjustified_retirements": 0,
     }
-    team = engine.boundary(b)
     # A later set declares a dependency on the retired scratch entry: it was still needed.
     later = team.commit(
         proposal(
@@ -201,7 +203,7 @@ def test_false_retirements_and_resurrections_are_observable(
         )
     )
     assert later.outcome == "commit"
-    found = audit(engine.executor, b)
+    found = audit(team)
     (candidate,) = found.false_retirements
     assert (candidate.entry_id, candidate.retired_at_seq) == (f"{b}-tmp", 6)
     assert (candidate.case, candidate.justification) == ("UNREACHABLE", ("no root path",))
@@ -210,7 +212,7 @@ def test_false_retirements_and_resurrections_are_observable(
     ]
     # An ungoverned write puts it back as live: a resurrection.
     ungoverned.executor.write("ungoverned/resurrect", entry_id=f"{b}-tmp")
-    (back,) = audit(engine.executor, b).resurrections
+    (back,) = audit(team).resurrections
     assert (back.entry_id, back.status, back.ledger_status, back.ledger_resident) == (
         f"{b}-tmp",
         "live",

@@ -143,7 +143,7 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
 
     # First, X is found false: its declared descendants only; D10's radius is invisible.
     x_result = invalidate(
-        engine, b, f"{b}-X", reason="the cache is eventually consistent", writer_id="ops"
+        team, f"{b}-X", reason="the cache is eventually consistent", writer_id="ops"
     )
     assert x_result.decision.outcome == "commit"
     assert not (set(x_result.walk.at_risk) | set(x_result.walk.flagged)) & (
@@ -153,7 +153,7 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
     # Then the omission is revealed: set 10 depended on X without declaring it.
     before = _entries(engine, b)
     result = challenge(
-        engine, b, ten.set_id, reason="set 10 omitted its dependency on X", writer_id="ops"
+        team, ten.set_id, reason="set 10 omitted its dependency on X", writer_id="ops"
     )
     assert result.decision.outcome == "commit"
     assert set(result.walk.failed) == roots
@@ -172,7 +172,7 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
     assert summary["set_seq"] == result.decision.seq
     assert summary["body"].splitlines()[0] == result.proposal.summary
     assert (summary["class"], summary["status"]) == ("fact", "live")
-    last = index(engine.executor, b)[-1]
+    last = index(team)[-1]
     assert (last.set_id, last.kind) == (result.decision.set_id, "invalidation")
     assert f"{len(expected_at_risk)} at risk (essential)" in last.summary
     assert f"{len(expected_flagged)} flagged (supporting)" in last.summary
@@ -255,7 +255,7 @@ def test_the_well_formed_lie_is_traced_and_a_is_recallable(engine: Any, boundary
     team.commit(proposal(b, entry(key="G", body="unrelated", id=g)))
     assert _entries(engine, b)[a]["status"] == "superseded"
 
-    result = invalidate(engine, b, lie, reason="B addressed caching, not storage", writer_id="ops")
+    result = invalidate(team, lie, reason="B addressed caching, not storage", writer_id="ops")
     assert result.decision.outcome == "commit"
     assert result.walk.at_risk == sorted([c, d])
     assert result.walk.flagged == sorted([e, f])
@@ -301,8 +301,7 @@ def test_the_walk_is_bounded_and_says_so(engine: Any, boundary_id: str) -> None:
             )
         )
     deep = challenge(
-        engine,
-        b,
+        team,
         chain[0],
         reason="probe",
         writer_id="ops",
@@ -312,8 +311,7 @@ def test_the_walk_is_bounded_and_says_so(engine: Any, boundary_id: str) -> None:
     assert (deep.walk.cut_by_depth, deep.walk.cut_by_size, deep.walk.depth) == (True, False, 2)
     assert deep.proposal.summary and "CUT by depth bound 2" in deep.proposal.summary
     wide = invalidate(
-        engine,
-        b,
+        team,
         chain[0],
         reason="probe",
         writer_id="ops",
@@ -321,7 +319,7 @@ def test_the_walk_is_bounded_and_says_so(engine: Any, boundary_id: str) -> None:
     )
     assert wide.walk.cut_by_size and wide.walk.at_risk == [chain[1]]
     assert wide.proposal.summary and "CUT by size bound 1" in wide.proposal.summary
-    unbounded = invalidate(engine, b, chain[1], reason="probe", writer_id="ops")
+    unbounded = invalidate(team, chain[1], reason="probe", writer_id="ops")
     assert unbounded.walk.at_risk == sorted(chain[2:]) and not unbounded.walk.cut
 
 
@@ -343,7 +341,7 @@ def test_revalidation_by_derived_from_passes_and_without_reference_halts(
             ),
         )
     )
-    challenge(engine, b, root, reason="doubt", writer_id="ops")
+    challenge(team, root, reason="doubt", writer_id="ops")
     before = _entries(engine, b)[child]["status"]
     weak = team.commit(_revalidation(b, [child], []))
     assert (weak.outcome, weak.reason_code, before) == ("halt", "WEAK_REVALIDATION", "at_risk")

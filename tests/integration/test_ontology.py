@@ -74,11 +74,10 @@ def test_split_after_100_sets_moves_old_class_entries_through_governed_sets(
     assert len(standing) >= 15 and set(out_of_play.values()) == {"superseded", "retired"}
 
     with pytest.raises(InputValidationError, match="unknown class"):
-        change(engine, b, "split", "fact", ["fact", "bug"], reason="x", operator_id="ops")
+        change(team, "split", "fact", ["fact", "bug"], reason="x", operator_id="ops")
 
     split = change(
-        engine,
-        b,
+        team,
         "split",
         "fact",
         ["fact", "constraint"],
@@ -91,7 +90,7 @@ def test_split_after_100_sets_moves_old_class_entries_through_governed_sets(
     assert {i: mid[i]["status"] for i in standing} == dict.fromkeys(standing, "at_risk")
     assert {i: mid[i]["status"] for i in out_of_play} == out_of_play  # never reread
     assert mid[split.change_entry_id]["class"] == "pin"
-    assert index(engine.executor, b)[-1].kind == "ontology"
+    assert index(team)[-1].kind == "ontology"
 
     kept = standing[-1]
     to_constraint = standing[:-1:2]
@@ -120,11 +119,10 @@ def test_split_after_100_sets_moves_old_class_entries_through_governed_sets(
     )
     assert kept_decision.outcome == "commit"
     with pytest.raises(StateError, match="migration moves at-risk"):
-        migrate(engine, b, split.change_entry_id, {kept: "constraint"}, reason="x", writer_id="o")
+        migrate(team, split.change_entry_id, {kept: "constraint"}, reason="x", writer_id="o")
     moves = {i: "constraint" for i in to_constraint} | {i: "fact" for i in to_fact}
     decisions = migrate(
-        engine,
-        b,
+        team,
         split.change_entry_id,
         moves,
         reason="declared class per entry",
@@ -150,9 +148,9 @@ def test_split_after_100_sets_moves_old_class_entries_through_governed_sets(
     moved = engine.executor.read("audits/transitions", boundary_id=b)
     changed = {m["entry_id"] for m in moved}
     assert set(standing) <= changed
-    sets = {line.set_id for line in index(engine.executor, b)}
+    sets = {line.set_id for line in index(team)}
     assert {m["set_id"] for m in moved} <= sets
     assert set(before) <= set(after)
     # The past is unchanged: before the split every standing fact was live.
-    at_101 = as_of(engine.executor, b, 101).states()
+    at_101 = as_of(team, 101).states()
     assert {at_101[i][0] for i in standing} == {"live"}

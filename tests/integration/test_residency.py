@@ -15,9 +15,10 @@ from kg_context.gate.contracts import STATUS_LABELS
 from kg_context.record.search import embed_pending, search_record
 from kg_context.residency.czar import every_n_commits, run_czar
 from kg_context.residency.metrics import stats
-from kg_context.residency.reachability import ResidencySettings, reachable, why
+from kg_context.residency.reachability import reachable, why
 from kg_context.residency.recall import admit, recall
 from kg_context.residency.window import window
+from kg_context.settings import ResidencySettings
 from tests.factories import entry, proposal
 
 DEFAULT = load_constitution()
@@ -67,16 +68,15 @@ def test_record_search_finds_entries_tagged_with_set_status_and_superseder(
             supersedes=[{"entry_id": a, "reason": "graph"}],
         ),
     )
-    assert embed_pending(engine.executor, boundary_id) == 2
-    assert embed_pending(engine.executor, boundary_id) == 0
-    hits = {h.entry_id: h for h in search_record(engine.executor, boundary_id, "Postgres ledger")}
+    assert embed_pending(team) == 2
+    assert embed_pending(team) == 0
+    hits = {h.entry_id: h for h in search_record(team, "Postgres ledger")}
     assert hits[a].status == "superseded" and hits[a].superseded_by == b
     assert hits[a].matched_by == "both" and hits[a].set_seq == 1 and not hits[a].resident
     assert hits[a].tag() == f"matched in set 1, superseded, superseded by {b}"
     assert next(iter(hits)) == a  # the fulltext match ranks first
-    assert {
-        h.entry_id for h in search_record(engine.executor, "no-such-boundary", "ledger")
-    } == set()
+    other = engine.boundary(f"{boundary_id}-other")  # another boundary sees none of it
+    assert {h.entry_id for h in search_record(other, "ledger")} == set()
 
 
 def test_soft_edge_unrenewed_retires_hard_edge_never_and_interface_keeps_needs(
@@ -106,7 +106,7 @@ def test_soft_edge_unrenewed_retires_hard_edge_never_and_interface_keeps_needs(
         ),
     )
     assert run_czar(team).decisions == ()  # everything is reachable: nothing to compact
-    assert why(engine.executor, soft_fact, DEFAULT).held
+    assert why(team, soft_fact).held
     for i in range(3):  # three sets later the soft lease (2 sets) has run out
         _commit(team, boundary_id, entry(cls="goal", key=f"filler-{i}", body="more work"))
 
@@ -118,7 +118,7 @@ def test_soft_edge_unrenewed_retires_hard_edge_never_and_interface_keeps_needs(
     entries = _entries(engine, boundary_id)
     assert (entries[soft_fact]["status"], entries[soft_fact]["resident"]) == ("retired", False)
     assert (entries[hard_fact]["status"], entries[hard_fact]["resident"]) == ("live", True)
-    hard_path = why(engine.executor, hard_fact, DEFAULT)
+    hard_path = why(team, hard_fact)
     assert [n["id"] for n in hard_path.nodes] == [dec, hard_fact]
     assert "hard" in hard_path.render()
 
@@ -133,10 +133,10 @@ def test_soft_edge_unrenewed_retires_hard_edge_never_and_interface_keeps_needs(
         "residency/interface_holders", entry_id=interface_id, standing=["live"]
     )
     assert [(r["held_id"], r["holder_id"]) for r in links] == [(soft_fact, dec)]
-    props = window(engine.executor, boundary_id)
+    props = window(team)
     shown = {e.id: e for e in props.entries}
     assert interface_id in shown and soft_fact not in shown
-    path = why(engine.executor, interface_id, DEFAULT)
+    path = why(team, interface_id)
     assert path.via_interface_holder == dec and path.held
     # the transition's justification names the exact expired edge
     justification = engine.executor.read("audits/transitions", boundary_id=boundary_id)
@@ -156,9 +156,9 @@ def test_a_newer_reference_renews_a_lease(engine: Any, boundary_id: str) -> None
     _commit(team, boundary_id, entry(key="y", body="renewed use", id=d2, requires=[soft]))
     _commit(team, boundary_id, entry(cls="goal", key="g2", body="filler"))
     # d1's lease (to seq 4) has run out at seq 5; d2's (to seq 6) holds the fact
-    reach = reachable(engine.executor, boundary_id, DEFAULT)
+    reach = reachable(team)
     assert reach.seq == 5 and fact in reach.reached
-    assert [n["id"] for n in why(engine.executor, fact, DEFAULT).nodes] == [d2, fact]
+    assert [n["id"] for n in why(team, fact).nodes] == [d2, fact]
     assert run_czar(team).decisions == ()
 
 
@@ -275,11 +275,11 @@ def test_300_set_session_every_resident_entry_has_a_root_path_and_nothing_is_los
             raise AssertionError((i, decision.reason_code, decision.detail))
         committed_entries += len(entries)
         if i % 50 == 0:
-            record_sizes.append(stats(engine.executor, boundary_id).record_entries)
+            record_sizes.append(stats(team).record_entries)
     team.after_commit = None
     _settle(team)
 
-    current = stats(engine.executor, boundary_id)
+    current = stats(team)
     record_sizes.append(current.record_entries)
     assert record_sizes == sorted(record_sizes)  # the record only grows
     interfaces = {
@@ -301,7 +301,7 @@ def test_300_set_session_every_resident_entry_has_a_root_path_and_nothing_is_los
     assert not [e for e in entries.values() if e["status"] == "superseded" and e["resident"]]
     assert not [e for e in entries.values() if e["status"] == "explored" and e["resident"]]
     for e in resident:
-        path = why(engine.executor, e["id"], DEFAULT)
+        path = why(team, e["id"])
         assert path.held, path.render()
     assert current.resident_tokens == current.resident_tokens_recomputed
     assert current.retention_ratio is not None and current.retention_ratio > 1.0
@@ -339,7 +339,7 @@ def test_recalled_entry_is_tagged_used_once_and_stays_if_promoted(
             key="db", body="Use Neo4j", id=new, supersedes=[{"entry_id": old, "reason": "graph"}]
         ),
     )
-    hits = recall(engine.executor, boundary_id, "Postgres billing")
+    hits = recall(team, "Postgres billing")
     hit = next(h for h in hits if h.entry_id == old)
     assert hit.tag() == f"matched in set 3, superseded, superseded by {new}"
 
@@ -348,13 +348,13 @@ def test_recalled_entry_is_tagged_used_once_and_stays_if_promoted(
     assert capped.decision.outcome == "commit"
     assert capped.cut == (dep,)
     copy = capped.copies[old]
-    shown = {e.id: e for e in window(engine.executor, boundary_id).entries}
+    shown = {e.id: e for e in window(team).entries}
     assert shown[copy].tag == f"live; recalled: {hit.tag()}; one use"
     assert old not in shown
     # one use: the next committed set; then the czar retires the copy
     _commit(team, boundary_id, entry(cls="goal", key="g2", body="used the recall"))
     assert copy in {t.entry_id for t in run_czar(team).plan.transitions}
-    assert copy not in {e.id for e in window(engine.executor, boundary_id).entries}
+    assert copy not in {e.id for e in window(team).entries}
     assert _entries(engine, boundary_id)[copy]["status"] == "retired"
 
     # admitted again (with its dependency) and promoted by a committed entry: it stays
@@ -368,9 +368,9 @@ def test_recalled_entry_is_tagged_used_once_and_stays_if_promoted(
     )
     _commit(team, boundary_id, entry(cls="goal", key="g3", body="later"))
     run_czar(team)
-    shown = {e.id for e in window(engine.executor, boundary_id).entries}
+    shown = {e.id for e in window(team).entries}
     assert promoted in shown and again.copies[dep] in shown  # held through the copied edge
-    assert why(engine.executor, promoted, DEFAULT).held
+    assert why(team, promoted).held
 
 
 def test_over_declaration_trips_density_before_the_window_grows_past_the_limit(
@@ -395,9 +395,9 @@ def test_over_declaration_trips_density_before_the_window_grows_past_the_limit(
             break
         ids.append(eid)
     assert halted is not None and halted.reason_code == "DENSITY"
-    resident = window(engine.executor, boundary_id).entries
+    resident = window(team).entries
     assert len(resident) < DEFAULT.density.ratio_floor_entries
-    assert stats(engine.executor, boundary_id).halts == {"DENSITY": 1}
+    assert stats(team).halts == {"DENSITY": 1}
 
 
 def test_explored_entries_land_in_the_record_at_zero_window_cost(
@@ -405,7 +405,7 @@ def test_explored_entries_land_in_the_record_at_zero_window_cost(
 ) -> None:
     team = engine.boundary(boundary_id)
     _commit(team, boundary_id, entry(cls="goal", key="g", body="goal"))
-    before = stats(engine.executor, boundary_id)
+    before = stats(team)
     dead = f"{boundary_id}-dead"
     _commit(
         team,
@@ -418,7 +418,7 @@ def test_explored_entries_land_in_the_record_at_zero_window_cost(
             attributes={"explored": True},
         ),
     )
-    after = stats(engine.executor, boundary_id)
+    after = stats(team)
     assert after.resident_tokens == before.resident_tokens
     assert after.committed_tokens > before.committed_tokens
     assert after.record_entries == before.record_entries + 1
@@ -437,9 +437,9 @@ def test_window_stats_and_cli(engine: Any, boundary_id: str) -> None:
         entry(key="db", body="Neo4j", id=dec),
         entry(cls="constraint", key="lat", body="p99 < 50 ms"),
     )
-    current = window(engine.executor, boundary_id)
+    current = window(team)
     assert [c for c, _ in current.groups()] == ["decision", "constraint", "goal"]
-    assert current.total_tokens == stats(engine.executor, boundary_id).resident_tokens
+    assert current.total_tokens == stats(team).resident_tokens
     assert current.render().splitlines()[0].endswith(f"3 entries, {current.total_tokens} tokens")
 
     runner = CliRunner()
@@ -468,8 +468,8 @@ def test_default_lease_applies_to_soft_edges_without_one(engine: Any, boundary_i
     _commit(team, boundary_id, entry(cls="goal", key="g2", body="filler"))
     # the edge is from seq 2: a default lease of 1 set ends at seq 3; now it is seq 4
     short = ResidencySettings(default_lease_sets=1)
-    assert fact not in reachable(engine.executor, boundary_id, DEFAULT, settings=short).reached
-    assert fact in reachable(engine.executor, boundary_id, DEFAULT).reached
+    assert fact not in reachable(team, settings=short).reached
+    assert fact in reachable(team).reached
 
 
 def test_the_gate_rejects_a_czar_compacting_what_it_wrote(engine: Any, boundary_id: str) -> None:

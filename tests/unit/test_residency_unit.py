@@ -9,15 +9,18 @@ import pytest
 
 import kg_context.residency.czar as czar_module
 from kg_context.errors import InputValidationError
+from kg_context.gate.boundary import Boundary
 from kg_context.gate.constitution import load_constitution
 from kg_context.gate.contracts import EntryStatus, Proposal, Transition
 from kg_context.gate.decision import Decision, evaluate
 from kg_context.gate.predicates import SetView, residency_hold
 from kg_context.gate.set_constructor import ClosedSet
 from kg_context.gate.snapshot import BoundaryState, EntryState, Snapshot
+from kg_context.gate.store import GateStore
 from kg_context.record.search import fulltext_query
 from kg_context.residency.czar import CzarPlan, every_n_commits
 from kg_context.residency.window import window
+from kg_context.settings import EngineSettings
 
 DEFAULT = load_constitution()
 
@@ -205,6 +208,14 @@ def test_interface_entries_plan_a_summarizes_edge() -> None:
     assert plan.summarizes == [{"from": "orig/interface", "to": "orig", "seq": 6}]
 
 
+def _handle(executor: Any) -> Boundary:
+    """A boundary handle over a fake executor (no database): the receiver ``window`` takes."""
+    store = GateStore(executor, lambda _: DEFAULT, lambda texts: [len(t) for t in texts])
+    return Boundary(
+        executor, store, "b", settings=EngineSettings(), constitution_for=lambda _: DEFAULT
+    )
+
+
 class _Rows:
     def __init__(self, rows: list[dict[str, Any]]) -> None:
         self.rows = rows
@@ -235,7 +246,7 @@ def test_window_orders_by_class_then_seq_and_tags_recalls() -> None:
         row("d2", "decision", 2),
         row("d1", "decision", 1),
     ]
-    current = window(_Rows(rows), "b")  # type: ignore[arg-type]
+    current = window(_handle(_Rows(rows)))
     assert [e.id for e in current.entries] == ["d1", "d2", "f1", "s1"]
     assert current.total_tokens == 8
     assert current.entries[-1].tag == "live; recalled: matched in set 1, retired; one use"
