@@ -27,6 +27,7 @@ from kg_context.db.executor import Neo4jExecutor, QueryExecutor, Transaction
 from kg_context.engine import BoundaryHandle, Engine
 from kg_context.errors import (
     AuthenticationError,
+    AuthorizationError,
     CatalogError,
     ConfigurationError,
     DatabaseError,
@@ -78,6 +79,7 @@ __all__ = [
     "Admission",
     "AttentionSettings",
     "AuthenticationError",
+    "AuthorizationError",
     "BlastRadius",
     "Boundary",
     "BoundaryHandle",

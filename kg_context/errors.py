@@ -12,6 +12,7 @@ never leaked as bare ``neo4j`` exceptions::
     │   ├── AuthenticationError       the server refused the credentials
     │   └── QueryError                the server refused or failed a statement
     ├── StateError                    the record is not in a state that allows the request
+    ├── AuthorizationError            an operator act by an id the constitution does not name
     ├── LocalServerError              provisioning, starting or stopping the local Neo4j failed
     └── EmbeddingError                the embedding model cannot be loaded or used
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 __all__ = [
     "AuthenticationError",
+    "AuthorizationError",
     "CatalogError",
     "ConfigurationError",
     "DatabaseError",
@@ -76,6 +78,11 @@ class QueryError(DatabaseError):
 class StateError(KgContextError):
     """The record is not in a state that allows the request (a halt already resolved, an
     illegal status transition, an unknown id)."""
+
+
+class AuthorizationError(KgContextError):
+    """An act reserved to the operators (or czars) a boundary's constitution names, asked by an
+    id it does not name; nothing was written."""
 
 
 class LocalServerError(KgContextError):

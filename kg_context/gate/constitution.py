@@ -11,6 +11,7 @@ import hashlib
 import tomllib
 from importlib import resources
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -25,6 +26,8 @@ from kg_context.vocabulary import (
 )
 
 __all__ = ["Constitution", "default_constitution_text", "load_constitution", "parse_constitution"]
+
+EdgeKind = Literal["derived_from", "requires"]
 
 
 class _Section(BaseModel):
@@ -64,6 +67,42 @@ class TransitionRule(_Section):
         return kind in (WriterKind.CZAR, WriterKind.OPERATOR)
 
 
+class AuthorityRule(_Section):
+    """Who may act with authority in the boundary. Only the ids named in ``czars`` may write as
+    czar, only those in ``operators`` as operator (ratify constitution changes, resolve halts,
+    issue adoptions); any other id registers itself, on its first ratified set, with one of the
+    ``self_register`` kinds, and keeps that kind in the boundary for good."""
+
+    czars: tuple[str, ...] = ("czar",)
+    operators: tuple[str, ...] = ("operator",)
+    self_register: tuple[WriterKind, ...] = (WriterKind.AGENT, WriterKind.TOOL, WriterKind.MODEL)
+
+    def named_kinds(self, writer_id: str) -> frozenset[WriterKind]:
+        """The kinds the constitution itself grants ``writer_id`` (empty: it names it nowhere)."""
+        kinds = set()
+        if writer_id in self.czars:
+            kinds.add(WriterKind.CZAR)
+        if writer_id in self.operators:
+            kinds.add(WriterKind.OPERATOR)
+        return frozenset(kinds)
+
+    @model_validator(mode="after")
+    def _named_kinds_are_not_self_registered(self) -> AuthorityRule:
+        named = {WriterKind.CZAR, WriterKind.OPERATOR} & set(self.self_register)
+        if named:
+            raise ValueError(
+                f"{sorted(k.value for k in named)} are granted by naming ids, never self-registered"
+            )
+        return self
+
+
+class CrossBoundaryRule(_Section):
+    """The declared edges (``derived_from``, ``requires``) that may point at an entry of another
+    boundary; each such reference also needs that boundary's adoption receipt for its key."""
+
+    allowed: tuple[EdgeKind, ...] = ()
+
+
 class CzarRule(_Section):
     """The compaction cases the constitution pre-authorizes: a czar transition whose declared
     ``case`` is one of these commits mechanically; any other (the czar marks what it cannot
@@ -88,7 +127,12 @@ class DensityRule(_Section):
 
 
 class WindowRule(_Section):
+    """``proposals``: pending proposals within this many submissions of each other are grouped by
+    shared targets and dependencies. ``sets``: set-level invariants are evaluated over the sets
+    ratified within this many seqs (the fragment group, ``predicates`` FRAGMENTATION)."""
+
     proposals: int = Field(default=256, ge=1)
+    sets: int = Field(default=16, ge=0)
 
 
 class VerseRule(_Section):
@@ -112,6 +156,8 @@ class Constitution(_Section):
     roots: Roots
     writers: Writers
     transitions: TransitionRule = TransitionRule()
+    authority: AuthorityRule = AuthorityRule()
+    cross_boundary: CrossBoundaryRule = CrossBoundaryRule()
     czar: CzarRule = CzarRule()
     provenance: ProvenanceRule = ProvenanceRule()
     deliberative: DeliberativeRule = DeliberativeRule()

@@ -12,7 +12,16 @@ import json
 from functools import cached_property
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from kg_context.errors import InputValidationError
 from kg_context.vocabulary import (
@@ -60,9 +69,21 @@ class _Strict(BaseModel):
 
 
 class _Reference(_Strict):
-    """A declaration that points at another entry."""
+    """A declaration that points at another entry: of the proposal's own boundary (bare), or of
+    the boundary named by ``boundary_id`` (a cross-boundary reference, which the constitution
+    must allow and that boundary's adoption receipt must cover: ``CROSS_BOUNDARY``)."""
 
     entry_id: str = Field(pattern=_ID)
+    boundary_id: str | None = Field(default=None, pattern=_ID)
+
+    @model_serializer(mode="wrap")
+    def _bare_stays_bare(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A bare reference dumps without ``boundary_id``: the canonical payload (and digest)
+        of every proposal that names no other boundary is what it was before the field."""
+        data: dict[str, Any] = handler(self)
+        if data.get("boundary_id") is None:
+            data.pop("boundary_id", None)
+        return data
 
 
 class Supersession(_Reference):
@@ -138,9 +159,20 @@ class EntryProposal(_Strict):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
     def references(self) -> list[str]:
-        """Every entry id this entry declares a relation to (supersedes, provenance, residency)."""
+        """Every entry id of the own boundary this entry declares a relation to (supersedes,
+        provenance, residency): the bare references."""
         refs: tuple[_Reference, ...] = (*self.supersedes, *self.derived_from, *self.requires)
-        return [ref.entry_id for ref in refs]
+        return [ref.entry_id for ref in refs if ref.boundary_id is None]
+
+    def foreign_references(self) -> list[tuple[str, _Reference]]:
+        """The references that name another boundary, with the edge they declare
+        (``supersedes``, ``derived_from`` or ``requires``)."""
+        edges: list[tuple[str, tuple[_Reference, ...]]] = [
+            ("supersedes", self.supersedes),
+            ("derived_from", self.derived_from),
+            ("requires", self.requires),
+        ]
+        return [(edge, ref) for edge, refs in edges for ref in refs if ref.boundary_id is not None]
 
     @field_validator("attributes")
     @classmethod
@@ -187,6 +219,12 @@ class Proposal(_Strict):
         moved = [t.entry_id for t in self.transitions]
         if len(set(moved)) != len(moved):
             raise ValueError("an entry is transitioned twice within the proposal")
+        for entry in self.entries:
+            if any(ref.boundary_id == self.boundary_id for _, ref in entry.foreign_references()):
+                raise ValueError(
+                    "a reference names boundary_id only for another boundary; a bare reference "
+                    "is to the proposal's own boundary"
+                )
         return self
 
     @cached_property
