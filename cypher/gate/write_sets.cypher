@@ -1,5 +1,6 @@
 // Everything the transaction decided, set by set, in ledger order: each set (ratified, halted
-// or rejected) IN its boundary and BY its writers, its receipts FOR it, what became of its
+// or rejected) IN its boundary and (ratified) BY its writers, registered in the boundary with
+// their kind on their first ratified set, its receipts FOR it, what became of its
 // proposals (status, IN_SET), and for a ratified set
 // its entries (with class, status and residency labels, and declared targets) and the NEXT link from the previous
 // ratified set. Edges between entries follow in their own statements.
@@ -12,7 +13,9 @@ WITH s, row
 OPTIONAL MATCH (prev:Set {id: row.prev_id})
 FOREACH (_ IN CASE WHEN prev IS NULL THEN [] ELSE [1] END | MERGE (prev)-[:NEXT]->(s))
 FOREACH (w IN row.writers |
-  MERGE (writer:Writer {id: w.id}) ON CREATE SET writer.kind = w.kind
+  MERGE (writer:Writer {boundary_id: row.props.boundary_id, id: w.id})
+    ON CREATE SET writer.kind = w.kind, writer.registered_at = row.props.closed_at,
+                  writer.registered_seq = row.props.seq
   MERGE (s)-[:BY]->(writer))
 FOREACH (r IN row.receipts | CREATE (receipt:Receipt) SET receipt = r CREATE (receipt)-[:FOR]->(s))
 WITH s, row

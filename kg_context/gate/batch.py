@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Proposal
-from kg_context.gate.predicates import SetView
 from kg_context.gate.rows import ReceiptRow, receipt_row
 from kg_context.gate.snapshot import Snapshot
+from kg_context.gate.verdicts import SetView
 from kg_context.vocabulary import Outcome, ReceiptKind, SetStatus
 
 __all__ = ["Context", "Decision", "receipt", "set_props"]
@@ -34,18 +34,23 @@ class Decision:
     suggested_amendment: str | None = None
     halt_id: str | None = None
     replayed: bool = False
+    # What an approved set declared but the gate could not execute (e.g. a supersession of an
+    # entry that is not standing), named precisely; also on its commit and resolution receipts.
+    not_executed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Context:
     """What every step of one gate batch shares: the snapshot it updates, the constitution it
-    runs under, the time, the gateway, and the serial of a set's next review/halt."""
+    runs under, the time, the gateway, the serial of a set's next review/halt, and the reason
+    codes an operator waived (an approval re-decides one halted set with its halt waived)."""
 
     snapshot: Snapshot
     constitution: Constitution
     now: str
     gateway_id: str
     serial: Callable[[str], int]
+    waived: frozenset[str] = frozenset()
 
     @property
     def boundary_id(self) -> str:
@@ -91,4 +96,8 @@ def set_props(ctx: Context, view: SetView, status: SetStatus) -> dict[str, objec
         "explicit": view.closed.explicit,
         "digest": _digest(proposals),
         "proposal_ids": [p.id for p in proposals],
+        # What the fragment group of later sets reads (``fragmentation``).
+        "targets": sorted(view.closed.targets),
+        "fanout": view.fanout,
+        "entry_count": len(view.entries),
     }

@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 
+from kg_context.gate.adoption import receipts_used
 from kg_context.gate.batch import Context, Decision, receipt, set_props
 from kg_context.gate.contracts import EntryProposal, Proposal
-from kg_context.gate.predicates import SetView
+from kg_context.gate.fragmentation import footprint
 from kg_context.gate.rows import EntryRow, Plan, SetRow
 from kg_context.gate.snapshot import EntryState
+from kg_context.gate.verdicts import SetView
 from kg_context.vocabulary import (
     CLASS_LABELS,
     LIVE_STATUSES,
@@ -25,6 +27,7 @@ from kg_context.vocabulary import (
     EntryStatus,
     Outcome,
     ProposalStatus,
+    ReasonCode,
     ReceiptKind,
     SetMode,
     SetStatus,
@@ -39,6 +42,7 @@ class _Effects:
 
     changed: list[str] = field(default_factory=list)
     effects: list[str] = field(default_factory=list)
+    not_executed: list[str] = field(default_factory=list)  # approved but not carried out
     new_tokens: int = 0
     left_window_tokens: int = 0  # resident tokens that left the window (net of any that came in)
 
@@ -57,9 +61,21 @@ def plan_commit(plan: Plan, ctx: Context, view: SetView, passed: list[str]) -> D
     _plan_entries(plan, ctx, view, seq, effects)
     _plan_supersessions(plan, ctx, view, seq, effects)
     _plan_transitions(plan, ctx, view, seq, effects)
+    _plan_adoption_uses(plan, ctx, view, seq)
     boundary.committed_tokens += effects.new_tokens
     boundary.resident_tokens += effects.new_tokens - effects.left_window_tokens
     return _plan_commit_receipts(plan, ctx, view, set_row, passed, effects)
+
+
+def _plan_adoption_uses(plan: Plan, ctx: Context, view: SetView, seq: int) -> None:
+    """One counted use of each adoption receipt the set used; later sets see it used."""
+    snapshot = ctx.snapshot
+    for receipt_id in receipts_used(view, ctx.constitution, snapshot):
+        plan.adoption_uses.append(
+            {"set_id": view.closed.set_id, "receipt_id": receipt_id, "seq": seq}
+        )
+        used = snapshot.adoptions[receipt_id]
+        snapshot.adoptions[receipt_id] = replace(used, used=used.used + 1)
 
 
 def _mode(view: SetView) -> SetMode:
@@ -69,14 +85,20 @@ def _mode(view: SetView) -> SetMode:
 def _plan_set(plan: Plan, ctx: Context, view: SetView, seq: int) -> SetRow:
     """The ratified set, linked after the boundary's last ratified set, with its writers and
     the committed status of its proposals."""
-    boundary = ctx.snapshot.boundary
+    snapshot = ctx.snapshot
+    boundary = snapshot.boundary
+    mark = footprint(view, seq, snapshot)
     props = set_props(ctx, view, SetStatus.RATIFIED)
-    props.update(seq=seq, mode=_mode(view).value)
+    props.update(seq=seq, mode=_mode(view).value, lineage=sorted(mark.lineage))
     row: SetRow = {"id": view.closed.set_id, "prev_id": boundary.last_set_id, "props": props}
     decided = plan.add_set(row)
     boundary.last_set_id = view.closed.set_id
+    snapshot.recent_sets.append(mark)
     for p in view.closed.proposals:
-        decided.writers.append({"id": p.writer_id, "kind": p.writer_kind.value})
+        # A writer id new to the boundary registers with its kind (write_sets, ON CREATE).
+        snapshot.writers.setdefault(p.writer_id, p.writer_kind.value)
+        if {"id": p.writer_id, "kind": p.writer_kind.value} not in decided.writers:
+            decided.writers.append({"id": p.writer_id, "kind": p.writer_kind.value})
         decided.proposals.append({"id": p.id, "status": ProposalStatus.COMMITTED})
     return row
 
@@ -107,6 +129,7 @@ def _entry_row(
             "set_id": view.closed.set_id,
             "expires_after_seq": seq + entry.expires_after if entry.expires_after else None,
             "superseded_by_default": entry.superseded_by_default,
+            "initial_status": status.value,
             "writer_id": proposal.writer_id,
             "proposal_id": proposal.id,
             "attributes": (
@@ -141,6 +164,7 @@ def _plan_entries(plan: Plan, ctx: Context, view: SetView, seq: int, effects: _E
             resident=not explored,
             tokens=tokens,
             requires_out=len(entry.requires),
+            set_id=view.closed.set_id,
         )
         _plan_edges(plan, entry_id, entry, seq)
         if not explored:
@@ -152,10 +176,40 @@ def _plan_edges(plan: Plan, entry_id: str, entry: EntryProposal, seq: int) -> No
     """Provenance (``DERIVED_FROM``; an interface also ``SUMMARIZES`` what it essentially derives
     from) and residency (``REQUIRES`` with its policy, lease and needs)."""
     for ref in entry.derived_from:
+        if ref.boundary_id is not None:
+            plan.foreign_edges.append(
+                {
+                    "edge": "derived_from",
+                    "from": entry_id,
+                    "to": ref.entry_id,
+                    "to_boundary": ref.boundary_id,
+                    "essential": ref.essential,
+                    "policy": None,
+                    "lease_until_seq": None,
+                    "needs": [],
+                    "set_seq": seq,
+                }
+            )
+            continue
         plan.derived_from.append({"from": entry_id, "to": ref.entry_id, "essential": ref.essential})
         if entry.entry_class is EntryClass.INTERFACE and ref.essential:
             plan.summarizes.append({"from": entry_id, "to": ref.entry_id, "seq": seq})
     for res in entry.requires:
+        if res.boundary_id is not None:
+            plan.foreign_edges.append(
+                {
+                    "edge": "requires",
+                    "from": entry_id,
+                    "to": res.entry_id,
+                    "to_boundary": res.boundary_id,
+                    "essential": None,
+                    "policy": res.policy.value,
+                    "lease_until_seq": seq + res.lease_sets if res.lease_sets else None,
+                    "needs": list(res.needs),
+                    "set_seq": seq,
+                }
+            )
+            continue
         plan.requires.append(
             {
                 "from": entry_id,
@@ -168,24 +222,35 @@ def _plan_edges(plan: Plan, entry_id: str, entry: EntryProposal, seq: int) -> No
         )
 
 
+def _unexecutable(old: EntryState | None, key: str, boundary_id: str, approved: bool) -> str | None:
+    """Why a declared supersession cannot be executed (``None``: it can). An operator's approval
+    of the set's SUPERSESSION_TARGET halt lifts the same-key rule (a rename), nothing else."""
+    if old is None:
+        return "it does not exist"
+    if old.boundary_id != boundary_id:
+        return f"it is in boundary {old.boundary_id}"
+    if not old.live:
+        return f"it is {old.status}; only a live entry can be superseded"
+    if old.key != key and not approved:
+        return f"it has key {old.key!r}, not {key!r}"
+    return None
+
+
 def _plan_supersessions(
     plan: Plan, ctx: Context, view: SetView, seq: int, effects: _Effects
 ) -> None:
     """Declared supersessions: the edge always; executed (the old entry superseded and out of
-    the window) only when the declaration holds and the set is not append-only. An operator may
-    approve one that does not hold: then the edge is recorded, unexecuted."""
+    the window) when the declaration holds and the set is not append-only. An operator who
+    approves a SUPERSESSION_TARGET halt approves it as declared: a supersession across keys is
+    executed; one whose target is not live cannot be, and is named in ``not_executed``."""
     snapshot = ctx.snapshot
     boundary = snapshot.boundary
+    approved = ReasonCode.SUPERSESSION_TARGET in ctx.waived
     for _proposal, entry_id, entry in view.entries:
         for sup in entry.supersedes:
             old = snapshot.entries.get(sup.entry_id)
-            executed = (
-                not view.append_only
-                and old is not None
-                and old.live
-                and old.boundary_id == boundary.id
-                and old.key == entry.key
-            )
+            problem = _unexecutable(old, entry.key, boundary.id, approved)
+            executed = not view.append_only and problem is None
             plan.supersedes.append(
                 {
                     "from": entry_id,
@@ -197,6 +262,8 @@ def _plan_supersessions(
             )
             if not executed or old is None:
                 effects.effects.append(f"record-supersession:{sup.entry_id}")
+                if problem is not None and approved:
+                    effects.not_executed.append(f"supersede:{sup.entry_id}: {problem}")
                 continue
             snapshot.entries[sup.entry_id] = replace(
                 old, status=EntryStatus.SUPERSEDED.value, resident=False
@@ -274,7 +341,7 @@ def _plan_commit_receipts(
             decision=Outcome.COMMIT.value,
             source_writer=writers,
             allowed_effects=eff.effects,
-            refused_effects=[],
+            refused_effects=eff.not_executed,
             reasons=passed,
             state_revision=seq,
             changed_ids=eff.changed,
@@ -291,4 +358,5 @@ def _plan_commit_receipts(
         entry_ids=tuple(i for _, i, _ in view.entries),
         receipt_id=commit_id,
         constitution_version=ctx.constitution.version,
+        not_executed=tuple(eff.not_executed),
     )

@@ -11,19 +11,29 @@ batch see the effects of earlier ones, exactly as if each had committed in its o
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from kg_context.errors import ConfigurationError
+from kg_context.gate.authority import operator_problem
 from kg_context.gate.batch import Context, Decision, receipt, set_props
 from kg_context.gate.commit_plan import plan_commit
 from kg_context.gate.constitution import Constitution, parse_constitution
 from kg_context.gate.contracts import Proposal
-from kg_context.gate.predicates import HALTS, REJECTS, SetView, Violation
+from kg_context.gate.predicates import HALTS, REJECTS
+from kg_context.gate.refusal import (
+    UnreadableProposal,
+    plan_refusal,
+    plan_unreadable,
+    rejection_for_unplaced,
+    set_id_taken,
+)
 from kg_context.gate.rows import BoundaryRow, Plan
 from kg_context.gate.set_constructor import ClosedSet, implicit_set_id
 from kg_context.gate.snapshot import BoundaryState, Snapshot
+from kg_context.gate.verdicts import SetView, Violation
 from kg_context.vocabulary import (
-    HaltStatus,
     Outcome,
     ReasonCode,
     ReceiptKind,
@@ -41,6 +51,12 @@ __all__ = [
 ]
 
 CountTokens = Callable[[Sequence[str]], list[int]]
+
+
+def fresh_set_id(base: str) -> str:
+    """A set id no writer can have claimed in advance (for a record the gate must write under
+    an id of its own: a taken set id, a set whose write failed)."""
+    return f"{base}/{uuid.uuid4().hex[:16]}"
 
 
 def set_view(closed: ClosedSet, tokens: dict[str, int], append_only: bool) -> SetView:
@@ -90,19 +106,39 @@ def evaluate(
     waive: frozenset[str] = frozenset(),
     halt_serial: Callable[[str], int] | None = None,
     unplaced: Sequence[Proposal] = (),
+    unreadable: Sequence[UnreadableProposal] = (),
+    redecide: bool = False,
+    fresh_id: Callable[[str], str] = fresh_set_id,
 ) -> tuple[list[Decision], Plan]:
     """Decide every set in order and plan the writes. ``snapshot`` is updated in place.
 
-    ``unplaced`` are proposals the set constructor could not place: each is rejected alone.
+    ``unplaced`` are proposals the set constructor could not place, ``unreadable`` pending
+    proposals whose recorded payload cannot be parsed: each is rejected alone. ``redecide``: the
+    sets are halted sets an operator decides again (their ids are recorded already, by them).
     """
-    ctx = Context(snapshot, constitution, now, gateway_id, halt_serial or (lambda _: 1))
+    serial = halt_serial or (lambda _: 1)
+    ctx = Context(snapshot, constitution, now, gateway_id, serial, waive)
     plan = Plan()
-    decisions = [_reject_unplaced(plan, ctx, proposal) for proposal in unplaced]
+    used = set() if redecide else set(snapshot.taken_set_ids)
+    decisions = [
+        plan_unreadable(plan, ctx, u, fresh_id(implicit_set_id([u.id]))) for u in unreadable
+    ]
+    for proposal in unplaced:
+        alone = _untaken(
+            ClosedSet(implicit_set_id([proposal.id]), False, (proposal,)), used, fresh_id
+        )
+        view = set_view(alone, {i: 0 for i in proposal.entry_ids()}, False)
+        decisions.append(plan_refusal(plan, ctx, view, rejection_for_unplaced(proposal), []))
     append_only = _append_only(snapshot.boundary, constitution)
     tokens = _entry_tokens(closed_sets, count_tokens)
-    for closed in closed_sets:
+    for declared in closed_sets:
+        closed = _untaken(declared, used, fresh_id)
         view = set_view(closed, tokens, append_only)
-        violation, passed = first_violation(view, constitution, snapshot, waive)
+        if closed.set_id != declared.set_id and declared.explicit:
+            violation: Violation | None = set_id_taken(declared.set_id, snapshot.boundary.id)
+            passed: list[str] = []
+        else:
+            violation, passed = first_violation(view, constitution, snapshot, waive)
         if violation is None:
             decisions.append(plan_commit(plan, ctx, view, passed))
         else:
@@ -111,112 +147,20 @@ def evaluate(
     return decisions, plan
 
 
-def _reject_unplaced(plan: Plan, ctx: Context, proposal: Proposal) -> Decision:
-    alone = ClosedSet(implicit_set_id([proposal.id]), False, (proposal,))
-    view = set_view(alone, {i: 0 for i in proposal.entry_ids()}, False)
-    return plan_refusal(plan, ctx, view, rejection_for_unplaced(proposal), [])
-
-
-def rejection_for_unplaced(proposal: Proposal) -> Violation:
-    """The set constructor's refusal: a proposal with neither a set id nor a target."""
-    return Violation(
-        ReasonCode.NO_PLACEMENT,
-        f"proposal {proposal.id} carries neither a set id nor declared targets",
-        "",
-    )
-
-
-def plan_refusal(
-    plan: Plan, ctx: Context, view: SetView, violation: Violation, passed: list[str]
-) -> Decision:
-    """A halt or a rejection: the set and its proposals recorded with that status, a review
-    receipt, a halt (open, for an operator) or not, and the halt or rejection receipt. Nothing
-    else is written: no entry, no edge, no seq."""
-    set_id = view.closed.set_id
-    outcome = violation.outcome
-    props = set_props(ctx, view, outcome.set_status)
-    props["mode"] = SetMode.GOVERNED.value
-    decided = plan.add_set({"id": set_id, "prev_id": None, "props": props})
-    for p in view.closed.proposals:
-        decided.writers.append({"id": p.writer_id, "kind": p.writer_kind.value})
-        decided.proposals.append({"id": p.id, "status": outcome.proposal_status})
-    serial = ctx.serial(set_id)
-    decided.receipts.append(
-        receipt(
-            ctx,
-            f"{set_id}/review/{serial}",
-            ReceiptKind.REVIEW,
-            set_id,
-            decision=outcome.value,
-            reasons=[*passed, violation.reason_code.value],
-            source_writer=props["writer_ids"],
-        )
-    )
-    halt_id = _plan_halt(plan, ctx, set_id, violation, serial) if outcome is Outcome.HALT else None
-    receipt_id = f"{halt_id}/receipt" if halt_id else f"{set_id}/rejection"
-    kind = ReceiptKind.HALT if halt_id else ReceiptKind.REJECTION
-    decided.receipts.append(
-        receipt(
-            ctx,
-            receipt_id,
-            kind,
-            set_id,
-            decision=outcome.value,
-            source_writer=props["writer_ids"],
-            allowed_effects=[],
-            refused_effects=[f"create:{i}" for _, i, _ in view.entries],
-            reasons=[violation.reason_code.value],
-            reason_code=violation.reason_code.value,
-            detail=violation.detail,
-            suggested_amendment=violation.suggested_amendment,
-            state_revision=ctx.snapshot.boundary.seq,
-            changed_ids=[],
-            content_digest=props["digest"],
-        )
-    )
-    return Decision(
-        outcome=outcome,
-        set_id=set_id,
-        boundary_id=ctx.boundary_id,
-        seq=None,
-        proposal_ids=tuple(p.id for p in view.closed.proposals),
-        entry_ids=(),
-        receipt_id=receipt_id,
-        constitution_version=ctx.constitution.version,
-        reason_code=violation.reason_code.value,
-        detail=violation.detail,
-        suggested_amendment=violation.suggested_amendment,
-        halt_id=halt_id,
-    )
-
-
-def _plan_halt(plan: Plan, ctx: Context, set_id: str, violation: Violation, serial: int) -> str:
-    """An open halt on the set, with its typed reason and the suggested amendment."""
-    halt_id = f"{set_id}/halt/{serial}"
-    plan.halts.append(
-        {
-            "set_id": set_id,
-            "props": {
-                "id": halt_id,
-                "boundary_id": ctx.boundary_id,
-                "set_id": set_id,
-                "reason_code": violation.reason_code.value,
-                "detail": violation.detail,
-                "suggested_amendment": violation.suggested_amendment,
-                "status": HaltStatus.OPEN.value,
-                "opened_at": ctx.now,
-                "constitution_version": ctx.constitution.version,
-            },
-        }
-    )
-    return halt_id
+def _untaken(closed: ClosedSet, used: set[str], fresh_id: Callable[[str], str]) -> ClosedSet:
+    """The set under its id, or under a fresh one when the record (or this batch) holds that id
+    already: an explicit set is then refused SET_ID_TAKEN under the fresh id; an implicit one
+    (the gate named it) is decided as usual under it."""
+    out = closed if closed.set_id not in used else replace(closed, set_id=fresh_id(closed.set_id))
+    used.add(out.set_id)
+    return out
 
 
 def _constitution_violation(
     proposal: Proposal, current: Constitution, recorded_sha: str | None
 ) -> tuple[Violation | None, Constitution | None]:
-    """Only an operator writer may change the constitution; the text must be a valid
-    constitution under a version not yet recorded with other rules."""
+    """Only an operator writer the current constitution names may change the constitution; the
+    text must be a valid constitution under a version not yet recorded with other rules."""
     if proposal.writer_kind is not WriterKind.OPERATOR:
         return Violation(
             ReasonCode.NOT_OPERATOR,
@@ -224,6 +168,9 @@ def _constitution_violation(
             "writer may change the constitution",
             "",
         ), None
+    unnamed = operator_problem(current, proposal.writer_id)
+    if unnamed is not None:
+        return Violation(ReasonCode.NOT_AUTHORIZED, unnamed, ""), None
     try:
         proposed = parse_constitution(proposal.entries[0].body, source="proposed constitution")
     except ConfigurationError as err:

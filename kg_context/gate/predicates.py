@@ -4,78 +4,64 @@ Each predicate looks at one closed set, the constitution and the snapshot, and r
 (passed) or a ``Violation`` with a reason code, a detail and a suggested amendment. Rejections
 (malformed sets) are checked before halts (sets the constitution cannot decide). No predicate may
 call a model, compare texts for similarity, or classify meaning.
+
+This module holds the checks of declarations and transitions and the two registries, ``REJECTS``
+and ``HALTS``, in the order the gate runs them; the others live by concern in ``authority``,
+``graph_shape``, ``adoption`` and ``fragmentation`` (what they share: ``verdicts``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from functools import cached_property
-
+from kg_context.gate.adoption import adoption_scope, verse_adoption
+from kg_context.gate.authority import (
+    compaction_pre_authorized,
+    czar_cases_shown,
+    czar_independence,
+    residency_hold,
+    writer_authority,
+)
 from kg_context.gate.constitution import Constitution
-from kg_context.gate.contracts import EntryProposal, Proposal, Transition
-from kg_context.gate.set_constructor import ClosedSet
+from kg_context.gate.fragmentation import fragmentation
+from kg_context.gate.graph_shape import cross_boundary, dependency_cycle, non_standing_dependency
 from kg_context.gate.snapshot import Snapshot
 from kg_context.gate.status_machine import is_legal
-from kg_context.vocabulary import (
-    NOT_STANDING,
-    EntryStatus,
-    Outcome,
-    ReasonCode,
-    WriterKind,
-)
+from kg_context.gate.verdicts import Check, SetView, Violation, halt, reject
+from kg_context.vocabulary import EntryStatus, ReasonCode
 
-__all__ = ["HALTS", "REJECTS", "Check", "SetView", "Violation"]
-
-
-@dataclass(frozen=True, slots=True)
-class Violation:
-    """A predicate's refusal: the reason code (which says reject or halt), a detail naming what
-    was found, and a suggested constitution amendment (empty where none applies)."""
-
-    reason_code: ReasonCode
-    detail: str
-    suggested_amendment: str
-
-    @property
-    def outcome(self) -> Outcome:
-        return self.reason_code.outcome
-
-
-@dataclass(frozen=True)
-class SetView:
-    """A closed set with what the predicates need precomputed."""
-
-    closed: ClosedSet
-    entries: tuple[tuple[Proposal, str, EntryProposal], ...]  # (proposal, entry id, entry)
-    tokens: dict[str, int]  # entry id -> tokens
-    append_only: bool
-
-    @property
-    def new_ids(self) -> set[str]:
-        return {entry_id for _, entry_id, _ in self.entries}
-
-    @cached_property
-    def transitions(self) -> list[tuple[Proposal, Transition]]:
-        return [(p, t) for p in self.closed.proposals for t in p.transitions]
-
-
-Check = Callable[[SetView, Constitution, Snapshot], Violation | None]
-
-
-def _reject(code: ReasonCode, detail: str, amendment: str = "") -> Violation:
-    assert code.outcome is Outcome.REJECT, code
-    return Violation(code, detail, amendment)
-
-
-def _halt(code: ReasonCode, detail: str, amendment: str) -> Violation:
-    assert code.outcome is Outcome.HALT, code
-    return Violation(code, detail, amendment)
+__all__ = [
+    "HALTS",
+    "REJECTS",
+    "Check",
+    "SetView",
+    "Violation",
+    "adoption_scope",
+    "body_size",
+    "class_allowed",
+    "compaction_pre_authorized",
+    "cross_boundary",
+    "czar_cases_shown",
+    "czar_independence",
+    "deliberative_lease",
+    "density",
+    "dependencies_exist",
+    "dependency_cycle",
+    "entry_ids_free",
+    "fragmentation",
+    "non_standing_dependency",
+    "provenance_required",
+    "residency_hold",
+    "set_size",
+    "supersession_target",
+    "transitions_legal",
+    "verse_adoption",
+    "weak_revalidation",
+    "writer_authority",
+]
 
 
 def set_size(view: SetView, c: Constitution, _: Snapshot) -> Violation | None:
     if len(view.entries) > c.limits.max_entries_per_set:
-        return _reject(
+        return reject(
             ReasonCode.SET_TOO_LARGE,
             f"{len(view.entries)} entries; limits.max_entries_per_set is "
             f"{c.limits.max_entries_per_set}",
@@ -88,7 +74,7 @@ def class_allowed(view: SetView, c: Constitution, _: Snapshot) -> Violation | No
     for proposal, entry_id, entry in view.entries:
         allowed = c.writers.allowed(proposal.writer_kind)
         if entry.entry_class not in allowed:
-            return _reject(
+            return reject(
                 ReasonCode.CLASS_NOT_ALLOWED,
                 f"entry {entry_id}: writer kind {proposal.writer_kind.value} may not commit "
                 f"class {entry.entry_class.value}",
@@ -101,7 +87,7 @@ def body_size(view: SetView, c: Constitution, _: Snapshot) -> Violation | None:
     for _proposal, entry_id, _entry in view.entries:
         tokens = view.tokens[entry_id]
         if tokens > c.limits.max_body_tokens:
-            return _reject(
+            return reject(
                 ReasonCode.BODY_TOO_LARGE,
                 f"entry {entry_id} has {tokens} tokens; limits.max_body_tokens is "
                 f"{c.limits.max_body_tokens}",
@@ -111,9 +97,19 @@ def body_size(view: SetView, c: Constitution, _: Snapshot) -> Violation | None:
 
 
 def entry_ids_free(view: SetView, _: Constitution, snapshot: Snapshot) -> Violation | None:
-    for _proposal, entry_id, _entry in view.entries:
+    """A new entry id is new: not in the record, and declared once in the set (two proposals of
+    one set declaring one id would otherwise reach the write and fail it)."""
+    declared_by: dict[str, str] = {}
+    for proposal, entry_id, _entry in view.entries:
+        first = declared_by.setdefault(entry_id, proposal.id)
+        if first != proposal.id:
+            return reject(
+                ReasonCode.ENTRY_ID_TAKEN,
+                f"entry id {entry_id} is declared twice in this set (proposals {first} and "
+                f"{proposal.id}); ids are never reused",
+            )
         if entry_id in snapshot.entries:
-            return _reject(
+            return reject(
                 ReasonCode.ENTRY_ID_TAKEN,
                 f"entry id {entry_id} already exists in the record; ids are never reused",
             )
@@ -128,7 +124,7 @@ def provenance_required(view: SetView, c: Constitution, _: Snapshot) -> Violatio
             and not entry.derived_from
             and "source" not in (entry.attributes)
         ):
-            return _reject(
+            return reject(
                 ReasonCode.MISSING_PROVENANCE,
                 f"entry {entry_id} (class {entry.entry_class.value}) declares no DERIVED_FROM "
                 "and no `source` attribute",
@@ -143,13 +139,13 @@ def deliberative_lease(view: SetView, c: Constitution, _: Snapshot) -> Violation
         if entry.entry_class not in deliberative:
             continue
         if entry.expires_after is None and not entry.superseded_by_default:
-            return _reject(
+            return reject(
                 ReasonCode.MISSING_LEASE,
                 f"deliberative entry {entry_id} (class {entry.entry_class.value}) carries neither "
                 "expires_after nor superseded_by_default",
             )
         if entry.expires_after is not None and entry.expires_after > c.deliberative.max_lease_sets:
-            return _reject(
+            return reject(
                 ReasonCode.MISSING_LEASE,
                 f"deliberative entry {entry_id} asks a lease of {entry.expires_after} sets; "
                 f"deliberative.max_lease_sets is {c.deliberative.max_lease_sets}",
@@ -159,52 +155,25 @@ def deliberative_lease(view: SetView, c: Constitution, _: Snapshot) -> Violation
 
 
 def dependencies_exist(view: SetView, _: Constitution, snapshot: Snapshot) -> Violation | None:
+    """Every bare DERIVED_FROM or REQUIRES names an entry of the own boundary (new in the set, or
+    in the record); a reference to another boundary names it (``boundary_id``) and must exist
+    there (``CROSS_BOUNDARY`` decides whether it may be made at all)."""
     new_ids = view.new_ids
     for _proposal, entry_id, entry in view.entries:
-        for dep in [r.entry_id for r in entry.derived_from] + [r.entry_id for r in entry.requires]:
-            if dep not in new_ids and dep not in snapshot.entries:
-                return _reject(
+        for ref in (*entry.derived_from, *entry.requires):
+            dep, where = ref.entry_id, ref.boundary_id
+            if where is None and dep not in new_ids and snapshot.own(dep) is None:
+                return reject(
                     ReasonCode.UNKNOWN_DEPENDENCY,
-                    f"entry {entry_id} declares a dependency on {dep}, which is not in the record",
+                    f"entry {entry_id} declares a dependency on {dep}, which is not in boundary "
+                    f"{snapshot.boundary.id}",
                 )
-    return None
-
-
-def czar_independence(view: SetView, _: Constitution, snapshot: Snapshot) -> Violation | None:
-    for proposal, t in view.transitions:
-        touched = snapshot.entries.get(t.entry_id)
-        if (
-            proposal.writer_kind is WriterKind.CZAR
-            and touched is not None
-            and touched.writer_id == proposal.writer_id
-        ):
-            return _reject(
-                ReasonCode.CZAR_INDEPENDENCE,
-                f"czar {proposal.writer_id} would retire {t.entry_id}, which it wrote itself",
-            )
-    for proposal, entry_id, entry in view.entries:
-        if proposal.writer_kind is not WriterKind.CZAR:
-            continue
-        for ref in entry.references():
-            touched = snapshot.entries.get(ref)
-            if touched is not None and touched.writer_id == proposal.writer_id:
-                return _reject(
-                    ReasonCode.CZAR_INDEPENDENCE,
-                    f"czar {proposal.writer_id} would compact {ref} (via {entry_id}), "
-                    "which it wrote itself",
+            if where is not None and (where, dep) not in snapshot.foreign:
+                return reject(
+                    ReasonCode.UNKNOWN_DEPENDENCY,
+                    f"entry {entry_id} declares a dependency on {dep} of boundary {where}, "
+                    "which is not in that boundary",
                 )
-    return None
-
-
-def fragmentation(view: SetView, c: Constitution, _: Snapshot) -> Violation | None:
-    if view.closed.fragmented_with:
-        others = ", ".join(view.closed.fragmented_with)
-        return _halt(
-            ReasonCode.FRAGMENTATION,
-            f"set {view.closed.set_id} and {others} touch the same target within one window of "
-            f"{c.window.proposals} proposals",
-            "group them under one set id, or [window] proposals = 1 to treat them apart",
-        )
     return None
 
 
@@ -225,7 +194,7 @@ def supersession_target(view: SetView, _: Constitution, snapshot: Snapshot) -> V
             elif old.key != entry.key:
                 problem = f"has key {old.key!r}, not {entry.key!r}"
             if problem:
-                return _halt(
+                return halt(
                     ReasonCode.SUPERSESSION_TARGET,
                     f"entry {entry_id} declares it supersedes {sup.entry_id}, which {problem}",
                     "correct the declaration, or resolve with --approve to record it unexecuted",
@@ -233,30 +202,12 @@ def supersession_target(view: SetView, _: Constitution, snapshot: Snapshot) -> V
     return None
 
 
-def verse_adoption(view: SetView, c: Constitution, snapshot: Snapshot) -> Violation | None:
-    needs_adoption = {v.value for v in c.verse.adoption_required_for}
-    for proposal, entry_id, entry in view.entries:
-        if entry.verse.value == snapshot.boundary.verse or entry.verse.value not in needs_adoption:
-            continue
-        receipt = proposal.adoption_receipt_id
-        if receipt is None or receipt not in snapshot.adoption_receipts:
-            return _halt(
-                ReasonCode.VERSE_ADOPTION,
-                f"entry {entry_id} is {entry.verse.value} material entering a "
-                f"{snapshot.boundary.verse} boundary without an adoption receipt",
-                "an operator issues an adoption receipt (kg-context adopt) and the writer cites it",
-            )
-    return None
-
-
 def density(view: SetView, c: Constitution, snapshot: Snapshot) -> Violation | None:
     if view.append_only:
         return None
-    fanout = sum(
-        len(e.supersedes) + len(e.derived_from) + len(e.requires) for _, _, e in view.entries
-    )
+    fanout = view.fanout
     if fanout > c.density.max_set_fanout:
-        return _halt(
+        return halt(
             ReasonCode.DENSITY,
             f"set {view.closed.set_id} declares {fanout} edges; density.max_set_fanout is "
             f"{c.density.max_set_fanout}",
@@ -268,7 +219,7 @@ def density(view: SetView, c: Constitution, snapshot: Snapshot) -> Violation | N
     if live >= c.density.ratio_floor_entries and live > 0:
         ratio = requires / live
         if ratio > c.density.max_edges_per_live_entry:
-            return _halt(
+            return halt(
                 ReasonCode.DENSITY,
                 f"REQUIRES edges per live entry would be {ratio:.2f} ({requires}/{live}); "
                 f"density.max_edges_per_live_entry is {c.density.max_edges_per_live_entry}",
@@ -283,49 +234,26 @@ def transitions_legal(view: SetView, c: Constitution, snapshot: Snapshot) -> Vio
     for proposal, t in view.transitions:
         current = snapshot.entries.get(t.entry_id)
         if current is None or current.boundary_id != snapshot.boundary.id:
-            return _reject(
+            return reject(
                 ReasonCode.UNKNOWN_DEPENDENCY,
                 f"transition of {t.entry_id}: no such entry in boundary {snapshot.boundary.id}",
             )
         if t.to is not None and not is_legal(current.status, t.to):
-            return _reject(
+            return reject(
                 ReasonCode.ILLEGAL_TRANSITION,
                 f"{t.entry_id} is {current.status}; the status machine has no "
                 f"{current.status} -> {t.to.value}",
             )
         if t.to is not None and t.to not in c.transitions.allowed(proposal.writer_kind):
-            return _reject(
+            return reject(
                 ReasonCode.TRANSITION_NOT_ALLOWED,
                 f"writer kind {proposal.writer_kind.value} may not move entries to {t.to.value}",
                 f"[transitions] {proposal.writer_kind.value} += [{t.to.value!r}]",
             )
         if t.resident is not None and not c.transitions.may_move_residency(proposal.writer_kind):
-            return _reject(
+            return reject(
                 ReasonCode.TRANSITION_NOT_ALLOWED,
                 f"writer kind {proposal.writer_kind.value} may not change residency",
-            )
-    return None
-
-
-def residency_hold(view: SetView, _: Constitution, snapshot: Snapshot) -> Violation | None:
-    """A czar may not take an entry out of the window while a standing entry that stays holds it
-    through a hard REQUIRES edge: hard pins the prerequisite, so the case is not mechanical."""
-    leaving = {
-        t.entry_id
-        for p, t in view.transitions
-        if t.resident is False or (t.to is not None and t.to in NOT_STANDING)
-    }
-    for proposal, t in view.transitions:
-        if proposal.writer_kind is not WriterKind.CZAR or t.entry_id not in leaving:
-            continue
-        current = snapshot.entries.get(t.entry_id)
-        holders = [h for h in (current.hard_held_by if current else ()) if h not in leaving]
-        if holders:
-            return _halt(
-                ReasonCode.HARD_DEPENDENCY,
-                f"czar {proposal.writer_id} would retire {t.entry_id}, which standing "
-                f"{', '.join(sorted(holders)[:5])} still hold(s) through a hard REQUIRES edge",
-                "retire or supersede the holder first, or resolve with --approve",
             )
     return None
 
@@ -346,7 +274,7 @@ def weak_revalidation(view: SetView, _: Constitution, snapshot: Snapshot) -> Vio
         recorded = set(current.failed_ancestors) if current is not None else set()
         required = recorded or {t.entry_id}
         if not required & referenced:
-            return _halt(
+            return halt(
                 ReasonCode.WEAK_REVALIDATION,
                 f"{proposal.writer_id} revalidates {t.entry_id} without referencing its failed "
                 f"ancestor ({', '.join(sorted(required)[:5])}) in revalidates or DERIVED_FROM",
@@ -356,42 +284,29 @@ def weak_revalidation(view: SetView, _: Constitution, snapshot: Snapshot) -> Vio
     return None
 
 
-def compaction_pre_authorized(view: SetView, c: Constitution, _: Snapshot) -> Violation | None:
-    """A czar's transitions commit only for the cases the constitution pre-authorizes: the
-    transition's declared ``case`` (never its free-text evidence) must be one of
-    ``[czar] pre_authorized``; anything else (``UNCLEAR``, or no case) halts to the operator."""
-    allowed = set(c.czar.pre_authorized)
-    for proposal, t in view.transitions:
-        if proposal.writer_kind is not WriterKind.CZAR:
-            continue
-        if t.case is None or t.case not in allowed:
-            case = t.case.value if t.case is not None else "no case"
-            evidence = t.justification[0] if t.justification else "no evidence"
-            return _halt(
-                ReasonCode.UNCLEAR_COMPACTION,
-                f"czar transition of {t.entry_id} ({t.reason}) is not a pre-authorized case: "
-                f"{case}: {evidence}",
-                f"decide it: resolve --approve or --reject; or [czar] pre_authorized += [{case!r}]",
-            )
-    return None
-
-
-# Malformed sets are rejected; sets the rules cannot decide halt to the operator.
+# Malformed sets are rejected; sets the rules cannot decide halt to the operator. Authority is
+# checked first: nothing a writer declares is looked at under a kind it may not claim.
 REJECTS: tuple[Check, ...] = (
+    writer_authority,
     set_size,
     class_allowed,
     body_size,
     entry_ids_free,
     provenance_required,
     deliberative_lease,
+    cross_boundary,
     dependencies_exist,
+    dependency_cycle,
     transitions_legal,
     czar_independence,
+    czar_cases_shown,
 )
 HALTS: tuple[Check, ...] = (
     fragmentation,
     supersession_target,
+    non_standing_dependency,
     verse_adoption,
+    adoption_scope,
     density,
     residency_hold,
     weak_revalidation,

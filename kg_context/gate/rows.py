@@ -16,9 +16,11 @@ from typing import Any, TypedDict
 from kg_context.vocabulary import ProposalStatus, ReceiptKind
 
 __all__ = [
+    "AdoptionUseRow",
     "BoundaryRow",
     "DerivedFromRow",
     "EntryRow",
+    "ForeignEdgeRow",
     "HaltRow",
     "Plan",
     "ProposalOutcomeRow",
@@ -109,6 +111,30 @@ RequiresRow = TypedDict(
 SupersedesRow = TypedDict(
     "SupersedesRow", {"from": str, "to": str, "reason": str, "executed": bool, "seq": int}
 )
+ForeignEdgeRow = TypedDict(
+    "ForeignEdgeRow",
+    {
+        "edge": str,  # derived_from | requires
+        "from": str,
+        "to": str,
+        "to_boundary": str,
+        "essential": bool | None,
+        "policy": str | None,
+        "lease_until_seq": int | None,
+        "needs": list[str],
+        "set_seq": int,
+    },
+)
+
+
+class AdoptionUseRow(TypedDict):
+    """One use of an adoption receipt by a ratified set (``write_adoption_uses``)."""
+
+    set_id: str
+    receipt_id: str
+    seq: int
+
+
 TransitionRow = TypedDict(
     "TransitionRow",
     {
@@ -164,6 +190,9 @@ class Plan:
     # (:Interface)-[:SUMMARIZES]->(:Entry): an interface entry summarizes what it is essentially
     # DERIVED_FROM (the czar's interface compaction).
     summarizes: list[SummarizesRow] = field(default_factory=list)
+    # Edges to entries of other boundaries (allowed by the constitution, covered by a receipt).
+    foreign_edges: list[ForeignEdgeRow] = field(default_factory=list)
+    adoption_uses: list[AdoptionUseRow] = field(default_factory=list)
     boundary: BoundaryRow | None = None
 
     def add_set(self, row: SetRow) -> _Decided:

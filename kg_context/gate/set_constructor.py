@@ -3,8 +3,11 @@
 Rule (seed 002, "Set construction"): a pending set is the minimal closed group of pending
 proposals that share a declared target or a dependency inside the constitution's window (a count
 of submissions), or that a writer grouped under one set id. A proposal with neither a set id nor
-a target cannot be placed and is rejected. Two explicit set ids touching one target inside one
-window is fragmentation: both are halted together (``FRAGMENTATION``).
+a target cannot be placed and is rejected. A proposal without a set id joins what it shares a
+target or dependency with; two explicit set ids are never merged (each is what its writer
+grouped), so explicit sets sharing a target are decided one after the other, in order. Whether
+splitting a change across sets evades a set-level invariant is the gate's FRAGMENTATION predicate
+(``fragmentation``), evaluated over ratified sets too, not a matter of being pending together.
 """
 
 from __future__ import annotations
@@ -26,7 +29,6 @@ class ClosedSet:
     set_id: str
     explicit: bool
     proposals: tuple[Proposal, ...]
-    fragmented_with: tuple[str, ...] = ()
 
     @property
     def targets(self) -> frozenset[str]:
@@ -46,8 +48,11 @@ def implicit_set_id(proposal_ids: list[str]) -> str:
 
 
 class _UnionFind:
-    def __init__(self, size: int) -> None:
-        self.parent = list(range(size))
+    """Union-find over proposal indices that never joins two different explicit set ids."""
+
+    def __init__(self, placed: list[Proposal]) -> None:
+        self.parent = list(range(len(placed)))
+        self.explicit: list[str | None] = [p.set_id for p in placed]
 
     def find(self, i: int) -> int:
         while self.parent[i] != i:
@@ -57,8 +62,12 @@ class _UnionFind:
 
     def union(self, a: int, b: int) -> None:
         ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
+        ida, idb = self.explicit[ra], self.explicit[rb]
+        if ra == rb or (ida is not None and idb is not None and ida != idb):
+            return
+        root, child = min(ra, rb), max(ra, rb)
+        self.parent[child] = root
+        self.explicit[root] = ida if ida is not None else idb
 
 
 def _dependencies(proposal: Proposal) -> set[str]:
@@ -70,8 +79,7 @@ def construct_sets(pending: list[Proposal], window: int) -> Construction:
     """Group pending proposals (in submission order) into closed sets, in ledger order."""
     unplaced = [p for p in pending if p.set_id is None and not p.targets]
     placed = [p for p in pending if p.set_id is not None or p.targets]
-    n = len(placed)
-    uf = _UnionFind(n)
+    uf = _UnionFind(placed)
 
     # A writer's explicit grouping.
     first_with_id: dict[str, int] = {}
@@ -79,7 +87,7 @@ def construct_sets(pending: list[Proposal], window: int) -> Construction:
         if proposal.set_id is not None:
             uf.union(i, first_with_id.setdefault(proposal.set_id, i))
 
-    # Shared targets and dependencies inside the window.
+    # Shared targets and dependencies inside the window (never joining two explicit sets).
     producers: dict[str, int] = {}
     for i, proposal in enumerate(placed):
         for entry_id in proposal.entry_ids():
@@ -88,55 +96,25 @@ def construct_sets(pending: list[Proposal], window: int) -> Construction:
     for i, proposal in enumerate(placed):
         for target in proposal.targets:
             by_target[target].append(i)
-    fragment_links: list[tuple[int, int]] = []
-
-    def link(a: int, b: int) -> None:
-        if abs(a - b) >= window:
-            return
-        id_a, id_b = placed[a].set_id, placed[b].set_id
-        if id_a is not None and id_b is not None and id_a != id_b:
-            fragment_links.append((a, b))  # two explicit sets: never merged, halted together
-            return
-        uf.union(a, b)
-
     for members in by_target.values():
         for a, b in itertools.pairwise(members):
-            link(a, b)
+            if abs(a - b) < window:
+                uf.union(a, b)
     for i, proposal in enumerate(placed):
         for entry_id in _dependencies(proposal):
             j = producers.get(entry_id)
-            if j is not None and j != i:
-                id_i, id_j = proposal.set_id, placed[j].set_id
-                if id_i is not None and id_j is not None and id_i != id_j:
-                    continue  # explicit sets depending on each other: committed in order
-                link(j, i)
+            if j is not None and j != i and abs(i - j) < window:
+                uf.union(j, i)
 
     groups: dict[int, list[int]] = defaultdict(list)
-    for i in range(n):
+    for i in range(len(placed)):
         groups[uf.find(i)].append(i)
-
-    set_of_group: dict[int, str] = {}
-    closed: dict[int, ClosedSet] = {}
-    for root, members in groups.items():
+    closed = []
+    for members in groups.values():
         proposals = tuple(placed[i] for i in members)
         explicit_ids = [p.set_id for p in proposals if p.set_id is not None]
         set_id = explicit_ids[0] if explicit_ids else implicit_set_id([p.id for p in proposals])
-        set_of_group[root] = set_id
-        # An implicit proposal bridging two explicit sets merged them: that is fragmentation too.
-        bridged = tuple(sorted(set(explicit_ids) - {set_id}))
-        closed[root] = ClosedSet(set_id, bool(explicit_ids), proposals, bridged)
-
-    # Fragmentation: explicit sets sharing a target inside the window halt together.
-    partners: dict[int, set[str]] = defaultdict(set)
-    for a, b in fragment_links:
-        ra, rb = uf.find(a), uf.find(b)
-        if ra != rb:
-            partners[ra].add(set_of_group[rb])
-            partners[rb].add(set_of_group[ra])
-    for root, others in partners.items():
-        current = closed[root]
-        fragmented = tuple(sorted(others | set(current.fragmented_with)))
-        closed[root] = ClosedSet(current.set_id, current.explicit, current.proposals, fragmented)
-
-    ordered = sorted(closed.items(), key=lambda item: min(groups[item[0]]))
-    return Construction(sets=[c for _, c in ordered], unplaced=unplaced)
+        closed.append((min(members), ClosedSet(set_id, bool(explicit_ids), proposals)))
+    return Construction(
+        sets=[c for _, c in sorted(closed, key=lambda item: item[0])], unplaced=unplaced
+    )

@@ -5,9 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kg_context.vocabulary import LIVE_STATUSES
+from kg_context.vocabulary import LIVE_STATUSES, STANDING_STATUSES
 
-__all__ = ["BoundaryState", "EntryState", "Snapshot"]
+__all__ = [
+    "AdoptionState",
+    "BoundaryState",
+    "ClaimFacts",
+    "EntryState",
+    "SetFootprint",
+    "Snapshot",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,10 +33,65 @@ class EntryState:
     # For an at-risk entry: the failed ancestors its at-risk transitions recorded
     # (``Transition.failed_ancestors``); revalidation must reference one (WEAK_REVALIDATION).
     failed_ancestors: tuple[str, ...] = ()
+    # The set that created it (an ordered sequence of sets: FRAGMENTATION's ancestry).
+    set_id: str | None = None
 
     @property
     def live(self) -> bool:
         return self.status in LIVE_STATUSES
+
+    @property
+    def standing(self) -> bool:
+        return self.status in STANDING_STATUSES
+
+
+@dataclass(frozen=True, slots=True)
+class AdoptionState:
+    """An operator's adoption receipt as the record holds it: the boundary it was issued for,
+    the keys it covers, how many uses it allows and has had, until which seq of its boundary it
+    is valid, and that boundary's seq now."""
+
+    id: str
+    boundary_id: str
+    keys: frozenset[str]
+    uses: int
+    used: int
+    valid_until_seq: int | None
+    boundary_seq: int
+
+    def problem(self, key: str, at_seq: int) -> str | None:
+        """Why the receipt does not admit ``key`` for a use at ``at_seq`` (``None``: it does)."""
+        if key not in self.keys:
+            return f"covers keys {sorted(self.keys)}, not {key!r}"
+        if self.used >= self.uses:
+            return f"is used up ({self.used} of {self.uses} use(s))"
+        if self.valid_until_seq is not None and at_seq > self.valid_until_seq:
+            return f"expired at seq {self.valid_until_seq} of boundary {self.boundary_id}"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimFacts:
+    """What the graph shows, at the seq a czar set commits, about an entry the czar claims a
+    pre-authorized case for (read inside the gate transaction, never from the czar's text)."""
+
+    reachable: bool  # reachable from a root through valid REQUIRES edges (or a held interface)
+    superseded_unexecuted: bool  # an unexecuted SUPERSEDES from a standing entry of its key
+    default_superseded: bool  # superseded_by_default and a newer standing entry of its key
+
+
+@dataclass(frozen=True, slots=True)
+class SetFootprint:
+    """A ratified set as the fragment group sees it: what it declared and whom it descends from
+    (the window sets it depends on, transitively)."""
+
+    id: str
+    seq: int
+    targets: frozenset[str]
+    writers: frozenset[str]
+    fanout: int
+    entries: int
+    lineage: frozenset[str]
 
 
 @dataclass(slots=True)
@@ -48,9 +110,21 @@ class BoundaryState:
 
 @dataclass(slots=True)
 class Snapshot:
-    """The boundary, the referenced entries (by id), and the adoption receipts that exist."""
+    """The boundary and what the batch's sets refer to: entries (by id; ``foreign`` by boundary
+    and id), registered writers, cited adoption receipts, the czar's claimed cases, the sets of
+    the fragment window, set ids already recorded, and how many halts each set has had."""
 
     boundary: BoundaryState
     entries: dict[str, EntryState] = field(default_factory=dict)
-    adoption_receipts: set[str] = field(default_factory=set)
+    adoptions: dict[str, AdoptionState] = field(default_factory=dict)
     halt_counts: dict[str, int] = field(default_factory=dict)  # set id -> halts so far
+    writers: dict[str, str] = field(default_factory=dict)  # registered writer id -> kind
+    foreign: dict[tuple[str, str], EntryState] = field(default_factory=dict)
+    claims: dict[str, ClaimFacts] = field(default_factory=dict)  # entry id -> graph facts
+    recent_sets: list[SetFootprint] = field(default_factory=list)
+    taken_set_ids: set[str] = field(default_factory=set)
+
+    def own(self, entry_id: str) -> EntryState | None:
+        """The entry of this boundary with that id (a bare reference), if the record has one."""
+        found = self.entries.get(entry_id)
+        return found if found is not None and found.boundary_id == self.boundary.id else None

@@ -3,14 +3,26 @@ boundary's lock, load the snapshot the pure gate decides on, write the plan it r
 
 from __future__ import annotations
 
+from typing import Any
+
 from kg_context.db.executor import Transaction
 from kg_context.errors import StateError
+from kg_context.gate.constitution import Constitution
 from kg_context.gate.rows import Plan, nested_sets
 from kg_context.gate.set_constructor import ClosedSet
-from kg_context.gate.snapshot import BoundaryState, EntryState, Snapshot
-from kg_context.vocabulary import STANDING_STATUSES, as_values
+from kg_context.gate.snapshot import (
+    AdoptionState,
+    BoundaryState,
+    ClaimFacts,
+    EntryState,
+    SetFootprint,
+    Snapshot,
+)
+from kg_context.vocabulary import STANDING_STATUSES, WriterKind, as_values
 
-__all__ = ["load_snapshot", "lock_boundary", "write_plan"]
+__all__ = ["claimed_entries", "load_claims", "load_snapshot", "lock_boundary", "write_plan"]
+
+_NO_WINDOW = 2**62
 
 
 def lock_boundary(tx: Transaction, boundary_id: str) -> BoundaryState:
@@ -33,45 +45,148 @@ def lock_boundary(tx: Transaction, boundary_id: str) -> BoundaryState:
     )
 
 
-def load_snapshot(tx: Transaction, boundary: BoundaryState, sets: list[ClosedSet]) -> Snapshot:
-    """The boundary and every entry, adoption receipt and earlier halt the sets refer to."""
+def _entry(e: dict[str, Any]) -> EntryState:
+    return EntryState(
+        id=e["id"],
+        boundary_id=e["boundary_id"],
+        key=e["key"],
+        status=e["status"],
+        entry_class=e["class"],
+        writer_id=e["writer_id"],
+        resident=bool(e["resident"]),
+        tokens=e.get("tokens") or 0,
+        requires_out=e.get("requires_out") or 0,
+        hard_held_by=tuple(e.get("hard_held_by") or ()),
+        failed_ancestors=tuple(e.get("failed_ancestors") or ()),
+        set_id=e.get("set_id"),
+    )
+
+
+def load_snapshot(
+    tx: Transaction,
+    boundary: BoundaryState,
+    sets: list[ClosedSet],
+    constitution: Constitution,
+    *,
+    extra_set_ids: tuple[str, ...] = (),
+) -> Snapshot:
+    """The boundary and everything the sets refer to: entries (and entries of other boundaries
+    they name), registered writers, cited adoption receipts, the fragment window, recorded set
+    ids (the batch's, and ``extra_set_ids``), and earlier halts."""
     entry_ids: set[str] = set()
     receipt_ids: set[str] = set()
-    for closed in sets:
-        for proposal in closed.proposals:
-            entry_ids.update(proposal.entry_ids())
-            if proposal.adoption_receipt_id:
-                receipt_ids.add(proposal.adoption_receipt_id)
-            for entry in proposal.entries:
-                entry_ids.update(entry.references())
-            entry_ids.update(t.entry_id for t in proposal.transitions)
+    foreign: set[tuple[str, str]] = set()
+    for proposal in (p for closed in sets for p in closed.proposals):
+        entry_ids.update(proposal.entry_ids())
+        if proposal.adoption_receipt_id:
+            receipt_ids.add(proposal.adoption_receipt_id)
+        for entry in proposal.entries:
+            entry_ids.update(entry.references())
+            foreign.update(
+                (ref.boundary_id or "", ref.entry_id) for _, ref in entry.foreign_references()
+            )
+        entry_ids.update(t.entry_id for t in proposal.transitions)
+    set_ids = [c.set_id for c in sets]
     state = tx.run(
         "gate/load_state",
         entry_ids=sorted(entry_ids),
-        receipt_ids=sorted(receipt_ids),
-        set_ids=[c.set_id for c in sets],
-        boundary_id=boundary.id,
+        set_ids=set_ids,
         standing=as_values(STANDING_STATUSES),
     )[0]
     snapshot = Snapshot(boundary=boundary)
-    for e in state["entries"]:
-        snapshot.entries[e["id"]] = EntryState(
-            id=e["id"],
-            boundary_id=e["boundary_id"],
-            key=e["key"],
-            status=e["status"],
-            entry_class=e["class"],
-            writer_id=e["writer_id"],
-            resident=bool(e["resident"]),
-            tokens=e["tokens"],
-            requires_out=e["requires_out"],
-            hard_held_by=tuple(e.get("hard_held_by") or ()),
-            failed_ancestors=tuple(e.get("failed_ancestors") or ()),
-        )
-    snapshot.adoption_receipts = set(state["adoptions"])
+    snapshot.entries = {e["id"]: _entry(e) for e in state["entries"]}
     for set_id in state["halted_sets"]:
         snapshot.halt_counts[set_id] = snapshot.halt_counts.get(set_id, 0) + 1
+    targets = sorted({t for closed in sets for t in closed.targets})
+    window = constitution.window.sets
+    context = tx.run(
+        "gate/load_context",
+        boundary_id=boundary.id,
+        writer_ids=sorted({p.writer_id for closed in sets for p in closed.proposals}),
+        receipt_ids=sorted(receipt_ids),
+        foreign=[{"boundary_id": b, "entry_id": e} for b, e in sorted(foreign)],
+        targets=targets,
+        from_seq=boundary.seq + 1 - window if window and targets else _NO_WINDOW,
+        set_ids=sorted({*set_ids, *extra_set_ids}),
+    )[0]
+    _fill_context(snapshot, context)
     return snapshot
+
+
+def _fill_context(snapshot: Snapshot, context: dict[str, Any]) -> None:
+    snapshot.writers = {w["id"]: w["kind"] for w in context["writers"]}
+    snapshot.adoptions = {
+        r["id"]: AdoptionState(
+            id=r["id"],
+            boundary_id=r["boundary_id"],
+            keys=frozenset(r["keys"]),
+            uses=int(r["uses"]),
+            used=int(r["used"]),
+            valid_until_seq=r["valid_until_seq"],
+            boundary_seq=int(r["boundary_seq"] or 0),
+        )
+        for r in context["adoptions"]
+    }
+    snapshot.foreign = {(e["boundary_id"], e["id"]): _entry(e) for e in context["foreign"]}
+    snapshot.recent_sets = sorted(
+        (
+            SetFootprint(
+                id=f["id"],
+                seq=int(f["seq"]),
+                targets=frozenset(f["targets"]),
+                writers=frozenset(f["writer_ids"]),
+                fanout=int(f["fanout"]),
+                entries=int(f["entry_count"]),
+                lineage=frozenset(f["lineage"]),
+            )
+            for f in context["recent_sets"]
+        ),
+        key=lambda f: f.seq,
+    )
+    snapshot.taken_set_ids = set(context["taken"])
+
+
+def claimed_entries(closed: ClosedSet) -> list[str]:
+    """The entries a czar set claims pre-authorized cases for (the graph must show them)."""
+    return sorted(
+        {
+            t.entry_id
+            for p in closed.proposals
+            if p.writer_kind is WriterKind.CZAR
+            for t in p.transitions
+            if t.case is not None
+        }
+    )
+
+
+def load_claims(
+    tx: Transaction,
+    snapshot: Snapshot,
+    constitution: Constitution,
+    entry_ids: list[str],
+    *,
+    default_lease: int,
+) -> None:
+    """What the graph shows now about the entries a czar set claims cases for (``ClaimFacts``),
+    at the boundary's current seq: read only when the czar set is decided first in its
+    transaction, so the graph read is exactly the state it commits against."""
+    if not entry_ids:
+        return
+    rows = tx.run(
+        "gate/czar_claims",
+        boundary_id=snapshot.boundary.id,
+        entry_ids=entry_ids,
+        standing=as_values(STANDING_STATUSES),
+        root_classes=[c.value for c in constitution.roots.classes],
+        seq=snapshot.boundary.seq,
+        default_lease=default_lease,
+    )
+    for row in rows:
+        snapshot.claims[row["id"]] = ClaimFacts(
+            reachable=bool(row["reachable"]),
+            superseded_unexecuted=bool(row["superseded_unexecuted"]),
+            default_superseded=bool(row["default_superseded"]),
+        )
 
 
 def write_plan(tx: Transaction, boundary_id: str, plan: Plan, expected_seq: int) -> None:
@@ -84,6 +199,10 @@ def write_plan(tx: Transaction, boundary_id: str, plan: Plan, expected_seq: int)
         tx.run("gate/write_summarizes", summarizes=plan.summarizes)
     if plan.requires:
         tx.run("gate/write_requires", requires=plan.requires)
+    if plan.foreign_edges:
+        tx.run("gate/write_foreign_edges", boundary_id=boundary_id, edges=plan.foreign_edges)
+    if plan.adoption_uses:
+        tx.run("gate/write_adoption_uses", boundary_id=boundary_id, uses=plan.adoption_uses)
     if plan.supersedes:
         tx.run("gate/write_supersedes", supersedes=plan.supersedes)
     if plan.halts:

@@ -1,0 +1,100 @@
+"""Fragmentation (seed 002, "Set construction"), pure: splitting one change across sets must not
+evade a set-level invariant.
+
+The set-level invariants (``density.max_set_fanout``, ``limits.max_entries_per_set``) are
+evaluated over a set's *fragment group*: the set plus every set ratified within the last
+``[window] sets`` seqs, or earlier in the same batch, that
+
+- shares a declared target with it, and
+- shares a writer with it, and
+- is not its ancestor in an ordered sequence: the set declares no reference (an entry's
+  supersession, provenance or residency, a transition, a revalidation) to an entry that set
+  created, nor to one created by a set descending from it (``lineage``, recorded on each
+  ratified set).
+
+A set that alone breaks an invariant is DENSITY's or SET_TOO_LARGE's; one that breaks it only
+together with its fragments halts ``FRAGMENTATION``. So sending two halves slowly does not evade
+the rule, and fifty commits that each build on the previous one are a sequence, not fragments.
+"""
+
+from __future__ import annotations
+
+from kg_context.gate.constitution import Constitution
+from kg_context.gate.snapshot import SetFootprint, Snapshot
+from kg_context.gate.verdicts import SetView, Violation, halt
+from kg_context.vocabulary import ReasonCode
+
+__all__ = ["footprint", "fragment_group", "fragmentation", "lineage"]
+
+
+def lineage(view: SetView, snapshot: Snapshot) -> frozenset[str]:
+    """The window sets this set descends from: those that created an entry it references, and
+    their own lineage."""
+    by_id = {f.id: f for f in snapshot.recent_sets}
+    out: set[str] = set()
+    for ref in view.referenced:
+        state = snapshot.own(ref)
+        parent = by_id.get(state.set_id) if state is not None and state.set_id else None
+        if parent is not None:
+            out.add(parent.id)
+            out.update(parent.lineage)
+    return frozenset(out)
+
+
+def footprint(view: SetView, seq: int, snapshot: Snapshot) -> SetFootprint:
+    """What a set ratified at ``seq`` leaves for the fragment groups of later sets."""
+    return SetFootprint(
+        id=view.closed.set_id,
+        seq=seq,
+        targets=view.closed.targets,
+        writers=frozenset(p.writer_id for p in view.closed.proposals),
+        fanout=view.fanout,
+        entries=len(view.entries),
+        lineage=lineage(view, snapshot),
+    )
+
+
+def fragment_group(view: SetView, c: Constitution, snapshot: Snapshot) -> list[SetFootprint]:
+    """The ratified sets this set is evaluated together with (see the module docstring)."""
+    targets = view.closed.targets
+    if c.window.sets == 0 or not targets:
+        return []
+    first_seq = snapshot.boundary.seq + 1 - c.window.sets
+    writers = {p.writer_id for p in view.closed.proposals}
+    ancestors = lineage(view, snapshot)
+    return [
+        f
+        for f in snapshot.recent_sets
+        if f.seq >= first_seq
+        and f.id != view.closed.set_id
+        and f.targets & targets
+        and f.writers & writers
+        and f.id not in ancestors
+    ]
+
+
+def fragmentation(view: SetView, c: Constitution, snapshot: Snapshot) -> Violation | None:
+    if view.append_only:
+        return None
+    group = fragment_group(view, c, snapshot)
+    if not group:
+        return None
+    checks = (
+        ("edges", view.fanout, sum(f.fanout for f in group), c.density.max_set_fanout,
+         "density.max_set_fanout", "[density] max_set_fanout"),
+        ("entries", len(view.entries), sum(f.entries for f in group),
+         c.limits.max_entries_per_set, "limits.max_entries_per_set",
+         "[limits] max_entries_per_set"),
+    )  # fmt: skip
+    for what, alone, others, limit, rule, section in checks:
+        if alone <= limit < alone + others:
+            shared = sorted(view.closed.targets & frozenset().union(*(f.targets for f in group)))
+            return halt(
+                ReasonCode.FRAGMENTATION,
+                f"set {view.closed.set_id} and its fragments {', '.join(f.id for f in group)} "
+                f"(target(s) {', '.join(shared)}, one writer, within {c.window.sets} sets) "
+                f"declare {alone + others} {what} together; {rule} is {limit}",
+                f"group them under one set id and resolve with --approve, or {section} = "
+                f"{alone + others}",
+            )
+    return None

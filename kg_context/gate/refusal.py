@@ -1,0 +1,219 @@
+"""What a refusal writes (pure): a halt or a rejection of a set records the set and its proposals
+with that status, a review receipt, the halt (open, for an operator) or not, and the halt or
+rejection receipt. Nothing else: no entry, no edge, no seq, no writer registration.
+
+Besides the predicates' violations, the refusals decided outside the library live here:
+``NO_PLACEMENT`` (the set constructor could not place a proposal), ``SET_ID_TAKEN`` (an explicit
+set id already names a recorded set), and ``WRITE_FAILED`` (the write transaction could not write
+the set, or a recorded payload cannot be parsed into a proposal): no pending proposal may block
+the boundary, so what cannot be written is rejected in a transaction that records only that.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kg_context.gate.batch import Context, Decision, receipt, set_props
+from kg_context.gate.contracts import Proposal
+from kg_context.gate.rows import Plan
+from kg_context.gate.verdicts import SetView, Violation
+from kg_context.vocabulary import HaltStatus, Outcome, ReasonCode, ReceiptKind, SetKind, SetMode
+
+__all__ = [
+    "UnreadableProposal",
+    "plan_refusal",
+    "plan_unreadable",
+    "rejection_for_unplaced",
+    "set_id_taken",
+    "write_failed",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class UnreadableProposal:
+    """A pending proposal whose recorded payload cannot be parsed: what its node says of it."""
+
+    id: str
+    writer_id: str
+    digest: str
+    problem: str
+
+
+def rejection_for_unplaced(proposal: Proposal) -> Violation:
+    """The set constructor's refusal: a proposal with neither a set id nor a target."""
+    return Violation(
+        ReasonCode.NO_PLACEMENT,
+        f"proposal {proposal.id} carries neither a set id nor declared targets",
+        "",
+    )
+
+
+def set_id_taken(set_id: str, boundary_id: str) -> Violation:
+    """An explicit set id that already names a decided set: sets are closed once decided."""
+    return Violation(
+        ReasonCode.SET_ID_TAKEN,
+        f"set id {set_id} already names a decided set of boundary {boundary_id}; a set id is "
+        "never reused (the proposals are recorded under a fresh set id)",
+        "",
+    )
+
+
+def write_failed(problem: str) -> Violation:
+    """The write transaction could not write the set (decided alone, it failed again)."""
+    return Violation(
+        ReasonCode.WRITE_FAILED,
+        f"the gate's write transaction could not write this set: {problem}",
+        "",
+    )
+
+
+def plan_refusal(
+    plan: Plan, ctx: Context, view: SetView, violation: Violation, passed: list[str]
+) -> Decision:
+    """A halt or a rejection (see the module docstring)."""
+    set_id = view.closed.set_id
+    outcome = violation.outcome
+    props = set_props(ctx, view, outcome.set_status)
+    props["mode"] = SetMode.GOVERNED.value
+    decided = plan.add_set({"id": set_id, "prev_id": None, "props": props})
+    for p in view.closed.proposals:
+        decided.proposals.append({"id": p.id, "status": outcome.proposal_status})
+    serial = ctx.serial(set_id)
+    decided.receipts.append(
+        receipt(
+            ctx,
+            f"{set_id}/review/{serial}",
+            ReceiptKind.REVIEW,
+            set_id,
+            decision=outcome.value,
+            reasons=[*passed, violation.reason_code.value],
+            source_writer=props["writer_ids"],
+        )
+    )
+    halt_id = _plan_halt(plan, ctx, set_id, violation, serial) if outcome is Outcome.HALT else None
+    receipt_id = f"{halt_id}/receipt" if halt_id else f"{set_id}/rejection"
+    writers = [p.writer_id for p in view.closed.proposals]
+    _refusal_receipt(plan, ctx, set_id, receipt_id, violation, sorted(set(writers)), view)
+    return Decision(
+        outcome=outcome,
+        set_id=set_id,
+        boundary_id=ctx.boundary_id,
+        seq=None,
+        proposal_ids=tuple(p.id for p in view.closed.proposals),
+        entry_ids=(),
+        receipt_id=receipt_id,
+        constitution_version=ctx.constitution.version,
+        reason_code=violation.reason_code.value,
+        detail=violation.detail,
+        suggested_amendment=violation.suggested_amendment,
+        halt_id=halt_id,
+    )
+
+
+def _refusal_receipt(
+    plan: Plan,
+    ctx: Context,
+    set_id: str,
+    receipt_id: str,
+    violation: Violation,
+    writers: list[str],
+    view: SetView | None,
+) -> None:
+    halted = violation.outcome is Outcome.HALT
+    digest = next(row["props"]["digest"] for row in plan.sets if row["id"] == set_id)
+    plan.decided[set_id].receipts.append(
+        receipt(
+            ctx,
+            receipt_id,
+            ReceiptKind.HALT if halted else ReceiptKind.REJECTION,
+            set_id,
+            decision=violation.outcome.value,
+            source_writer=writers,
+            allowed_effects=[],
+            refused_effects=[f"create:{i}" for _, i, _ in view.entries] if view else [],
+            reasons=[violation.reason_code.value],
+            reason_code=violation.reason_code.value,
+            detail=violation.detail,
+            suggested_amendment=violation.suggested_amendment,
+            state_revision=ctx.snapshot.boundary.seq,
+            changed_ids=[],
+            content_digest=digest,
+        )
+    )
+
+
+def _plan_halt(plan: Plan, ctx: Context, set_id: str, violation: Violation, serial: int) -> str:
+    """An open halt on the set, with its typed reason and the suggested amendment."""
+    halt_id = f"{set_id}/halt/{serial}"
+    plan.halts.append(
+        {
+            "set_id": set_id,
+            "props": {
+                "id": halt_id,
+                "boundary_id": ctx.boundary_id,
+                "set_id": set_id,
+                "reason_code": violation.reason_code.value,
+                "detail": violation.detail,
+                "suggested_amendment": violation.suggested_amendment,
+                "status": HaltStatus.OPEN.value,
+                "opened_at": ctx.now,
+                "constitution_version": ctx.constitution.version,
+            },
+        }
+    )
+    return halt_id
+
+
+def plan_unreadable(
+    plan: Plan, ctx: Context, unreadable: UnreadableProposal, set_id: str
+) -> Decision:
+    """A proposal whose recorded payload cannot be parsed, rejected WRITE_FAILED alone under
+    ``set_id``: its set and its status, a review and a rejection receipt."""
+    violation = Violation(
+        ReasonCode.WRITE_FAILED,
+        f"the recorded payload of proposal {unreadable.id} cannot be parsed: {unreadable.problem}",
+        "",
+    )
+    props: dict[str, object] = {
+        "id": set_id,
+        "boundary_id": ctx.boundary_id,
+        "status": Outcome.REJECT.set_status.value,
+        "seq": None,
+        "writer_id": unreadable.writer_id,
+        "writer_ids": [unreadable.writer_id],
+        "summary": f"unreadable proposal {unreadable.id}",
+        "closed_at": ctx.now,
+        "kind": SetKind.STATE.value,
+        "explicit": False,
+        "digest": unreadable.digest,
+        "proposal_ids": [unreadable.id],
+        "mode": SetMode.GOVERNED.value,
+    }
+    decided = plan.add_set({"id": set_id, "prev_id": None, "props": props})
+    decided.proposals.append({"id": unreadable.id, "status": Outcome.REJECT.proposal_status})
+    decided.receipts.append(
+        receipt(
+            ctx,
+            f"{set_id}/review/1",
+            ReceiptKind.REVIEW,
+            set_id,
+            decision=Outcome.REJECT.value,
+            reasons=[ReasonCode.WRITE_FAILED.value],
+            source_writer=[unreadable.writer_id],
+        )
+    )
+    receipt_id = f"{set_id}/rejection"
+    _refusal_receipt(plan, ctx, set_id, receipt_id, violation, [unreadable.writer_id], None)
+    return Decision(
+        outcome=Outcome.REJECT,
+        set_id=set_id,
+        boundary_id=ctx.boundary_id,
+        seq=None,
+        proposal_ids=(unreadable.id,),
+        entry_ids=(),
+        receipt_id=receipt_id,
+        constitution_version=ctx.constitution.version,
+        reason_code=ReasonCode.WRITE_FAILED.value,
+        detail=violation.detail,
+        suggested_amendment="",
+    )
