@@ -3,17 +3,29 @@ submission found in the record, and a decision read back from it (``replayed``).
 
 from __future__ import annotations
 
+import json
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kg_context.db.executor import Record
+from pydantic import ValidationError
+
+from kg_context.db.executor import Record, Transaction
 from kg_context.errors import InputValidationError
 from kg_context.gate.batch import Decision
 from kg_context.gate.contracts import Proposal
+from kg_context.gate.refusal import UnreadableProposal
 from kg_context.vocabulary import Outcome, ProposalStatus
 
-__all__ = ["Submission", "decision_from_record", "declared_version", "proposal_row", "submissions"]
+__all__ = [
+    "Submission",
+    "decision_from_record",
+    "declared_version",
+    "parse_pending",
+    "proposal_row",
+    "submissions",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,3 +108,56 @@ def decision_from_record(row: Record) -> Decision | None:
         halt_id=row["halt_id"],
         replayed=True,
     )
+
+
+def _parsed(payload: str, row: Record, boundary_id: str) -> Proposal | str:
+    """The proposal a recorded payload holds, or why it cannot be parsed into the proposal its
+    record names (same id, boundary and digest)."""
+    try:
+        proposal = Proposal.model_validate(json.loads(payload))
+    except (json.JSONDecodeError, ValidationError, TypeError) as err:
+        return f"{type(err).__name__}: {str(err).splitlines()[0][:300]}"
+    if (proposal.id, proposal.boundary_id, proposal.digest()) != (
+        row["id"],
+        boundary_id,
+        row["digest"],
+    ):
+        return "it holds another proposal than its record names (id, boundary or digest differ)"
+    return proposal
+
+
+def parse_pending(
+    tx: Transaction, boundary_id: str, rows: list[Record], known: Mapping[str, Proposal]
+) -> tuple[list[Proposal], list[UnreadableProposal]]:
+    """The pending proposals in submission order: those ``known`` (this process submitted them,
+    same digest) from memory, the others parsed from their recorded payloads; and the ones whose
+    payload cannot be parsed, which the gate rejects (they must not block the boundary)."""
+    found: dict[str, Proposal] = {}
+    for row in rows:
+        proposal = known.get(row["id"])
+        if proposal is not None and proposal.digest() == row["digest"]:
+            found[row["id"]] = proposal
+    missing = [row for row in rows if row["id"] not in found]
+    problems: dict[str, str] = {}
+    if missing:
+        by_id = {row["id"]: row for row in missing}
+        for record in tx.run("gate/proposal_payloads", ids=sorted(by_id)):
+            parsed = _parsed(record["payload"] or "", by_id[record["id"]], boundary_id)
+            if isinstance(parsed, Proposal):
+                found[record["id"]] = parsed
+            else:
+                problems[record["id"]] = parsed
+    unreadable: list[UnreadableProposal] = []
+    if problems:
+        for header in tx.run(
+            "gate/proposal_headers", boundary_id=boundary_id, ids=sorted(problems)
+        ):
+            unreadable.append(
+                UnreadableProposal(
+                    id=header["id"],
+                    writer_id=header["writer_id"] or "unknown",
+                    digest=header["digest"] or "",
+                    problem=problems[header["id"]],
+                )
+            )
+    return [found[row["id"]] for row in rows if row["id"] in found], unreadable

@@ -6,32 +6,51 @@ the closed sets, reads the state they refer to, lets the gate decide (pure logic
 plan. Everything it does is a function of what it read under the lock, so a retried transaction
 (the driver retries transient failures) decides the same way, and proposals already decided are
 no longer pending: nothing commits twice.
+
+No pending proposal may block the boundary: a payload that cannot be parsed is rejected, and
+when a batch's write fails with a non-transient error the store decides its sets one per
+transaction, rejecting ``WRITE_FAILED`` (in a transaction that records only that) whatever
+still cannot be written (``isolation``). A czar set whose cases the gate checks against the
+graph is decided first in its transaction, so the graph it reads is the state it commits against.
 """
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
-from kg_context.db.executor import QueryExecutor, Record, Transaction
-from kg_context.errors import InputValidationError
+from kg_context.db.executor import QueryExecutor, Transaction
+from kg_context.errors import InputValidationError, QueryError
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Proposal
 from kg_context.gate.decision import Decision, evaluate, evaluate_constitution
+from kg_context.gate.isolation import (
+    IsolationSteps,
+    Pending,
+    is_transient,
+    isolate,
+    write_failed_plan,
+)
 from kg_context.gate.proposal_records import (
     Submission,
     decision_from_record,
     declared_version,
+    parse_pending,
     proposal_row,
     submissions,
 )
-from kg_context.gate.set_constructor import ClosedSet, construct_sets
+from kg_context.gate.set_constructor import ClosedSet, construct_sets, implicit_set_id
 from kg_context.gate.snapshot import BoundaryState, Snapshot
-from kg_context.gate.transaction_io import load_snapshot, lock_boundary, write_plan
+from kg_context.gate.transaction_io import (
+    claimed_entries,
+    load_claims,
+    load_snapshot,
+    lock_boundary,
+    write_plan,
+)
 from kg_context.vocabulary import ProposalStatus
 
 __all__ = ["GateStore", "Submission", "now_iso"]
@@ -51,15 +70,24 @@ class GateStore:
         count_tokens: Callable[[Sequence[str]], list[int]],
         *,
         batch_limit: int = 500,
+        default_lease_sets: int = 100,
     ) -> None:
         self._executor = executor
         self._constitution_for = constitution_for
         self._count_tokens = count_tokens
         self._batch_limit = batch_limit
+        # The lease of a soft edge that declared none (the czar's reachability uses the same):
+        # the gate re-checks the czar's cases with it.
+        self._default_lease = default_lease_sets
         # Proposals this process submitted, by id: close() reuses them instead of re-parsing
         # the recorded payload when the recorded digest matches (the record stays the truth).
         self._submitted: OrderedDict[str, Proposal] = OrderedDict()
         self._submitted_cap = 20_000
+
+    @property
+    def constitution_for(self) -> Callable[[str], Constitution]:
+        """A recorded constitution by version (the registry the store decides under)."""
+        return self._constitution_for
 
     # -- submission --------------------------------------------------------------------------
     def submit(self, boundary_id: str, proposals: Sequence[Proposal]) -> list[Submission]:
@@ -98,23 +126,41 @@ class GateStore:
     ) -> list[Decision]:
         """Construct and decide every pending set of the boundary, one locked batch at a time.
 
-        ``submit``: proposals to record first, in the same transaction as the first batch.
+        ``submit``: proposals to record first, in the same transaction as the first batch. A
+        batch whose write fails with a non-transient error is isolated (``isolation``).
         """
         prepared = self._prepare(boundary_id, submit) if submit else None
         decisions: list[Decision] = []
         more = True
         while more:
-            batch, more = self._executor.write_tx(
-                partial(
-                    self._close_batch,
-                    boundary_id=boundary_id,
-                    gateway_id=gateway_id,
-                    prepared=prepared,
+            try:
+                batch, more = self._executor.write_tx(
+                    partial(
+                        self._close_batch,
+                        boundary_id=boundary_id,
+                        gateway_id=gateway_id,
+                        prepared=prepared,
+                    )
                 )
-            )
+            except QueryError as failed:
+                if is_transient(failed):
+                    raise
+                if prepared is not None:  # the failed transaction recorded nothing
+                    self._record_prepared(boundary_id, prepared)
+                steps = self._isolation_steps(boundary_id, gateway_id)
+                batch, more = isolate(self._executor, steps)
             prepared = None
             decisions.extend(batch)
         return decisions
+
+    def _record_prepared(
+        self, boundary_id: str, prepared: tuple[list[dict[str, Any]], dict[str, str]]
+    ) -> None:
+        rows, digests = prepared
+        records = self._executor.write(
+            "gate/submit_proposals", boundary_id=boundary_id, proposals=rows, now=now_iso()
+        )
+        submissions(records, digests, boundary_id)
 
     def decide_sets(
         self,
@@ -125,17 +171,32 @@ class GateStore:
         waive: frozenset[str] = frozenset(),
         extra_writes: Callable[[Transaction, list[Decision]], None] | None = None,
     ) -> list[Decision]:
-        """Decide sets chosen inside the locked transaction (operator resolution uses this)."""
+        """Decide again sets chosen inside the locked transaction (operator resolution)."""
 
         def work(tx: Transaction) -> list[Decision]:
             boundary = lock_boundary(tx, boundary_id)
-            sets = closed_sets(tx)
-            decisions = self._decide(tx, boundary, sets, [], gateway_id, waive)
+            pending = Pending(closed_sets(tx), [], [], False)
+            decisions = self._decide(tx, boundary, pending, gateway_id, waive, redecide=True)
             if extra_writes is not None:
                 extra_writes(tx, decisions)
             return decisions
 
         return self._executor.write_tx(work)
+
+    def _pending(self, tx: Transaction, boundary: BoundaryState) -> Pending:
+        """The boundary's pending proposals (up to the batch limit), closed into sets."""
+        rows = tx.run("gate/pending_proposals", boundary_id=boundary.id, limit=self._batch_limit)
+        if not rows:
+            return Pending([], [], [], False)
+        proposals, unreadable = parse_pending(tx, boundary.id, rows, self._submitted)
+        constitution = self._constitution_for(boundary.constitution_version)
+        construction = construct_sets(proposals, constitution.window.proposals)
+        return Pending(
+            construction.sets,
+            construction.unplaced,
+            unreadable,
+            len(rows) >= self._batch_limit,
+        )
 
     def _close_batch(
         self,
@@ -151,45 +212,35 @@ class GateStore:
                 "gate/submit_proposals", boundary_id=boundary_id, proposals=rows, now=now_iso()
             )
             submissions(records, digests, boundary_id)
-        pending_rows = tx.run(
-            "gate/pending_proposals", boundary_id=boundary_id, limit=self._batch_limit
-        )
-        if not pending_rows:
-            return [], False
-        pending = self._pending_proposals(tx, pending_rows)
-        constitution = self._constitution_for(boundary.constitution_version)
-        construction = construct_sets(pending, constitution.window.proposals)
-        decisions = self._decide(
-            tx, boundary, construction.sets, construction.unplaced, gateway_id, frozenset()
-        )
-        return decisions, len(pending_rows) >= self._batch_limit
-
-    def _pending_proposals(self, tx: Transaction, rows: list[Record]) -> list[Proposal]:
-        """The pending proposals in order: those this process submitted (same digest) from
-        memory, the others parsed from their recorded payloads."""
-        known: dict[str, Proposal] = {}
-        for row in rows:
-            proposal = self._submitted.get(row["id"])
-            if proposal is not None and proposal.digest() == row["digest"]:
-                known[row["id"]] = proposal
-        missing = [row["id"] for row in rows if row["id"] not in known]
-        if missing:
-            for record in tx.run("gate/proposal_payloads", ids=missing):
-                known[record["id"]] = Proposal.model_validate(json.loads(record["payload"]))
-        return [known[row["id"]] for row in rows]
+        pending = self._pending(tx, boundary)
+        # A czar set whose cases the gate checks against the graph is decided first in its
+        # transaction: the sets before it are decided now, it and the rest in the next batch.
+        cut = next((i for i, c in enumerate(pending.sets) if i and claimed_entries(c)), None)
+        if cut is not None:
+            pending = Pending(pending.sets[:cut], pending.unplaced, pending.unreadable, True)
+        decisions = self._decide(tx, boundary, pending, gateway_id, frozenset())
+        return decisions, pending.more
 
     def _decide(
         self,
         tx: Transaction,
         boundary: BoundaryState,
-        sets: list[ClosedSet],
-        unplaced: list[Proposal],
+        pending: Pending,
         gateway_id: str,
         waive: frozenset[str],
+        *,
+        redecide: bool = False,
     ) -> list[Decision]:
+        if pending.empty:
+            return []
         constitution = self._constitution_for(boundary.constitution_version)
         expected_seq = boundary.seq  # evaluate advances the in-memory state
-        snapshot = load_snapshot(tx, boundary, sets)
+        sets = pending.sets
+        unplaced_ids = tuple(implicit_set_id([p.id]) for p in pending.unplaced)
+        snapshot = load_snapshot(tx, boundary, sets, constitution, extra_set_ids=unplaced_ids)
+        if sets:
+            claimed = claimed_entries(sets[0])
+            load_claims(tx, snapshot, constitution, claimed, default_lease=self._default_lease)
         decisions, plan = evaluate(
             sets,
             snapshot,
@@ -199,10 +250,46 @@ class GateStore:
             gateway_id=gateway_id,
             waive=waive,
             halt_serial=lambda set_id: snapshot.halt_counts.get(set_id, 0) + 1,
-            unplaced=unplaced,
+            unplaced=pending.unplaced,
+            unreadable=pending.unreadable,
+            redecide=redecide,
         )
         write_plan(tx, boundary.id, plan, expected_seq)
         return decisions
+
+    def _isolation_steps(self, boundary_id: str, gateway_id: str) -> IsolationSteps:
+        """What ``isolate`` runs, each in a transaction of its own."""
+
+        def pending(tx: Transaction) -> Pending:
+            return self._pending(tx, lock_boundary(tx, boundary_id))
+
+        def decide(tx: Transaction, group: Pending) -> list[Decision]:
+            boundary = lock_boundary(tx, boundary_id)
+            current = self._still_pending(tx, boundary_id, group)
+            return self._decide(tx, boundary, current, gateway_id, frozenset())
+
+        def record_failed(tx: Transaction, group: Pending, problem: str) -> list[Decision]:
+            boundary = lock_boundary(tx, boundary_id)
+            current = self._still_pending(tx, boundary_id, group)
+            constitution = self._constitution_for(boundary.constitution_version)
+            decisions, plan = write_failed_plan(
+                current,
+                Snapshot(boundary=boundary),
+                constitution,
+                problem,
+                now=now_iso(),
+                gateway_id=gateway_id,
+            )
+            write_plan(tx, boundary_id, plan, boundary.seq)
+            return decisions
+
+        return IsolationSteps(pending, decide, record_failed)
+
+    def _still_pending(self, tx: Transaction, boundary_id: str, group: Pending) -> Pending:
+        """The part of ``group`` still pending (another process may have decided some)."""
+        rows = tx.run("gate/pending_proposals", boundary_id=boundary_id, limit=self._batch_limit)
+        ids = {row["id"] for row in rows}
+        return group.restricted_to(ids)
 
     def commit_constitution(self, proposal: Proposal, gateway_id: str) -> Decision:
         """Record and decide a constitution change in one locked transaction."""
