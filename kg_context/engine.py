@@ -9,7 +9,6 @@ returns also offers them as methods (``team.window()``, ``team.challenge(...)``)
 from __future__ import annotations
 
 import threading
-import uuid
 from collections.abc import Sequence
 from types import TracebackType
 
@@ -24,8 +23,9 @@ from kg_context.gate.boundary import Boundary
 from kg_context.gate.constitution import Constitution, load_constitution
 from kg_context.gate.contracts import Verse, WriterKind
 from kg_context.gate.halts import Halts
+from kg_context.gate.operator_acts import issue_adoption
 from kg_context.gate.registry import ConstitutionRegistry
-from kg_context.gate.store import GateStore, now_iso
+from kg_context.gate.store import GateStore
 from kg_context.record.invalidation import BlastRadius, challenge, invalidate
 from kg_context.record.observability import ObservabilityReport, audit
 from kg_context.record.search import RecordHit
@@ -166,27 +166,39 @@ class Engine:
     def _gate_store(self) -> GateStore:
         if self._store is None:
             counter = get_token_counter(self.settings.embedding)
-            self._store = GateStore(self.executor, self.constitutions.get, counter.count)
+            self._store = GateStore(
+                self.executor,
+                self.constitutions.get,
+                counter.count,
+                default_lease_sets=self.settings.residency.default_lease_sets,
+            )
         return self._store
 
-    def adopt(self, boundary_id: str, *, operator_id: str, reason: str, keys: list[str]) -> str:
-        """Issue a verse adoption receipt: global material with these keys may enter the
-        boundary when a proposal cites the receipt. Returns the receipt id."""
-        if not operator_id or not reason.strip():
-            raise InputValidationError("an adoption names its operator and gives a reason")
-        receipt_id = f"{boundary_id}/adoption/{uuid.uuid4().hex[:16]}"
-        rows = self.executor.write(
-            "gate/write_adoption",
-            boundary_id=boundary_id,
-            receipt_id=receipt_id,
-            now=now_iso(),
+    def adopt(
+        self,
+        boundary_id: str,
+        *,
+        operator_id: str,
+        reason: str,
+        keys: Sequence[str],
+        uses: int = 1,
+        valid_until_seq: int | None = None,
+    ) -> str:
+        """Issue an adoption receipt of ``boundary_id`` (an operator's act: only an operator its
+        constitution names, else ``AuthorizationError``): material with these ``keys`` (global
+        material entering it, or its entries referenced from another boundary) may be admitted by
+        ``uses`` ratified sets that cite the receipt, while its seq is at most
+        ``valid_until_seq``. Returns the receipt id."""
+        return issue_adoption(
+            self.executor,
+            self.constitutions.get,
+            boundary_id,
             operator_id=operator_id,
             reason=reason,
             keys=keys,
+            uses=uses,
+            valid_until_seq=valid_until_seq,
         )
-        if not rows:
-            raise StateError(f"no boundary {boundary_id}")
-        return receipt_id
 
     @property
     def halts(self) -> Halts:

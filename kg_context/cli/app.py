@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from kg_context.cli import history as cli_history
-from kg_context.cli.common import connect, operator_id
+from kg_context.cli.common import connect, existing, operator_id
 from kg_context.cli.residency import register as register_residency
 from kg_context.db import local_server as neo4j_local
 from kg_context.db.connection import Source, resolve_source, target_for
@@ -57,6 +57,7 @@ out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True, highlight=False)
 
 COMPOSE_FILE = "docker-compose.yml"
+_OPERATOR_HELP = "Operator id (default KG_CONTEXT_OPERATOR, then operator)."
 
 
 def _compose_up() -> None:
@@ -191,7 +192,7 @@ def constitution_propose(
     path: Path,
     boundary: Annotated[str, typer.Option(help="The boundary whose constitution changes.")],
     reason: Annotated[str, typer.Option(help="Why the constitution changes.")],
-    operator: Annotated[str | None, typer.Option(help="Operator id (default $USER).")] = None,
+    operator: Annotated[str | None, typer.Option(help=_OPERATOR_HELP)] = None,
 ) -> None:
     """Propose a new constitution version as a governed set by an operator writer."""
     try:
@@ -258,7 +259,7 @@ def halts_resolve(
     amend: Annotated[
         Path | None, typer.Option("--amend", help="Propose this constitution, then re-decide.")
     ] = None,
-    operator: Annotated[str | None, typer.Option(help="Operator id (default $USER).")] = None,
+    operator: Annotated[str | None, typer.Option(help=_OPERATOR_HELP)] = None,
 ) -> None:
     """Resolve a halt: exactly one of --approve, --reject, --amend FILE."""
     chosen = [
@@ -283,6 +284,32 @@ def halts_resolve(
     out.print(f"halt {result.halt_id} resolved: {result.resolution}", markup=False)
     if result.decision is not None:
         _print_decision(result.decision)
+
+
+@app.command("adopt")
+def adopt(
+    boundary: str,
+    key: Annotated[list[str], typer.Option("--key", help="A key the receipt covers (repeat).")],
+    reason: Annotated[str, typer.Option(help="Why: recorded on the adoption receipt.")],
+    uses: Annotated[int, typer.Option(help="How many ratified sets may use it.")] = 1,
+    valid_until_seq: Annotated[
+        int | None, typer.Option(help="The last seq of BOUNDARY at which it may be used.")
+    ] = None,
+    operator: Annotated[str | None, typer.Option(help=_OPERATOR_HELP)] = None,
+) -> None:
+    """Issue an adoption receipt of BOUNDARY (operators only): material with these keys may
+    enter it (another verse), or its entries be referenced from another boundary; prints its id."""
+    with connect() as engine:
+        existing(engine, boundary)
+        receipt_id = engine.adopt(
+            boundary,
+            operator_id=operator or operator_id(),
+            reason=reason,
+            keys=key,
+            uses=uses,
+            valid_until_seq=valid_until_seq,
+        )
+    out.print(f"adoption receipt {receipt_id}", markup=False, highlight=False)
 
 
 @app.command("demo")

@@ -26,9 +26,10 @@ def existing(engine: Engine, boundary_id: str) -> BoundaryHandle:
     return engine.boundary(boundary_id, create=False)
 
 
-def operator_id(default: str = "operator") -> str:
-    """Who runs the command: ``KG_CONTEXT_OPERATOR``, else ``USER``, else ``default``."""
-    return os.environ.get("KG_CONTEXT_OPERATOR") or os.environ.get("USER") or default
+def operator_id() -> str:
+    """Who runs the command: ``KG_CONTEXT_OPERATOR``, else ``operator`` (the operator id the
+    default constitution names; the login name is never an authority)."""
+    return os.environ.get("KG_CONTEXT_OPERATOR") or "operator"
 
 
 def print_json(out: Console, data: object) -> None:

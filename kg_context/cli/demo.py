@@ -120,7 +120,7 @@ def run_demo(engine: Engine, console: Console) -> dict[str, Any]:
     _say(console, "researcher brings global material (no adoption receipt)", halted)
     if halted.halt_id is not None:
         resolution = engine.halts.resolve(
-            halted.halt_id, "approve", operator_id="demo-operator", reason="source checked by hand"
+            halted.halt_id, "approve", operator_id="operator", reason="source checked by hand"
         )
         if resolution.decision is not None:
             _say(console, "operator approves the halt", resolution.decision)

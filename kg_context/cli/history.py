@@ -123,7 +123,7 @@ def _invalidation(target: str, boundary: str, reason: str, writer: str | None, m
     from kg_context.record.invalidation import challenge, invalidate
 
     run = challenge if mode == "challenge" else invalidate
-    writer_id = writer or operator_id(default="op")
+    writer_id = writer or operator_id()
     with connect() as engine:
         result = run(existing(engine, boundary), target, reason=reason, writer_id=writer_id)
     d = result.decision
@@ -142,7 +142,9 @@ def invalidation_challenge(
     target: str,
     boundary: BoundaryOption,
     reason: Annotated[str, typer.Option(help="Why it is challenged (recorded).")],
-    writer: Annotated[str | None, typer.Option(help="Writer id (default $USER).")] = None,
+    writer: Annotated[
+        str | None, typer.Option(help="Operator id (default KG_CONTEXT_OPERATOR, then operator).")
+    ] = None,
 ) -> None:
     """Challenge an entry or every entry of a set; essential descendants go at_risk."""
     _invalidation(target, boundary, reason, writer, "challenge")
@@ -153,7 +155,9 @@ def invalidation_invalidate(
     target: str,
     boundary: BoundaryOption,
     reason: Annotated[str, typer.Option(help="Why it is invalid (recorded).")],
-    writer: Annotated[str | None, typer.Option(help="Writer id (default $USER).")] = None,
+    writer: Annotated[
+        str | None, typer.Option(help="Operator id (default KG_CONTEXT_OPERATOR, then operator).")
+    ] = None,
 ) -> None:
     """Invalidate an entry or every entry of a set; essential descendants go at_risk."""
     _invalidation(target, boundary, reason, writer, "invalidate")

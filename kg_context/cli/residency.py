@@ -101,7 +101,8 @@ def stats_cmd(
         f"{'n/a (empty window)' if ratio is None else f'{ratio:.2f}'} "
         f"({current.committed_tokens} committed / {current.resident_tokens} resident tokens), "
         f"{current.resident_entries} resident of {current.record_entries} entries in the record, "
-        f"halt rate {current.halt_rate:.2%}"
+        f"halt rate {current.halt_rate:.2%} (halts raised / sets decided; "
+        f"{current.halts_open} open, {current.halts_resolved} resolved)"
         + (f", halts {current.halts}" if current.halts else ""),
         markup=False,
     )

@@ -22,10 +22,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kg_context.db.executor import QueryExecutor, Record
-from kg_context.errors import InputValidationError, StateError
+from kg_context.errors import AuthorizationError, InputValidationError, StateError
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Proposal, WriterKind, constitution_proposal, parse_proposal
 from kg_context.gate.decision import Decision
+from kg_context.gate.operator_acts import require_operator
 from kg_context.gate.store import GateStore, Submission
 from kg_context.settings import EngineSettings
 from kg_context.vocabulary import ProposalStatus
@@ -121,7 +122,17 @@ class Boundary:
         reason: str,
         writer_kind: WriterKind = WriterKind.OPERATOR,
     ) -> Decision:
-        """Change this boundary's constitution: a governed set, ratified only for an operator."""
+        """Change this boundary's constitution: a governed set, ratified only for an operator the
+        current constitution names. Anyone else gets an ``AuthorizationError`` before anything is
+        written (the gate checks again under the boundary's lock)."""
+        if WriterKind(writer_kind) is not WriterKind.OPERATOR:
+            raise AuthorizationError(
+                f"a constitution change in boundary {self.id} is an operator's act; writer "
+                f"{writer_id} claims kind {WriterKind(writer_kind).value}"
+            )
+        require_operator(
+            self._executor, self._constitution_for, self.id, writer_id, "constitution change"
+        )
         proposal = constitution_proposal(self.id, writer_id, text, reason, writer_kind)
         return self._store.commit_constitution(proposal, self.gateway_id)
 

@@ -1,17 +1,24 @@
 """Operators resolve halts: approve (the halting predicate is waived for this set), reject (the set
 is rejected), or amend (a new constitution is proposed as a governed set, and the set is decided
-again under it). Every resolution writes a receipt with who, when and why, and records how long
-the halt stayed open (operator resolution time is a metric)."""
+again under it). Only an operator the boundary's current constitution names may resolve: anyone
+else gets an ``AuthorizationError`` and nothing is written. Every resolution writes a receipt with
+who, when and why (and, for an approval, what the set declared but could not execute:
+``not_executed``), and records how long the halt stayed open (operator resolution time is a
+metric)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from kg_context.db.executor import QueryExecutor, Record, Transaction
-from kg_context.errors import InputValidationError, StateError
+from kg_context.errors import AuthorizationError, InputValidationError, StateError
+from kg_context.gate.authority import operator_problem
+from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Proposal, constitution_proposal
 from kg_context.gate.decision import Decision
+from kg_context.gate.operator_acts import require_operator
 from kg_context.gate.rows import receipt_row
 from kg_context.gate.set_constructor import ClosedSet
 from kg_context.gate.store import GateStore, now_iso
@@ -73,6 +80,10 @@ class Halts:
         if current.halt["status"] != HaltStatus.OPEN:
             raise StateError(f"halt {halt_id} is {current.halt['status']}, not open")
         boundary_id = current.halt["boundary_id"]
+        constitution_for = self._store.constitution_for
+        require_operator(
+            self._executor, constitution_for, boundary_id, operator_id, f"resolving {halt_id}"
+        )
         if resolution == ResolutionKind.REJECT:
             self._reject(current, operator_id, reason)
             return Resolution(halt_id, ResolutionKind.REJECT, None)
@@ -96,10 +107,12 @@ class Halts:
             view = _view(tx.run("halts/get", halt_id=halt_id), halt_id)
             if view.halt["status"] != HaltStatus.OPEN:
                 raise StateError(f"halt {halt_id} was resolved meanwhile")
+            _authorized(tx, constitution_for, boundary_id, operator_id, halt_id)
             return [ClosedSet(view.set["id"], bool(view.set["explicit"]), tuple(view.proposals))]
 
-        def resolve_halt(tx: Transaction, _decisions: list[Decision]) -> None:
-            self._close_halt(tx, current, resolution, operator_id, reason)
+        def resolve_halt(tx: Transaction, decisions: list[Decision]) -> None:
+            not_executed = [n for d in decisions for n in d.not_executed]
+            self._close_halt(tx, current, resolution, operator_id, reason, not_executed)
 
         decisions = self._store.decide_sets(
             boundary_id,
@@ -112,7 +125,10 @@ class Halts:
 
     def _reject(self, current: HaltView, operator_id: str, reason: str) -> None:
         def work(tx: Transaction) -> None:
-            tx.run("gate/lock_boundary", boundary_id=current.halt["boundary_id"])
+            rows = tx.run("gate/lock_boundary", boundary_id=current.halt["boundary_id"])
+            constitution = self._store.constitution_for(rows[0]["constitution_version"])
+            if operator_problem(constitution, operator_id) is not None:
+                raise AuthorizationError(f"resolving {current.halt['id']} refused: {operator_id}")
             view = _view(tx.run("halts/get", halt_id=current.halt["id"]), current.halt["id"])
             if view.halt["status"] != HaltStatus.OPEN:
                 raise StateError(f"halt {current.halt['id']} was resolved meanwhile")
@@ -128,6 +144,7 @@ class Halts:
         resolution: ResolutionKind,
         operator_id: str,
         reason: str,
+        not_executed: Sequence[str] = (),
     ) -> None:
         now = now_iso()
         rows = tx.run(
@@ -155,8 +172,23 @@ class Halts:
             reason=reason,
             reason_code=view.halt["reason_code"],
             resolution_seconds=rows[0]["resolution_seconds"],
+            not_executed=list(not_executed),
         )
         tx.run("gate/write_receipts", receipts=[row])
+
+
+def _authorized(
+    tx: Transaction,
+    constitution_for: Callable[[str], Constitution],
+    boundary_id: str,
+    operator_id: str,
+    halt_id: str,
+) -> None:
+    """The operator check again, under the boundary's lock (the constitution may have changed)."""
+    rows = tx.run("boundary/get", boundary_id=boundary_id)
+    problem = operator_problem(constitution_for(str(rows[0]["constitution_version"])), operator_id)
+    if problem is not None:
+        raise AuthorizationError(f"resolving {halt_id} refused: {problem}")
 
 
 def _view(rows: list[Record], halt_id: str) -> HaltView:
