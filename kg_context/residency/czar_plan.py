@@ -19,6 +19,10 @@
 Every planned transition cites its ``JustificationCase`` and the exact edges or facts behind it;
 what the czar cannot decide is planned apart, as ``UNCLEAR``, so that the gate halts it. The czar
 skips entries it wrote itself (independence; the constitution would reject them).
+
+All the planning reads run in ONE read transaction: the plan comes from one consistent snapshot.
+The plan never contradicts itself: an entry its mechanical compaction moves is never also an
+unclear case, and no planned transition is one the status machine forbids.
 """
 
 from __future__ import annotations
@@ -29,7 +33,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kg_context.db.executor import QueryExecutor, Record
+from kg_context.db.executor import QueryExecutor, Record, Transaction
+from kg_context.db.reader import Reader, TransactionReader
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Proposal, Transition
 from kg_context.gate.status_machine import is_legal
@@ -163,6 +168,7 @@ class _Planner:
     plan: CzarPlan
     entries: dict[str, Record]
     planned: dict[str, Transition] = field(default_factory=dict)
+    undecided: dict[str, tuple[str, Transition | None]] = field(default_factory=dict)
 
     def add(self, entry_id: str, transition: Transition) -> None:
         """Plan one transition: the first case found for an entry wins; the czar's own entries
@@ -176,13 +182,30 @@ class _Planner:
         self.planned[entry_id] = transition
 
     def unclear(self, entry_id: str, text: str, reason: str) -> None:
-        """A case the czar cannot decide: reported, and proposed apart so that it halts."""
-        self.plan.unclear.append(f"{text}: halted to the operator")
+        """A case the czar cannot decide: reported, and proposed apart so that it halts (unless
+        a mechanical case moves the entry anyway: see ``finish``)."""
         entry = self.entries.get(entry_id)
+        move = None
         if entry is not None and entry["writer_id"] != self.plan.czar_id:
-            self.plan.unclear_transitions.append(
-                _retire(entry_id, entry["status"], reason, JustificationCase.UNCLEAR, [text])
-            )
+            move = _retire(entry_id, entry["status"], reason, JustificationCase.UNCLEAR, [text])
+        self.undecided.setdefault(entry_id, (text, move))
+
+    def finish(self) -> None:
+        """The plan from what was found: mechanical transitions the status machine allows, and
+        the unclear cases of entries no mechanical case moves (a run never proposes to move one
+        entry twice: its compaction set would have moved it before the unclear set halts)."""
+        self.planned = {
+            k: t
+            for k, t in self.planned.items()
+            if t.to is None or is_legal(self.entries[k]["status"], t.to)
+        }
+        for entry_id, (text, move) in self.undecided.items():
+            if entry_id in self.planned:
+                continue
+            self.plan.unclear.append(f"{text}: halted to the operator")
+            if move is not None:
+                self.plan.unclear_transitions.append(move)
+        self.plan.transitions = [self.planned[k] for k in sorted(self.planned)]
 
 
 def plan_compaction(
@@ -193,7 +216,22 @@ def plan_compaction(
     settings: ResidencySettings,
     czar_id: str | None = None,
 ) -> CzarPlan:
-    """Read the boundary and plan the compaction (no writes), in the steps the module names."""
+    """Read the boundary and plan the compaction (no writes), in the steps the module names, all
+    reads in one read transaction (one consistent snapshot)."""
+
+    def work(tx: Transaction) -> CzarPlan:
+        return _plan(TransactionReader(tx), boundary_id, constitution, settings, czar_id)
+
+    return executor.read_tx(work)
+
+
+def _plan(
+    executor: Reader,
+    boundary_id: str,
+    constitution: Constitution,
+    settings: ResidencySettings,
+    czar_id: str | None,
+) -> CzarPlan:
     seq = boundary_seq(executor, boundary_id)
     plan = CzarPlan(boundary_id=boundary_id, czar_id=czar_id or settings.czar_id, seq=seq)
     rows = executor.read(
@@ -207,18 +245,27 @@ def plan_compaction(
     expired_into = _plan_expired_leases(executor, planner, settings)
     reach = compute_reachable(executor, boundary_id, constitution, seq=seq, settings=settings)
     _plan_residency(planner, reach, expired_into, constitution)
-    plan.transitions = [planner.planned[k] for k in sorted(planner.planned)]
+    planner.finish()
     plan.interfaces = plan_interfaces(executor, plan, reach, planner.planned)
     return plan
 
 
-def _plan_unexecuted_supersessions(executor: QueryExecutor, planner: _Planner) -> None:
-    """Step 1: declared supersession not yet executed; across keys it is not mechanical."""
+def _plan_unexecuted_supersessions(executor: Reader, planner: _Planner) -> None:
+    """Step 1: declared supersession not yet executed, whatever its superseder became: by a
+    standing superseder of the same key it is executed; across keys, or by a superseder that is
+    no longer standing, it is not mechanical."""
     for row in executor.read(
         "czar/unexecuted_supersessions",
         boundary_id=planner.plan.boundary_id,
         standing=as_values(STANDING_STATUSES),
     ):
+        if row["new_status"] not in STANDING_STATUSES:
+            text = (
+                f"{row['new_id']} declares it supersedes {row['old_id']}, but {row['new_id']} "
+                f"is {row['new_status']}"
+            )
+            planner.unclear(row["old_id"], text, "declared supersession by a non-standing entry")
+            continue
         if row["old_key"] != row["new_key"]:
             text = (
                 f"{row['new_id']} declares it supersedes {row['old_id']} with another key "
@@ -244,7 +291,7 @@ def _plan_unexecuted_supersessions(executor: QueryExecutor, planner: _Planner) -
             )
 
 
-def _plan_default_superseded(executor: QueryExecutor, planner: _Planner) -> None:
+def _plan_default_superseded(executor: Reader, planner: _Planner) -> None:
     """Step 2: deliberative material superseded by default by a newer entry of its key."""
     for row in executor.read(
         "czar/superseded_by_default",
@@ -266,7 +313,7 @@ def _plan_default_superseded(executor: QueryExecutor, planner: _Planner) -> None
 
 
 def _plan_expired_leases(
-    executor: QueryExecutor, planner: _Planner, settings: ResidencySettings
+    executor: Reader, planner: _Planner, settings: ResidencySettings
 ) -> dict[str, list[str]]:
     """Step 3: leases that ran out (reported, and named in what they no longer hold)."""
     plan = planner.plan

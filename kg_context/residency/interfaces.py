@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from kg_context.db.executor import QueryExecutor
+from kg_context.db.reader import Reader
 from kg_context.gate.contracts import Transition
 from kg_context.residency.reachability import Reachability
 from kg_context.vocabulary import STANDING_STATUSES, JustificationCase, as_values
@@ -34,7 +34,7 @@ def _property(name: str, props: dict[str, Any]) -> str | int | float | bool | No
 
 
 def plan_interfaces(
-    executor: QueryExecutor,
+    executor: Reader,
     plan: CzarPlan,
     reach: Reachability,
     planned: dict[str, Transition],

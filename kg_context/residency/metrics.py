@@ -14,7 +14,7 @@ from typing import Any
 
 from kg_context.errors import StateError
 from kg_context.gate.boundary import Boundary
-from kg_context.vocabulary import SetStatus
+from kg_context.vocabulary import HaltStatus
 
 __all__ = ["BoundaryStats", "stats"]
 
@@ -30,8 +30,10 @@ class BoundaryStats:
     live_count: int
     requires_count: int
     record_entries: int
-    sets: dict[str, int]
-    halts: dict[str, int]
+    sets: dict[str, int]  # sets decided, by their status now (a halted set approved is ratified)
+    halts: dict[str, int]  # every halt ever raised, by reason code (open and resolved)
+    halts_open: int
+    halts_resolved: int
 
     @property
     def retention_ratio(self) -> float | None:
@@ -42,8 +44,10 @@ class BoundaryStats:
 
     @property
     def halt_rate(self) -> float:
+        """Halts ever raised / sets decided: an operator's approval resolves a halt, it does not
+        take it back (``halts_open`` and ``halts_resolved`` show the two apart)."""
         decided = sum(self.sets.values())
-        return self.sets.get(SetStatus.HALTED, 0) / decided if decided else 0.0
+        return sum(self.halts.values()) / decided if decided else 0.0
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -59,6 +63,7 @@ def stats(boundary: Boundary) -> BoundaryStats:
     if not rows:
         raise StateError(f"no boundary {boundary.id}")
     r = rows[0]
+    statuses = {h["status"]: int(h["count"]) for h in r["halt_statuses"]}
     return BoundaryStats(
         boundary_id=r["boundary_id"],
         seq=int(r["seq"] or 0),
@@ -71,4 +76,6 @@ def stats(boundary: Boundary) -> BoundaryStats:
         record_entries=int(r["record_entries"]),
         sets={s["status"]: int(s["count"]) for s in r["sets"]},
         halts={h["reason_code"]: int(h["count"]) for h in r["halts"]},
+        halts_open=statuses.get(HaltStatus.OPEN, 0),
+        halts_resolved=statuses.get(HaltStatus.RESOLVED, 0),
     )

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kg_context.db.executor import QueryExecutor
+from kg_context.db.reader import Reader
 from kg_context.errors import StateError
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.constitution import Constitution
@@ -87,7 +87,7 @@ class RootPath:
         return f"{head}: {path}"
 
 
-def boundary_seq(executor: QueryExecutor, boundary_id: str) -> int:
+def boundary_seq(executor: Reader, boundary_id: str) -> int:
     rows = executor.read("boundary/get", boundary_id=boundary_id)
     if not rows:
         raise StateError(f"no boundary {boundary_id}")
@@ -113,7 +113,7 @@ def reachable(
 
 
 def compute_reachable(
-    executor: QueryExecutor,
+    executor: Reader,
     boundary_id: str,
     constitution: Constitution,
     *,
@@ -140,7 +140,7 @@ def compute_reachable(
 
 
 def _path(
-    executor: QueryExecutor,
+    executor: Reader,
     entry_id: str,
     constitution: Constitution,
     seq: int,
