@@ -34,3 +34,19 @@ def proposal(
     if set_id is not None:
         data["set_id"] = set_id
     return data
+
+
+def constitution_variant(tag: str, *replacements: tuple[str, str]) -> Any:
+    """The default constitution under version ``<default>-<tag>`` with each ``(old, new)`` text
+    replacement applied (each must be found)."""
+    from kg_context.gate.constitution import load_constitution, parse_constitution
+
+    default = load_constitution()
+    text = default.text.replace(f'version = "{default.version}"', f'version = "{tag}"')
+    for old, new in replacements:
+        assert old in text, old
+        text = text.replace(old, new)
+    return parse_constitution(text)
+
+
+CROSS_BOUNDARY_ALL = ("\nallowed = []", '\nallowed = ["derived_from", "requires"]')

@@ -13,17 +13,20 @@ from rich.console import Console
 
 from kg_context.cli.demo import run_demo
 from kg_context.db.connection import Target
+from kg_context.gate.constitution import load_constitution
 from tests.factories import entry, proposal
 
 
-def _cli(target: Target, *args: str) -> subprocess.CompletedProcess[str]:
+def _cli(
+    target: Target, *args: str, operator: str = "operator"
+) -> subprocess.CompletedProcess[str]:
     env = dict(
         os.environ,
         NEO4J_URI=target.uri,
         NEO4J_USERNAME=target.username,
         NEO4J_PASSWORD=target.password,
         NEO4J_DATABASE=target.database,
-        KG_CONTEXT_OPERATOR="ops-cli",
+        KG_CONTEXT_OPERATOR=operator,
     )
     return subprocess.run(
         [sys.executable, "-m", "kg_context.cli", *args],
@@ -55,11 +58,15 @@ def test_operator_resolves_a_halt_from_the_cli(
     assert shown.returncode == 0 and "suggested_amendment" in shown.stdout
     neither = _cli(neo4j_target, "halts", "resolve", halted.halt_id, "--reason", "x")
     assert neither.returncode == 1 and "exactly one of" in neither.stderr
-    done = _cli(neo4j_target, "halts", "resolve", halted.halt_id, "--approve", "--reason", "ok")
+    resolve = ("halts", "resolve", halted.halt_id, "--approve", "--reason", "ok")
+    unnamed = _cli(neo4j_target, *resolve, operator="ops-cli")
+    assert unnamed.returncode == 1 and "'ops-cli' is not an operator" in unnamed.stderr
+    assert "Traceback" not in unnamed.stderr and len(unnamed.stderr.strip().splitlines()) == 1
+    done = _cli(neo4j_target, *resolve)
     assert done.returncode == 0, done.stderr
     assert "commit" in done.stdout
     halt = engine.halts.show(halted.halt_id).halt
-    assert (halt["status"], halt["resolved_by"]) == ("resolved", "ops-cli")
+    assert (halt["status"], halt["resolved_by"]) == ("resolved", "operator")
 
 
 def test_constitution_cli_validates_and_proposes(
@@ -69,7 +76,10 @@ def test_constitution_cli_validates_and_proposes(
     shown = _cli(neo4j_target, "constitution", "show")
     assert shown.returncode == 0 and "[roots]" in shown.stdout
     new = tmp_path / "c.toml"
-    new.write_text(shown.stdout.replace('version = "2"', f'version = "cli-{boundary_id[-10:]}"'))
+    current = load_constitution().version
+    new.write_text(
+        shown.stdout.replace(f'version = "{current}"', f'version = "cli-{boundary_id[-10:]}"')
+    )
     assert _cli(neo4j_target, "constitution", "validate", str(new)).returncode == 0
     bad = tmp_path / "bad.toml"
     bad.write_text("version = 1\n")

@@ -24,9 +24,10 @@ from kg_context.cycle import (
 from kg_context.engine import Engine
 from kg_context.gate.boundary import Boundary
 from kg_context.settings import CycleSettings
+from tests.factories import CROSS_BOUNDARY_ALL, constitution_variant
 
 
-def commit(boundary: Boundary, pid: str, *entries: dict[str, Any]) -> None:
+def commit(boundary: Boundary, pid: str, *entries: dict[str, Any], **extra: Any) -> None:
     decision = boundary.commit(
         {
             "id": f"{boundary.id}-{pid}",
@@ -35,6 +36,7 @@ def commit(boundary: Boundary, pid: str, *entries: dict[str, Any]) -> None:
             "writer_kind": "agent",
             "targets": ["cycle-seed"],
             "entries": list(entries),
+            **extra,
         }
     )
     assert decision.outcome == "commit", decision
@@ -49,7 +51,11 @@ def test_load_linked_leaves_out_retired_invalidated_and_other_boundaries(
     foreign_boundary = engine.boundary(f"{boundary_id}-foreign")
     foreign = f"{foreign_boundary.id}-x"
     commit(foreign_boundary, "f", {"id": foreign, "class": "decision", "key": "f", "body": "f"})
-    team = engine.boundary(boundary_id)
+    # a link into another boundary: allowed by this boundary's constitution, consented to by the
+    # other boundary's adoption receipt
+    receipt = engine.adopt(foreign_boundary.id, operator_id="operator", reason="x", keys=["f"])
+    rules = constitution_variant(f"cycle-{boundary_id[-12:]}", CROSS_BOUNDARY_ALL)
+    team = engine.boundary(boundary_id, constitution=rules)
     commit(
         team,
         "seed",
@@ -66,15 +72,20 @@ def test_load_linked_leaves_out_retired_invalidated_and_other_boundaries(
             "class": "decision",
             "key": "key-a",
             "body": "body of a",
-            "requires": [{"entry_id": n["b"]}, {"entry_id": n["gone"]}, {"entry_id": foreign}],
+            "requires": [
+                {"entry_id": n["b"]},
+                {"entry_id": n["gone"]},
+                {"entry_id": foreign, "boundary_id": foreign_boundary.id},
+            ],
             "derived_from": [{"entry_id": n["bad"]}],
         },
+        adoption_receipt_id=receipt,
     )
     moved = team.commit(
         {
             "id": f"{boundary_id}-moves",
             "boundary_id": boundary_id,
-            "writer_id": "ops",
+            "writer_id": "operator",
             "writer_kind": "operator",
             "targets": ["cycle-seed"],
             "transitions": [

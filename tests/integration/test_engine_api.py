@@ -18,7 +18,7 @@ from kg_context.residency.metrics import stats
 from kg_context.residency.reachability import reachable, why
 from kg_context.residency.window import window
 from kg_context.settings import EngineSettings, ResidencySettings
-from tests.factories import entry, proposal
+from tests.factories import constitution_variant, entry, proposal
 
 
 def _commit(team: Any, *entries: dict[str, Any]) -> Any:
@@ -73,11 +73,15 @@ def test_handles_read_the_engine_settings_not_the_environment(
     settings = EngineSettings(
         residency=ResidencySettings(czar_id="czar-engine", czar_every_commits=2)
     )
+    # the constitution names the engine's czar (only a named czar may write as one)
+    rules = constitution_variant(
+        f"czars-{boundary_id[-12:]}", ('czars = ["czar"]', 'czars = ["czar", "czar-engine"]')
+    )
     with Engine.connect(neo4j_target, engine_settings=settings) as configured:
         # Read after the engine was constructed: ignored by it.
         monkeypatch.setenv("KG_CONTEXT_RESIDENCY_CZAR_ID", "czar-env")
         monkeypatch.setenv("KG_CONTEXT_RESIDENCY_CZAR_EVERY_COMMITS", "0")
-        team = configured.boundary(boundary_id)
+        team = configured.boundary(boundary_id, constitution=rules)
         assert team.settings is configured.settings is settings
         goal, loose = f"{boundary_id}-g", f"{boundary_id}-f"
         _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=goal))
@@ -117,7 +121,7 @@ def test_handle_methods_are_the_module_functions_over_the_same_receiver(
     assert team.audit() == audit(team)
     assert [h.entry_id for h in team.recall("ledger")][:1] == [dec]
     assert team.run_czar().decisions == ()
-    blast = team.challenge(goal, reason="doubt", writer_id="ops")
+    blast = team.challenge(goal, reason="doubt", writer_id="operator")
     assert blast.decision.outcome == "commit" and blast.moved_at_risk == (dec,)
 
 
@@ -131,4 +135,4 @@ def test_an_operation_on_one_boundary_cannot_reach_another_s_entry(
     with pytest.raises(StateError, match=f"no entry {foreign} in boundary {boundary_id}"):
         why(ours, foreign)
     with pytest.raises(StateError, match=f"no entry or set {foreign} in boundary {boundary_id}"):
-        ours.invalidate(foreign, reason="not ours", writer_id="ops")
+        ours.invalidate(foreign, reason="not ours", writer_id="operator")

@@ -36,7 +36,8 @@ def _moves(boundary_id: str, name: str, kind: str, *moves: dict[str, Any]) -> di
     return {
         "id": f"{boundary_id}-{name}",
         "boundary_id": boundary_id,
-        "writer_id": f"{kind}-7",
+        # czar and operator: the ids the constitution names; others register as they write
+        "writer_id": kind if kind in ("czar", "operator") else f"{kind}-7",
         "writer_kind": kind,
         "targets": ["t"],
         "transitions": [{"reason": name, **m} for m in moves],
@@ -98,7 +99,7 @@ def _history(engine: Any, b: str) -> dict[int, dict[str, tuple[str, bool]]]:
     )
     commit(_moves(b, "park", "operator", {"entry_id": f"{b}-goal", "resident": False}))
     commit(proposal(b, entry(key="cache", body="no cache", id=f"{b}-cache")))
-    blast = invalidate(team, f"{b}-db2", reason="the graph model was wrong", writer_id="ops")
+    blast = invalidate(team, f"{b}-db2", reason="the graph model was wrong", writer_id="operator")
     assert blast.decision.outcome == "commit"
     seen[blast.decision.seq] = _states(engine, b)
     commit(
@@ -190,7 +191,8 @@ def test_false_retirements_and_resurrections_are_observable(
         "resurrections": 0,
         "unjustified_retirements": 0,
     }
-    # A later set declares a dependency on the retired scratch entry: it was still needed.
+    # A later set declares a dependency on the retired scratch entry: it was still needed. The
+    # gate halts it (retired state would become load-bearing); the operator approves it.
     later = team.commit(
         proposal(
             b,
@@ -202,13 +204,15 @@ def test_false_retirements_and_resurrections_are_observable(
             ),
         )
     )
-    assert later.outcome == "commit"
+    assert (later.outcome, later.reason_code) == ("halt", "NON_STANDING_DEPENDENCY")
+    approved = engine.halts.resolve(later.halt_id, "approve", operator_id="operator", reason="ok")
+    assert approved.decision is not None and approved.decision.outcome == "commit"
     found = audit(team)
     (candidate,) = found.false_retirements
     assert (candidate.entry_id, candidate.retired_at_seq) == (f"{b}-tmp", 6)
     assert (candidate.case, candidate.justification) == ("UNREACHABLE", ("no root path",))
     assert [(e["kind"], e["by"], e["seq"]) for e in candidate.evidence] == [
-        ("dependency", f"{b}-retry", later.seq)
+        ("dependency", f"{b}-retry", approved.decision.seq)
     ]
     # An ungoverned write puts it back as live: a resurrection.
     ungoverned.executor.write("ungoverned/resurrect", entry_id=f"{b}-tmp")

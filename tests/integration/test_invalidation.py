@@ -91,11 +91,12 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
     )
     assert ten.seq == 10
     descendants = [d10, f10]
+    standing = [d10, f10]  # what a new set may still derive from essentially (not superseded)
     noise: list[str] = list(base)
     live_by_key: dict[str, str] = {}
     for i in range(11, 66):  # 55 more sets with ratified descendants (and unrelated noise)
         child = f"{b}-c{i}"
-        parents = [(rng.choice(descendants), i < 15 or rng.random() < 0.75)]
+        parents = [(rng.choice(standing), i < 15 or rng.random() < 0.75)]
         if rng.random() < 0.3:
             parents.append((rng.choice(noise), rng.random() < 0.5))
         supersedes = []
@@ -130,10 +131,11 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
         )
         assert (decision.outcome, decision.seq) == ("commit", i), decision
         descendants.append(child)
+        standing.append(child)
         noise.append(n)
         for s in supersedes:
             live_by_key.pop(key, None)
-            assert s["entry_id"]
+            standing.remove(s["entry_id"])
         live_by_key[key] = child
     assert team.state()["seq"] == 65
     roots = {d10, f10}
@@ -143,7 +145,7 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
 
     # First, X is found false: its declared descendants only; D10's radius is invisible.
     x_result = invalidate(
-        team, f"{b}-X", reason="the cache is eventually consistent", writer_id="ops"
+        team, f"{b}-X", reason="the cache is eventually consistent", writer_id="operator"
     )
     assert x_result.decision.outcome == "commit"
     assert not (set(x_result.walk.at_risk) | set(x_result.walk.flagged)) & (
@@ -153,7 +155,7 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
     # Then the omission is revealed: set 10 depended on X without declaring it.
     before = _entries(engine, b)
     result = challenge(
-        team, ten.set_id, reason="set 10 omitted its dependency on X", writer_id="ops"
+        team, ten.set_id, reason="set 10 omitted its dependency on X", writer_id="operator"
     )
     assert result.decision.outcome == "commit"
     assert set(result.walk.failed) == roots
@@ -255,7 +257,7 @@ def test_the_well_formed_lie_is_traced_and_a_is_recallable(engine: Any, boundary
     team.commit(proposal(b, entry(key="G", body="unrelated", id=g)))
     assert _entries(engine, b)[a]["status"] == "superseded"
 
-    result = invalidate(team, lie, reason="B addressed caching, not storage", writer_id="ops")
+    result = invalidate(team, lie, reason="B addressed caching, not storage", writer_id="operator")
     assert result.decision.outcome == "commit"
     assert result.walk.at_risk == sorted([c, d])
     assert result.walk.flagged == sorted([e, f])
@@ -304,7 +306,7 @@ def test_the_walk_is_bounded_and_says_so(engine: Any, boundary_id: str) -> None:
         team,
         chain[0],
         reason="probe",
-        writer_id="ops",
+        writer_id="operator",
         settings=InvalidationSettings(max_depth=2),
     )
     assert deep.walk.at_risk == sorted(chain[1:3])
@@ -314,12 +316,12 @@ def test_the_walk_is_bounded_and_says_so(engine: Any, boundary_id: str) -> None:
         team,
         chain[0],
         reason="probe",
-        writer_id="ops",
+        writer_id="operator",
         settings=InvalidationSettings(max_nodes=1),
     )
     assert wide.walk.cut_by_size and wide.walk.at_risk == [chain[1]]
     assert wide.proposal.summary and "CUT by size bound 1" in wide.proposal.summary
-    unbounded = invalidate(team, chain[1], reason="probe", writer_id="ops")
+    unbounded = invalidate(team, chain[1], reason="probe", writer_id="operator")
     assert unbounded.walk.at_risk == sorted(chain[2:]) and not unbounded.walk.cut
 
 
@@ -341,7 +343,7 @@ def test_revalidation_by_derived_from_passes_and_without_reference_halts(
             ),
         )
     )
-    challenge(team, root, reason="doubt", writer_id="ops")
+    challenge(team, root, reason="doubt", writer_id="operator")
     before = _entries(engine, b)[child]["status"]
     weak = team.commit(_revalidation(b, [child], []))
     assert (weak.outcome, weak.reason_code, before) == ("halt", "WEAK_REVALIDATION", "at_risk")

@@ -52,7 +52,7 @@ def test_split_after_100_sets_moves_old_class_entries_through_governed_sets(
         {
             "id": f"{b}-czar",
             "boundary_id": b,
-            "writer_id": "czar-1",
+            "writer_id": "czar",
             "writer_kind": "czar",
             "targets": ["compaction"],
             "transitions": [
@@ -74,7 +74,7 @@ def test_split_after_100_sets_moves_old_class_entries_through_governed_sets(
     assert len(standing) >= 15 and set(out_of_play.values()) == {"superseded", "retired"}
 
     with pytest.raises(InputValidationError, match="unknown class"):
-        change(team, "split", "fact", ["fact", "bug"], reason="x", operator_id="ops")
+        change(team, "split", "fact", ["fact", "bug"], reason="x", operator_id="operator")
 
     split = change(
         team,
@@ -82,7 +82,7 @@ def test_split_after_100_sets_moves_old_class_entries_through_governed_sets(
         "fact",
         ["fact", "constraint"],
         reason="requirements are constraints, not observations",
-        operator_id="ops",
+        operator_id="operator",
     )
     assert split.decision.outcome == "commit"
     assert sorted(split.at_risk) == standing
@@ -126,7 +126,7 @@ def test_split_after_100_sets_moves_old_class_entries_through_governed_sets(
         split.change_entry_id,
         moves,
         reason="declared class per entry",
-        writer_id="ops",
+        writer_id="operator",
         batch=5,
     )
     assert [d.outcome for d in decisions] == ["commit"] * len(decisions) and len(decisions) > 1

@@ -19,7 +19,7 @@ from kg_context.residency.reachability import reachable, why
 from kg_context.residency.recall import admit, recall
 from kg_context.residency.window import window
 from kg_context.settings import ResidencySettings
-from tests.factories import entry, proposal
+from tests.factories import constitution_variant, entry, proposal
 
 DEFAULT = load_constitution()
 
@@ -38,6 +38,10 @@ def _commit(team: Any, boundary_id: str, *entries: dict[str, Any], **kw: Any) ->
     decision = team.commit(proposal(boundary_id, *entries, targets=[f"t-{id(entries)}"], **kw))
     assert decision.outcome == "commit", (decision.reason_code, decision.detail)
     return decision
+
+
+# Two czar identities (each leaves what it wrote to the other): the constitution names both.
+TWO_CZARS = constitution_variant("3-two-czars", ('czars = ["czar"]', 'czars = ["czar", "czar-b"]'))
 
 
 def _settle(team: Any) -> None:
@@ -177,7 +181,7 @@ def test_czar_halts_when_a_standing_entry_holds_the_retiree_by_a_hard_edge(
     _commit(
         team,
         boundary_id,
-        writer_id="op",
+        writer_id="operator",
         writer_kind="operator",
         transitions=[{"entry_id": holder, "resident": False, "reason": "not needed now"}],
     )
@@ -192,10 +196,13 @@ def test_czar_halts_when_a_standing_entry_holds_the_retiree_by_a_hard_edge(
 def test_a_case_the_czar_cannot_decide_halts_once_and_the_operator_decides_it(
     engine: Any, boundary_id: str
 ) -> None:
-    """A supersession declared across keys (approved unexecuted by an operator) is not a
-    pre-authorized case: the czar proposes it as its own set, the gate halts it
+    """A supersession declared across keys and recorded unexecuted (an append-only boundary) is
+    not a pre-authorized case: the czar proposes it as its own set, the gate halts it
     (UNCLEAR_COMPACTION), mechanical work is not blocked, and a rerun finds the same halt."""
-    team = engine.boundary(boundary_id)
+    rules = constitution_variant(
+        f"ao-{boundary_id[-12:]}", ("append_only_below = 0", "append_only_below = 50")
+    )
+    team = engine.boundary(boundary_id, task_horizon=10, constitution=rules)
     old, new = f"{boundary_id}-old", f"{boundary_id}-new"
     goal = entry(cls="goal", key="g", body="ship", id=f"{boundary_id}-goal")
     _commit(team, boundary_id, goal, entry(key="db", body="postgres", id=old))
@@ -210,8 +217,7 @@ def test_a_case_the_czar_cannot_decide_halts_once_and_the_operator_decides_it(
             ),
         )
     )
-    assert declared.reason_code == "SUPERSESSION_TARGET"  # other key: halted at commit
-    engine.halts.resolve(declared.halt_id, "approve", operator_id="ops", reason="record it")
+    assert declared.outcome == "commit"  # append-only: recorded, not executed
     report = run_czar(team)
     halted = [d for d in report.decisions if d.outcome == "halt"]
     assert [d.reason_code for d in halted] == ["UNCLEAR_COMPACTION"]
@@ -220,7 +226,7 @@ def test_a_case_the_czar_cannot_decide_halts_once_and_the_operator_decides_it(
     again = run_czar(team)
     assert [d.halt_id for d in again.decisions if d.outcome == "halt"] == [halted[0].halt_id]
     resolved = engine.halts.resolve(
-        halted[0].halt_id, "approve", operator_id="ops", reason="the old decision is gone"
+        halted[0].halt_id, "approve", operator_id="operator", reason="the old decision is gone"
     )
     assert resolved.decision is not None and resolved.decision.outcome == "commit"
     assert _entries(engine, boundary_id)[old]["status"] == "retired"
@@ -229,7 +235,7 @@ def test_a_case_the_czar_cannot_decide_halts_once_and_the_operator_decides_it(
 def test_300_set_session_every_resident_entry_has_a_root_path_and_nothing_is_lost(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    team = engine.boundary(boundary_id, constitution=TWO_CZARS)
     team.after_commit = every_n_commits(25)  # the czar runs every 25 commits
     committed_entries = 0
     record_sizes: list[int] = []

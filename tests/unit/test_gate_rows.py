@@ -32,6 +32,8 @@ STATEMENTS: dict[str, dict[str, Any]] = {
     "gate/write_halts": {"row": rows.HaltRow},
     "gate/write_receipts": {"row": rows.ReceiptRow},
     "gate/write_transitions": {"row": rows.TransitionRow},
+    "gate/write_foreign_edges": {"row": rows.ForeignEdgeRow},
+    "gate/write_adoption_uses": {"row": rows.AdoptionUseRow},
 }
 # Keys a statement's rows carry for the gate's own bookkeeping, never read by the statement:
 # none today (every key the gate writes is read).

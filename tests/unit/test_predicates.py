@@ -9,14 +9,16 @@ tripping scenario, that the predicate returns its reason code with the outcome
 that code first (nothing else is wrong with the scenario); for the neighbour, that no predicate
 objects at all.
 
-The four codes decided outside the predicate library are covered through the pure functions that
-decide them: ``NO_PLACEMENT`` (``construct_sets`` + ``rejection_for_unplaced``) and
-``NOT_OPERATOR``, ``INVALID_CONSTITUTION``, ``CONSTITUTION_VERSION_TAKEN``
-(``evaluate_constitution``). ``test_every_reason_code_is_covered`` ties the table to the enum.
+The codes decided outside the predicate library are covered through the pure functions that
+decide them: ``NO_PLACEMENT`` (``construct_sets`` + ``rejection_for_unplaced``), ``SET_ID_TAKEN``
+(``evaluate``), ``WRITE_FAILED`` (``isolation.write_failed_plan`` and an unreadable payload in
+``evaluate``), and ``NOT_OPERATOR``, ``NOT_AUTHORIZED``, ``INVALID_CONSTITUTION``,
+``CONSTITUTION_VERSION_TAKEN`` for constitution changes (``evaluate_constitution``).
+``test_every_reason_code_is_covered`` ties the table to the enum.
 
-The czar's compaction case and the failed ancestor an at-risk entry recorded are still encoded as
-text prefixes today (``"UNREACHABLE: ..."``, ``"failed:<id>"``); ``_czar_transition`` and
-``_recorded_failures`` are the only places that know it.
+The graph facts the gate reads in its transaction are given in memory: a czar's claimed cases
+(``ClaimFacts``), the registered writers, adoption receipts (``AdoptionState``), entries of other
+boundaries, and the sets of the fragment window (``SetFootprint``).
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ from typing import Any
 import pytest
 
 from kg_context.gate.constitution import (
+    AuthorityRule,
     Constitution,
+    CrossBoundaryRule,
     DensityRule,
     Limits,
     default_constitution_text,
@@ -37,22 +41,28 @@ from kg_context.gate.constitution import (
     parse_constitution,
 )
 from kg_context.gate.contracts import Proposal, WriterKind, constitution_proposal
-from kg_context.gate.decision import evaluate_constitution, rejection_for_unplaced
+from kg_context.gate.decision import evaluate, evaluate_constitution, rejection_for_unplaced
+from kg_context.gate.isolation import Pending, write_failed_plan
 from kg_context.gate.predicates import (
     HALTS,
     REJECTS,
     Check,
     SetView,
     Violation,
+    adoption_scope,
     body_size,
     class_allowed,
     compaction_pre_authorized,
+    cross_boundary,
+    czar_cases_shown,
     czar_independence,
     deliberative_lease,
     density,
     dependencies_exist,
+    dependency_cycle,
     entry_ids_free,
     fragmentation,
+    non_standing_dependency,
     provenance_required,
     residency_hold,
     set_size,
@@ -60,14 +70,24 @@ from kg_context.gate.predicates import (
     transitions_legal,
     verse_adoption,
     weak_revalidation,
+    writer_authority,
 )
+from kg_context.gate.refusal import UnreadableProposal
 from kg_context.gate.set_constructor import construct_sets
-from kg_context.gate.snapshot import BoundaryState, EntryState, Snapshot
+from kg_context.gate.snapshot import (
+    AdoptionState,
+    BoundaryState,
+    ClaimFacts,
+    EntryState,
+    SetFootprint,
+    Snapshot,
+)
 from kg_context.vocabulary import JustificationCase, Outcome, ReasonCode
 
 B = "b-pure"
+OTHER = "b-other"
 RULES = load_constitution()
-CZAR = "czar-1"
+CZAR = "czar"  # the czar the default constitution names
 _ids = itertools.count(1)
 
 
@@ -149,8 +169,12 @@ class Scenario:
     tokens: dict[str, int] = field(default_factory=dict)  # entry id -> tokens (default 1)
     live_count: int | None = None  # default: the live entries of ``states``
     requires_count: int = 0
-    adoption_receipts: frozenset[str] = frozenset()
+    adoptions: tuple[AdoptionState, ...] = ()
     append_only: bool = False
+    writers: tuple[tuple[str, str], ...] = ()  # registered (writer id, kind)
+    claims: tuple[tuple[str, ClaimFacts], ...] = ()  # what the graph shows for claimed entries
+    foreign: tuple[EntryState, ...] = ()  # entries of other boundaries
+    recent_sets: tuple[SetFootprint, ...] = ()
 
     def snapshot(self) -> Snapshot:
         live = sum(1 for s in self.states if s.live and s.boundary_id == B)
@@ -167,7 +191,11 @@ class Scenario:
         return Snapshot(
             boundary=boundary,
             entries={s.id: s for s in self.states},
-            adoption_receipts=set(self.adoption_receipts),
+            adoptions={a.id: a for a in self.adoptions},
+            writers=dict(self.writers),
+            claims=dict(self.claims),
+            foreign={(f.boundary_id, f.id): f for f in self.foreign},
+            recent_sets=list(self.recent_sets),
         )
 
     def view(self) -> SetView:
@@ -197,13 +225,93 @@ class Row:
     passes: Scenario
 
 
+def _unreached(*entry_ids: str) -> tuple[tuple[str, ClaimFacts], ...]:
+    """What the graph shows for entries no root reaches (and nothing else holds)."""
+    return tuple((i, ClaimFacts(False, False, False)) for i in entry_ids)
+
+
+def _receipt(
+    receipt_id: str,
+    *,
+    boundary: str = B,
+    keys: tuple[str, ...] = ("k",),
+    uses: int = 1,
+    used: int = 0,
+    until: int | None = None,
+) -> AdoptionState:
+    return AdoptionState(receipt_id, boundary, frozenset(keys), uses, used, until, 7)
+
+
+def _footprint(
+    set_id: str = "S-earlier", *, fanout: int = 0, entries: int = 1, writer: str = "w-1"
+) -> SetFootprint:
+    """A set ratified at seq 7 (in the window) on target ``t`` by ``writer``."""
+    return SetFootprint(
+        set_id, 7, frozenset({"t"}), frozenset({writer}), fanout, entries, frozenset()
+    )
+
+
 _SMALL = _rules(limits=Limits(max_entries_per_set=2))
 _NARROW = _rules(density=DensityRule(max_set_fanout=2))
+_BASES = (_state("base"), _state("base2"))
+_REQ_BASE2 = [{"entry_id": "base"}, {"entry_id": "base2"}]
+# A ratified set in the window on target t by w-1 that declared 2 edges; fan-out limit 3.
+_FRAGMENT: dict[str, Any] = {
+    "states": _BASES,
+    "rules": _rules(density=DensityRule(max_set_fanout=3)),
+    "recent_sets": (_footprint(fanout=2),),
+}
 _HOLDER = _state("holder")
 _HELD = _state("base", hard_held_by=("holder",))
 _REVALIDATE = _move("x", "revalidated")
 _AT_RISK_X = _state("x", "at_risk", failed_ancestors=_recorded_failures("root"))
 U = JustificationCase.UNREACHABLE
+
+_AGENTS_ONLY = _rules(authority=AuthorityRule(self_register=(WriterKind.AGENT,)))
+_TOOL = (("w-1", "tool"),)
+_REACHED = ClaimFacts(True, False, False)
+_SUPERSEDED = ClaimFacts(False, True, False)
+_DEFAULTED = ClaimFacts(False, False, True)
+_SUP = JustificationCase.SUPERSEDED
+_DEF = JustificationCase.DEFAULT_SUPERSEDED
+_OUT = EntryState("out", B, "k", "live", "decision", "w-0", False, tokens=5)
+_INVALID = _state("base", "invalidated")
+_RETIRED = (_state("base", "retired"),)
+_CROSS = _rules(cross_boundary=CrossBoundaryRule(allowed=("derived_from", "requires")))
+_THERE = [{"entry_id": "api", "boundary_id": OTHER}]
+_ACROSS: dict[str, Any] = {
+    "foreign": (_state("api", key="api", boundary=OTHER),),
+    "adoptions": (_receipt("r", boundary=OTHER, keys=("api",)),),
+}
+
+
+def _on(entry_id: str) -> list[dict[str, Any]]:
+    return [{"entry_id": entry_id}]
+
+
+def _soft_on(entry_id: str) -> list[dict[str, Any]]:
+    return [{"entry_id": entry_id, "policy": "soft", "lease_sets": 5}]
+
+
+def _support_on(entry_id: str) -> list[dict[str, Any]]:
+    return [{"entry_id": entry_id, "essential": False}]
+
+
+def _replaces(entry_id: str) -> list[dict[str, Any]]:
+    return [{"entry_id": entry_id, "reason": "r"}]
+
+
+def _window_in(entry_id: str) -> dict[str, Any]:
+    return {"entry_id": entry_id, "resident": True, "reason": "root path", "case": "REACHABLE"}
+
+
+def _window_out(entry_id: str) -> dict[str, Any]:
+    return {"entry_id": entry_id, "resident": False, "reason": "status", "case": "NOT_STANDING"}
+
+
+def _global(key: str) -> Proposal:
+    return _proposal(_entry("g", key=key, verse="global"), adoption_receipt_id="adopt-1")
+
 
 ROWS: list[Row] = [
     # -- rejections -------------------------------------------------------------------------
@@ -311,6 +419,7 @@ ROWS: list[Row] = [
         S(_proposal(kind="agent", transitions=[_move("base", resident=False)])),
         S(
             _proposal(
+                writer="operator",
                 kind="operator",
                 transitions=[_move("base", resident=False)],
             )
@@ -327,6 +436,7 @@ ROWS: list[Row] = [
         S(
             _czar(_czar_transition("base", U, "no root path")),
             states=(_state("base", writer="w-0"),),
+            claims=_unreached("base"),
         ),
     ),
     Row(
@@ -344,13 +454,31 @@ ROWS: list[Row] = [
     ),
     # -- halts ------------------------------------------------------------------------------
     Row(
-        "two explicit sets on one target within the window",
+        "a set and a ratified fragment (one target, one writer) over the fan-out together",
         ReasonCode.FRAGMENTATION,
         fragmentation,
-        S(_proposal(_entry("a"), set_id="S1"), _proposal(_entry("b"), set_id="S2")),
+        S(_proposal(_entry("a", requires=_REQ_BASE2)), **_FRAGMENT),
+        S(_proposal(_entry("a", requires=_REQ_BASE2), writer="w-2"), **_FRAGMENT),
+    ),
+    Row(
+        "a set and a fragment over limits.max_entries_per_set together",
+        ReasonCode.FRAGMENTATION,
+        fragmentation,
+        S(_proposal(_entry("a"), _entry("b")), rules=_SMALL, recent_sets=(_footprint(entries=1),)),
         S(
-            _proposal(_entry("a"), set_id="S1", targets=["t1"]),
-            _proposal(_entry("b"), set_id="S2", targets=["t2"]),
+            _proposal(_entry("a"), _entry("b"), set_id="S2", targets=["elsewhere"]),
+            rules=_SMALL,
+            recent_sets=(_footprint(entries=1),),
+        ),
+    ),
+    Row(
+        "a fragment the set descends from is an ordered sequence, not a fragment",
+        ReasonCode.FRAGMENTATION,
+        fragmentation,
+        S(_proposal(_entry("a", requires=_REQ_BASE2)), **_FRAGMENT),
+        S(
+            _proposal(_entry("a", requires=_REQ_BASE2, derived_from=[{"entry_id": "mine"}])),
+            **{**_FRAGMENT, "states": (*_BASES, _state("mine", set_id="S-earlier"))},
         ),
     ),
     Row(
@@ -407,7 +535,7 @@ ROWS: list[Row] = [
         S(_proposal(_entry("g", verse="global"), adoption_receipt_id="adopt-1")),
         S(
             _proposal(_entry("g", verse="global"), adoption_receipt_id="adopt-1"),
-            adoption_receipts=frozenset({"adopt-1"}),
+            adoptions=(_receipt("adopt-1", keys=("k",)),),
         ),
     ),
     Row(
@@ -452,13 +580,18 @@ ROWS: list[Row] = [
         "czar retires an entry a staying entry holds by a hard edge",
         ReasonCode.HARD_DEPENDENCY,
         residency_hold,
-        S(_czar(_czar_transition("base", U, "no root path")), states=(_HELD, _HOLDER)),
+        S(
+            _czar(_czar_transition("base", U, "no root path")),
+            states=(_HELD, _HOLDER),
+            claims=_unreached("base", "holder"),
+        ),
         S(
             _czar(
                 _czar_transition("base", U, "no root path"),
                 _czar_transition("holder", U, "no root path"),
             ),
             states=(_HELD, _HOLDER),
+            claims=_unreached("base", "holder"),
         ),
     ),
     Row(
@@ -473,7 +606,282 @@ ROWS: list[Row] = [
         ReasonCode.UNCLEAR_COMPACTION,
         compaction_pre_authorized,
         S(_czar(_czar_transition("base", JustificationCase.UNCLEAR, "two roots disagree"))),
-        S(_czar(_czar_transition("base", U, "no root path at seq 7"))),
+        S(_czar(_czar_transition("base", U, "no root path at seq 7")), claims=_unreached("base")),
+    ),
+    # -- issue 10: authority ----------------------------------------------------------------
+    Row(
+        "a writer registered in the boundary as another kind",
+        ReasonCode.WRITER_KIND,
+        writer_authority,
+        S(_proposal(_entry("a")), writers=(("w-1", "tool"),)),
+        S(_proposal(_entry("a")), writers=(("w-1", "agent"),)),
+    ),
+    Row(
+        "an id the constitution names writing as another kind",
+        ReasonCode.WRITER_KIND,
+        writer_authority,
+        S(_proposal(_entry("a"), writer="operator", kind="agent")),
+        S(_proposal(_entry("a"), writer="operator", kind="operator")),
+    ),
+    Row(
+        "one writer claiming two kinds in one set",
+        ReasonCode.WRITER_KIND,
+        writer_authority,
+        S(
+            _proposal(_entry("a"), set_id="S"),
+            _proposal(_entry("b", "scratch"), kind="tool", set_id="S"),
+        ),
+        S(_proposal(_entry("a"), set_id="S"), _proposal(_entry("b", "scratch"), set_id="S")),
+    ),
+    Row(
+        "a czar kind claimed by an id the constitution does not name",
+        ReasonCode.NOT_AUTHORIZED,
+        writer_authority,
+        S(
+            _proposal(transitions=[_czar_transition("base", U, "lie")], writer="m", kind="czar"),
+            claims=_unreached("base"),
+        ),
+        S(_czar(_czar_transition("base", U, "no root path")), claims=_unreached("base")),
+    ),
+    Row(
+        "an operator kind claimed by an id the constitution does not name",
+        ReasonCode.NOT_AUTHORIZED,
+        writer_authority,
+        S(_proposal(_entry("a"), writer="ops", kind="operator")),
+        S(_proposal(_entry("a"), writer="operator", kind="operator")),
+    ),
+    Row(
+        "a new writer of a kind the constitution does not let register itself",
+        ReasonCode.NOT_AUTHORIZED,
+        writer_authority,
+        S(_proposal(_entry("s", "scratch"), kind="tool"), rules=_AGENTS_ONLY),
+        S(_proposal(_entry("s", "scratch"), kind="tool"), rules=_AGENTS_ONLY, writers=_TOOL),
+    ),
+    Row(
+        "czar cites UNREACHABLE for an entry the graph shows reachable",
+        ReasonCode.CASE_NOT_SHOWN,
+        czar_cases_shown,
+        S(_czar(_czar_transition("base", U, "lie")), claims=(("base", _REACHED),)),
+        S(_czar(_czar_transition("base", U, "no root path")), claims=_unreached("base")),
+    ),
+    Row(
+        "czar cites REACHABLE for an entry no root reaches",
+        ReasonCode.CASE_NOT_SHOWN,
+        czar_cases_shown,
+        S(_czar(_window_in("out")), states=(_OUT,), claims=_unreached("out")),
+        S(_czar(_window_in("out")), states=(_OUT,), claims=(("out", _REACHED),)),
+    ),
+    Row(
+        "czar cites NOT_STANDING for a standing entry",
+        ReasonCode.CASE_NOT_SHOWN,
+        czar_cases_shown,
+        S(_czar(_window_out("base")), claims=_unreached("base")),
+        S(_czar(_window_out("base")), states=(_state("base", "superseded"),)),
+    ),
+    Row(
+        "czar cites SUPERSEDED without an unexecuted supersession by its key",
+        ReasonCode.CASE_NOT_SHOWN,
+        czar_cases_shown,
+        S(_czar(_czar_transition("base", _SUP, "r")), claims=_unreached("base")),
+        S(_czar(_czar_transition("base", _SUP, "r")), claims=(("base", _SUPERSEDED),)),
+    ),
+    Row(
+        "czar cites DEFAULT_SUPERSEDED without a newer standing entry of its key",
+        ReasonCode.CASE_NOT_SHOWN,
+        czar_cases_shown,
+        S(_czar(_czar_transition("base", _DEF, "r")), claims=_unreached("base")),
+        S(_czar(_czar_transition("base", _DEF, "r")), claims=(("base", _DEFAULTED),)),
+    ),
+    Row(
+        "czar case that does not justify the move it declares",
+        ReasonCode.CASE_NOT_SHOWN,
+        czar_cases_shown,
+        S(
+            _czar(_czar_transition("out", JustificationCase.REACHABLE, "r")),
+            states=(_OUT,),
+            claims=(("out", _REACHED),),
+        ),
+        S(_czar(_window_in("out")), states=(_OUT,), claims=(("out", _REACHED),)),
+    ),
+    # -- issue 10: the shape of the declared graph -------------------------------------------
+    Row(
+        "a DERIVED_FROM cycle among the set's entries",
+        ReasonCode.DEPENDENCY_CYCLE,
+        dependency_cycle,
+        S(_proposal(_entry("a", derived_from=_on("b")), _entry("b", derived_from=_on("a")))),
+        S(_proposal(_entry("a", derived_from=_on("b")), _entry("b", derived_from=_on("base")))),
+    ),
+    Row(
+        "an entry derived from itself",
+        ReasonCode.DEPENDENCY_CYCLE,
+        dependency_cycle,
+        S(_proposal(_entry("a", derived_from=_on("a")))),
+        S(_proposal(_entry("a", derived_from=_on("base")))),
+    ),
+    Row(
+        "a hard REQUIRES cycle among the set's entries",
+        ReasonCode.DEPENDENCY_CYCLE,
+        dependency_cycle,
+        S(_proposal(_entry("a", requires=_on("b")), _entry("b", requires=_on("a")))),
+        S(_proposal(_entry("a", requires=_on("b")), _entry("b", requires=_soft_on("a")))),
+    ),
+    Row(
+        "a reference to another boundary the constitution does not allow",
+        ReasonCode.CROSS_BOUNDARY,
+        cross_boundary,
+        S(_proposal(_entry("a", derived_from=_THERE), adoption_receipt_id="r"), **_ACROSS),
+        S(
+            _proposal(_entry("a", derived_from=_THERE), adoption_receipt_id="r"),
+            **{**_ACROSS, "rules": _CROSS},
+        ),
+    ),
+    Row(
+        "a reference to another boundary without that boundary's receipt",
+        ReasonCode.CROSS_BOUNDARY,
+        cross_boundary,
+        S(_proposal(_entry("a", derived_from=_THERE)), **{**_ACROSS, "rules": _CROSS}),
+        S(
+            _proposal(_entry("a", derived_from=_THERE), adoption_receipt_id="r"),
+            **{**_ACROSS, "rules": _CROSS},
+        ),
+    ),
+    Row(
+        "a reference to another boundary citing a used-up receipt",
+        ReasonCode.CROSS_BOUNDARY,
+        cross_boundary,
+        S(
+            _proposal(_entry("a", derived_from=_THERE), adoption_receipt_id="r"),
+            **{
+                **_ACROSS,
+                "rules": _CROSS,
+                "adoptions": (_receipt("r", boundary=OTHER, keys=("api",), used=1),),
+            },
+        ),
+        S(
+            _proposal(_entry("a", derived_from=_THERE), adoption_receipt_id="r"),
+            **{**_ACROSS, "rules": _CROSS},
+        ),
+    ),
+    Row(
+        "a supersession of an entry of another boundary",
+        ReasonCode.CROSS_BOUNDARY,
+        cross_boundary,
+        S(
+            _proposal(
+                _entry("a", supersedes=[{**_THERE[0], "reason": "r"}]), adoption_receipt_id="r"
+            ),
+            **{**_ACROSS, "rules": _CROSS},
+        ),
+        S(
+            _proposal(_entry("a", derived_from=_THERE), adoption_receipt_id="r"),
+            **{**_ACROSS, "rules": _CROSS},
+        ),
+    ),
+    Row(
+        "a named boundary that does not hold the referenced entry",
+        ReasonCode.UNKNOWN_DEPENDENCY,
+        dependencies_exist,
+        S(
+            _proposal(
+                _entry("a", derived_from=[{"entry_id": "ghost", "boundary_id": OTHER}]),
+                adoption_receipt_id="r",
+            ),
+            **{**_ACROSS, "rules": _CROSS},
+        ),
+        S(
+            _proposal(_entry("a", derived_from=_THERE), adoption_receipt_id="r"),
+            **{**_ACROSS, "rules": _CROSS},
+        ),
+    ),
+    Row(
+        "REQUIRES on a retired entry",
+        ReasonCode.NON_STANDING_DEPENDENCY,
+        non_standing_dependency,
+        S(_proposal(_entry("a", requires=_on("base"))), states=(_state("base", "retired"),)),
+        S(_proposal(_entry("a", requires=_on("base"))), states=(_state("base", "at_risk"),)),
+    ),
+    Row(
+        "essential DERIVED_FROM on an invalidated entry",
+        ReasonCode.NON_STANDING_DEPENDENCY,
+        non_standing_dependency,
+        S(_proposal(_entry("a", derived_from=_on("base"))), states=(_INVALID,)),
+        S(_proposal(_entry("a", derived_from=_support_on("base"))), states=(_INVALID,)),
+    ),
+    Row(
+        "essential DERIVED_FROM on a retired entry (an interface summarizing it is provenance)",
+        ReasonCode.NON_STANDING_DEPENDENCY,
+        non_standing_dependency,
+        S(_czar(entries=[_entry("i", "scratch", derived_from=_on("base"))]), states=_RETIRED),
+        S(_czar(entries=[_entry("i", "interface", derived_from=_on("base"))]), states=_RETIRED),
+    ),
+    Row(
+        "REQUIRES on an entry the set itself supersedes",
+        ReasonCode.NON_STANDING_DEPENDENCY,
+        non_standing_dependency,
+        S(_proposal(_entry("n", supersedes=_replaces("base"), requires=_on("base")))),
+        S(_proposal(_entry("n", supersedes=_replaces("base"), derived_from=_on("base")))),
+    ),
+    Row(
+        "REQUIRES on an entry the set itself retires",
+        ReasonCode.NON_STANDING_DEPENDENCY,
+        non_standing_dependency,
+        S(
+            _proposal(
+                _entry("a", requires=_on("base")),
+                transitions=[_move("base", "retired")],
+                writer="operator",
+                kind="operator",
+            )
+        ),
+        S(
+            _proposal(
+                _entry("a", requires=_on("base")),
+                transitions=[_move("base", "challenged")],
+                writer="operator",
+                kind="operator",
+            )
+        ),
+    ),
+    Row(
+        "REQUIRES on a new entry committed explored",
+        ReasonCode.NON_STANDING_DEPENDENCY,
+        non_standing_dependency,
+        S(
+            _proposal(
+                _entry("x", "scratch", attributes={"explored": True}),
+                _entry("a", requires=_on("x")),
+            )
+        ),
+        S(_proposal(_entry("x", "scratch"), _entry("a", requires=_on("x")))),
+    ),
+    # -- issue 10: adoption ------------------------------------------------------------------
+    Row(
+        "a cited adoption receipt that does not cover the entry's key",
+        ReasonCode.ADOPTION_SCOPE,
+        adoption_scope,
+        S(_global("security"), adoptions=(_receipt("adopt-1", keys=("pricing",)),)),
+        S(_global("pricing"), adoptions=(_receipt("adopt-1", keys=("pricing",)),)),
+    ),
+    Row(
+        "a cited adoption receipt that is used up",
+        ReasonCode.ADOPTION_SCOPE,
+        adoption_scope,
+        S(_global("k"), adoptions=(_receipt("adopt-1", used=1),)),
+        S(_global("k"), adoptions=(_receipt("adopt-1", uses=2, used=1),)),
+    ),
+    Row(
+        "a cited adoption receipt that expired",
+        ReasonCode.ADOPTION_SCOPE,
+        adoption_scope,
+        S(_global("k"), adoptions=(_receipt("adopt-1", until=7),)),
+        S(_global("k"), adoptions=(_receipt("adopt-1", until=8),)),
+    ),
+    Row(
+        "one new entry id declared twice in a set",
+        ReasonCode.ENTRY_ID_TAKEN,
+        entry_ids_free,
+        S(_proposal(_entry("a"), set_id="S"), _proposal(_entry("a"), set_id="S")),
+        S(_proposal(_entry("a"), set_id="S"), _proposal(_entry("b"), set_id="S")),
     ),
 ]
 
@@ -549,11 +957,15 @@ class ConstitutionCase:
     text: str = _NEXT_TEXT
     kind: WriterKind = WriterKind.OPERATOR
     recorded_sha: str | None = None
+    writer: str = "operator"  # the operator the default constitution names
 
 
 CONSTITUTION_CASES = [
     ConstitutionCase("agent writer", ReasonCode.NOT_OPERATOR, kind=WriterKind.AGENT),
     ConstitutionCase("operator writer", None),
+    ConstitutionCase(
+        "an operator the constitution does not name", ReasonCode.NOT_AUTHORIZED, writer="op-1"
+    ),
     ConstitutionCase(
         "not a constitution", ReasonCode.INVALID_CONSTITUTION, text='version = "pure-next"\n'
     ),
@@ -577,7 +989,7 @@ CONSTITUTION_CASES = [
 
 @pytest.mark.parametrize("case", CONSTITUTION_CASES, ids=[c.name for c in CONSTITUTION_CASES])
 def test_constitution_changes(case: ConstitutionCase) -> None:
-    proposal = constitution_proposal(B, "op-1", case.text, "tighten limits", case.kind)
+    proposal = constitution_proposal(B, case.writer, case.text, "tighten limits", case.kind)
     snapshot = S().snapshot()
     decision, plan, adopted = evaluate_constitution(
         proposal,
@@ -596,7 +1008,62 @@ def test_constitution_changes(case: ConstitutionCase) -> None:
     assert [r["props"]["kind"] for r in plan.receipts] == ["review", "rejection"]
 
 
+# -- the codes the gate decides about the record of a set, not its content ------------------------
+def _decide(closed_sets: Any, snapshot: Snapshot, **kw: Any) -> list[Any]:
+    decisions, _plan = evaluate(
+        closed_sets,
+        snapshot,
+        RULES,
+        lambda texts: [1] * len(texts),
+        now="2026-01-01T00:00:00+00:00",
+        gateway_id="g",
+        fresh_id=lambda base: f"{base}/fresh",
+        **kw,
+    )
+    return decisions
+
+
+def test_set_id_taken_trips_for_a_recorded_explicit_set_and_an_implicit_one_is_renamed() -> None:
+    taken = S(_proposal(_entry("a"), set_id="S1")).snapshot()
+    taken.taken_set_ids = {"S1"}
+    (refused,) = _decide(construct_sets([_proposal(_entry("a"), set_id="S1")], 256).sets, taken)
+    assert ReasonCode(refused.reason_code) is ReasonCode.SET_ID_TAKEN
+    assert Outcome(refused.outcome) is ReasonCode.SET_ID_TAKEN.outcome is Outcome.REJECT
+    assert refused.set_id == "S1/fresh"
+    fresh = S().snapshot()
+    (passed,) = _decide(construct_sets([_proposal(_entry("a"), set_id="S1")], 256).sets, fresh)
+    assert (passed.outcome, passed.set_id) == ("commit", "S1")
+    implicit = construct_sets([_proposal(_entry("b"))], 256).sets
+    renamed = S().snapshot()
+    renamed.taken_set_ids = {implicit[0].set_id}
+    (moved,) = _decide(implicit, renamed)
+    assert (moved.outcome, moved.set_id) == ("commit", f"{implicit[0].set_id}/fresh")
+
+
+def test_write_failed_trips_for_a_set_that_cannot_be_written_and_an_unreadable_payload() -> None:
+    closed = construct_sets([_proposal(_entry("a"), set_id="S1")], 256)
+    pending = Pending(closed.sets, [], [], False)
+    decisions, plan = write_failed_plan(
+        pending, S().snapshot(), RULES, "ConstraintValidationFailed", now="t", gateway_id="g"
+    )
+    (failed,) = decisions
+    assert ReasonCode(failed.reason_code) is ReasonCode.WRITE_FAILED
+    assert Outcome(failed.outcome) is ReasonCode.WRITE_FAILED.outcome is Outcome.REJECT
+    assert failed.set_id != "S1" and failed.set_id.startswith("S1/")
+    assert not plan.entries and [r["props"]["kind"] for r in plan.receipts] == [
+        "review",
+        "rejection",
+    ]
+    unreadable = UnreadableProposal("p-x", "w-1", "0" * 64, "JSONDecodeError: ...")
+    (rejected,) = _decide([], S().snapshot(), unreadable=[unreadable])
+    assert ReasonCode(rejected.reason_code) is ReasonCode.WRITE_FAILED
+    assert rejected.proposal_ids == ("p-x",) and "cannot be parsed" in rejected.detail
+    # the neighbour: the same set, written, commits
+    (written,) = _decide(closed.sets, S().snapshot())
+    assert written.outcome == "commit"
+
+
 def test_every_reason_code_is_covered() -> None:
     covered = {r.code for r in ROWS} | {c.code for c in CONSTITUTION_CASES if c.code}
-    covered.add(ReasonCode.NO_PLACEMENT)
+    covered |= {ReasonCode.NO_PLACEMENT, ReasonCode.SET_ID_TAKEN, ReasonCode.WRITE_FAILED}
     assert covered == set(ReasonCode)

@@ -44,13 +44,21 @@ def test_the_window_bounds_grouping_by_submission_distance() -> None:
     assert len(construct_sets([first, gap, last], window=3).sets) == 2
 
 
-def test_unplaced_and_fragmented_proposals_are_reported() -> None:
+def test_unplaced_proposals_are_reported_and_explicit_sets_are_never_merged() -> None:
+    """Two explicit sets on one target stay two sets, decided in order (whether together they
+    fragment a change is the FRAGMENTATION predicate's question, over ratified sets too); a
+    proposal without a set id joins the nearest earlier proposal it shares a target with, and
+    never bridges two explicit sets."""
     nowhere = _p(entry(), targets=[])
     one = _p(set_id="S1", targets=["db"])
     two = _p(set_id="S2", targets=["db"])
-    built = construct_sets([nowhere, one, two], window=256)
+    loose = _p(targets=["db"])
+    built = construct_sets([nowhere, one, two, loose], window=256)
     assert built.unplaced == [nowhere]
-    assert {(s.set_id, s.fragmented_with) for s in built.sets} == {("S1", ("S2",)), ("S2", ("S1",))}
+    assert [(s.set_id, [p.id for p in s.proposals]) for s in built.sets] == [
+        ("S1", [one.id]),
+        ("S2", [two.id, loose.id]),
+    ]
 
 
 def test_explicit_sets_linked_only_by_dependency_commit_in_order_not_merged() -> None:
@@ -58,7 +66,7 @@ def test_explicit_sets_linked_only_by_dependency_commit_in_order_not_merged() ->
     two = _p(entry(derived_from=[{"entry_id": "x1"}]), set_id="S2", targets=["b"])
     built = construct_sets([one, two], window=256)
     assert [s.set_id for s in built.sets] == ["S1", "S2"]
-    assert all(not s.fragmented_with for s in built.sets)
+    assert [len(s.proposals) for s in built.sets] == [1, 1]
 
 
 def test_later_sets_in_a_batch_see_earlier_ones_and_seq_advances_by_one() -> None:

@@ -1,0 +1,90 @@
+"""Issue 10, defect 5: adoption is an operator-governed act whose receipt is matched by key, and
+whose use is counted and bounded (against the real Neo4j)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from kg_context.errors import InputValidationError
+from tests.factories import entry, proposal
+
+
+def _global(boundary_id: str, key: str, receipt: str | None, pid: str) -> dict[str, Any]:
+    extra = {"adoption_receipt_id": receipt} if receipt else {}
+    return proposal(boundary_id, entry(verse="global", key=key), pid=pid, **extra)
+
+
+def _uses(engine: Any, receipt_id: str) -> int:
+    rows = engine.executor.read("audits/adoption_uses", receipt_id=receipt_id)
+    return int(rows[0]["uses"]) if rows else 0
+
+
+def test_a_receipt_admits_only_its_keys_once(engine: Any, boundary_id: str) -> None:
+    """Repro: a receipt for `pricing` admitted `security`, and was reused without limit."""
+    team = engine.boundary(boundary_id)
+    receipt = engine.adopt(boundary_id, operator_id="operator", reason="vetted", keys=["pricing"])
+    other_key = team.commit(_global(boundary_id, "security", receipt, f"{boundary_id}/p1"))
+    assert (other_key.outcome, other_key.reason_code) == ("halt", "ADOPTION_SCOPE")
+    assert "security" in (other_key.detail or "")
+    first = team.commit(_global(boundary_id, "pricing", receipt, f"{boundary_id}/p2"))
+    assert first.outcome == "commit"
+    again = team.commit(_global(boundary_id, "pricing", receipt, f"{boundary_id}/p3"))
+    assert (again.outcome, again.reason_code) == ("halt", "ADOPTION_SCOPE")
+    assert "used" in (again.detail or "")
+    assert _uses(engine, receipt) == 1
+
+
+def test_a_receipt_states_its_uses_and_its_validity(engine: Any, boundary_id: str) -> None:
+    team = engine.boundary(boundary_id)
+    twice = engine.adopt(boundary_id, operator_id="operator", reason="r", keys=["k"], uses=2)
+    outcomes = [
+        team.commit(_global(boundary_id, "k", twice, f"{boundary_id}/t{i}")).outcome
+        for i in range(3)
+    ]
+    assert outcomes == ["commit", "commit", "halt"]
+    assert _uses(engine, twice) == 2
+    seq = team.state()["seq"]
+    until = engine.adopt(
+        boundary_id,
+        operator_id="operator",
+        reason="r",
+        keys=["v"],
+        uses=10,
+        valid_until_seq=seq + 1,
+    )
+    assert team.commit(_global(boundary_id, "v", until, f"{boundary_id}/v1")).outcome == "commit"
+    expired = team.commit(_global(boundary_id, "v", until, f"{boundary_id}/v2"))
+    assert (expired.outcome, expired.reason_code) == ("halt", "ADOPTION_SCOPE")
+    assert "expired" in (expired.detail or "")
+
+
+def test_an_adoption_names_keys(engine: Any, boundary_id: str) -> None:
+    """Repro: adopt(keys=[]) was accepted."""
+    engine.boundary(boundary_id)
+    with pytest.raises(InputValidationError, match="key"):
+        engine.adopt(boundary_id, operator_id="operator", reason="r", keys=[])
+    with pytest.raises(InputValidationError, match="uses"):
+        engine.adopt(boundary_id, operator_id="operator", reason="r", keys=["k"], uses=0)
+
+
+def test_the_halt_names_the_adopt_command_and_it_exists(
+    engine: Any, boundary_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Repro: the halt's suggested remedy named a `kg-context adopt` command that did not exist."""
+    from kg_context.cli.app import app
+
+    team = engine.boundary(boundary_id)
+    halted = team.commit(_global(boundary_id, "weather", None, f"{boundary_id}/w1"))
+    assert halted.reason_code == "VERSE_ADOPTION"
+    assert "kg-context adopt" in (halted.suggested_amendment or "")
+    monkeypatch.setenv("KG_CONTEXT_OPERATOR", "operator")
+    done = CliRunner().invoke(
+        app, ["adopt", boundary_id, "--key", "weather", "--reason", "vetted", "--uses", "1"]
+    )
+    assert done.exit_code == 0, done.output
+    receipt = done.output.strip().split()[-1]
+    admitted = team.commit(_global(boundary_id, "weather", receipt, f"{boundary_id}/w2"))
+    assert admitted.outcome == "commit", admitted

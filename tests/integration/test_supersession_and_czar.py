@@ -1,0 +1,129 @@
+"""Issue 10, defects 6 and 7: an approved supersession is executed or says precisely what it did
+not execute, and the czar plans from one consistent snapshot without contradicting itself
+(against the real Neo4j)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kg_context.gate.constitution import load_constitution, parse_constitution
+from kg_context.residency.czar import run_czar
+from tests.factories import entry, proposal
+
+DEFAULT = load_constitution()
+
+
+def _entries(engine: Any, boundary_id: str) -> dict[str, dict[str, Any]]:
+    rows = engine.executor.read("audits/boundary_entries", boundary_id=boundary_id)
+    return {row["id"]: row for row in rows}
+
+
+def _resolution(engine: Any, boundary_id: str, halt_id: str) -> dict[str, Any]:
+    rows = engine.executor.read("audits/resolutions", boundary_id=boundary_id)
+    return next(r for r in rows if r["halt_id"] == halt_id)
+
+
+def test_an_approved_cross_key_rename_executes_the_supersession(
+    engine: Any, boundary_id: str
+) -> None:
+    """Repro: approving a SUPERSESSION_TARGET halt of a rename recorded the supersession
+    `executed: false`; the old entry stayed live and resident for good."""
+    team = engine.boundary(boundary_id)
+    old, new = f"{boundary_id}/db", f"{boundary_id}/datastore"
+    assert team.commit(proposal(boundary_id, entry(id=old, key="db"))).outcome == "commit"
+    renamed = team.commit(
+        proposal(
+            boundary_id,
+            entry(id=new, key="datastore", supersedes=[{"entry_id": old, "reason": "renamed"}]),
+        )
+    )
+    assert renamed.reason_code == "SUPERSESSION_TARGET"
+    result = engine.halts.resolve(renamed.halt_id, "approve", operator_id="operator", reason="ok")
+    assert result.decision is not None and result.decision.outcome == "commit"
+    entries = _entries(engine, boundary_id)
+    assert (entries[old]["status"], entries[old]["resident"]) == ("superseded", False)
+    chain = engine.executor.read("audits/supersession_chain", boundary_id=boundary_id)
+    assert [(c["old_id"], c["executed"]) for c in chain] == [(old, True)]
+    assert _resolution(engine, boundary_id, renamed.halt_id)["not_executed"] == []
+    assert engine.executor.read("audits/superseded_still_resident", boundary_id=boundary_id) == []
+
+
+def test_an_approved_supersession_of_a_target_that_is_not_standing_says_so(
+    engine: Any, boundary_id: str
+) -> None:
+    team = engine.boundary(boundary_id)
+    old = f"{boundary_id}/db"
+    assert team.commit(proposal(boundary_id, entry(id=old, key="db"))).outcome == "commit"
+    assert (
+        team.commit(
+            proposal(boundary_id, entry(key="db", supersedes=[{"entry_id": old, "reason": "v2"}]))
+        ).outcome
+        == "commit"
+    )
+    late = team.commit(
+        proposal(boundary_id, entry(key="db", supersedes=[{"entry_id": old, "reason": "v3"}]))
+    )
+    assert late.reason_code == "SUPERSESSION_TARGET"
+    result = engine.halts.resolve(late.halt_id, "approve", operator_id="operator", reason="keep")
+    assert result.decision is not None and result.decision.outcome == "commit"
+    not_executed = _resolution(engine, boundary_id, late.halt_id)["not_executed"]
+    assert len(not_executed) == 1 and old in not_executed[0] and "superseded" in not_executed[0]
+    assert result.decision.not_executed == tuple(not_executed)
+
+
+def _append_only(engine: Any, boundary_id: str) -> Any:
+    text = DEFAULT.text.replace("append_only_below = 0", "append_only_below = 50").replace(
+        f'version = "{DEFAULT.version}"', f'version = "ao-{boundary_id[-12:]}"'
+    )
+    return engine.boundary(boundary_id, task_horizon=10, constitution=parse_constitution(text))
+
+
+def test_the_czar_finds_unexecuted_supersessions_whatever_the_superseder_became(
+    engine: Any, boundary_id: str
+) -> None:
+    """Repro: `unexecuted_supersessions` only found a supersession while the superseding entry
+    was still standing."""
+    team = _append_only(engine, boundary_id)
+    goal = f"{boundary_id}/goal"
+    old, new = f"{boundary_id}/old", f"{boundary_id}/new"
+    team.commit(proposal(boundary_id, entry(cls="goal", id=goal, key="g")))
+    team.commit(proposal(boundary_id, entry(id=old, key="db")))
+    team.commit(
+        proposal(
+            boundary_id, entry(id=new, key="db", supersedes=[{"entry_id": old, "reason": "r"}])
+        )
+    )
+    invalidated = team.invalidate(new, reason="it was wrong", writer_id="operator")
+    assert invalidated.decision.outcome == "commit"
+    report = run_czar(team)
+    assert any(old in line for line in report.plan.unclear), report.plan.unclear
+    assert [d.reason_code for d in report.decisions if d.outcome != "commit"] == [
+        "UNCLEAR_COMPACTION"
+    ]
+
+
+def test_the_czar_never_proposes_to_move_an_entry_its_own_compaction_moves(
+    engine: Any, boundary_id: str
+) -> None:
+    """Repro: in one run the czar's unclear set tried to retire an entry its own compaction set
+    had just retired and was rejected ILLEGAL_TRANSITION (retired -> retired)."""
+    team = _append_only(engine, boundary_id)
+    old, new = f"{boundary_id}/old", f"{boundary_id}/new"
+    fact = {"attributes": {"source": "t"}}
+    team.commit(proposal(boundary_id, entry(cls="fact", id=old, key="cache", **fact)))
+    team.commit(
+        proposal(
+            boundary_id,
+            entry(
+                cls="fact",
+                id=new,
+                key="caching",
+                supersedes=[{"entry_id": old, "reason": "renamed"}],
+                **fact,
+            ),
+        )
+    )
+    report = run_czar(team)
+    assert [d.outcome for d in report.decisions] == ["commit"], report.summary()
+    assert {t.entry_id for t in report.plan.transitions} == {old, new}
+    assert report.plan.unclear_transitions == []
