@@ -7,7 +7,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install db schema lint test demo bench neo4j-start neo4j-stop neo4j-status clean
+.PHONY: install db schema lint test fuzz demo bench neo4j-start neo4j-stop neo4j-status clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,15 @@ lint: install
 
 test: schema lint
 	$(BIN)/pytest
+
+# The gate's property test, long: 10,000 generated sequences under a fixed seed (the short variant
+# runs in `make test`); the counts land in fuzz-report.json.
+FUZZ_EXAMPLES ?= 10000
+FUZZ_SEED ?= 20261024
+fuzz: schema
+	KG_CONTEXT_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) KG_CONTEXT_FUZZ_SEED=$(FUZZ_SEED) \
+	KG_CONTEXT_FUZZ_REPORT=fuzz-report.json \
+	$(BIN)/pytest -q -s tests/integration/test_gate_properties.py
 
 demo: schema
 	$(BIN)/kg-context demo --no-start
