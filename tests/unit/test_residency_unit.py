@@ -251,3 +251,88 @@ def test_window_orders_by_class_then_seq_and_tags_recalls() -> None:
     assert current.total_tokens == 8
     assert current.entries[-1].tag == "live; recalled: matched in set 1, retired; one use"
     assert current.render().splitlines()[0] == "# Window of b: 4 entries, 8 tokens"
+
+
+class _OneReadTransaction:
+    """A ``QueryExecutor`` that answers the czar's planning reads only inside ``read_tx``: a
+    read outside one transaction (or any write) fails the test."""
+
+    def __init__(self, answers: dict[str, list[dict[str, Any]]]) -> None:
+        self.answers = answers
+        self.transactions = 0
+        self.names: list[str] = []
+
+    @property
+    def database(self) -> str:
+        return "neo4j"
+
+    def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        raise AssertionError(f"{name} was read outside the planning transaction")
+
+    def write(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        raise AssertionError(f"the czar's plan wrote {name}")
+
+    def write_tx(self, work: Any) -> Any:
+        raise AssertionError("the czar's plan opened a write transaction")
+
+    def read_tx(self, work: Any) -> Any:
+        self.transactions += 1
+        outer = self
+
+        class Tx:
+            def run(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+                outer.names.append(name)
+                return outer.answers.get(name, [])
+
+        return work(Tx())
+
+
+def _resident(entry_id: str, status: str, resident: bool, writer: str = "w") -> dict[str, Any]:
+    return {
+        "id": entry_id,
+        "class": "fact",
+        "key": entry_id,
+        "status": status,
+        "resident": resident,
+        "writer_id": writer,
+        "set_seq": 1,
+        "expires_after_seq": None,
+        "superseded_by_default": False,
+        "tokens": 3,
+    }
+
+
+def test_the_czar_plans_from_one_read_transaction_and_never_moves_an_entry_twice() -> None:
+    """Issue 10, defect 7: every planning read runs in one read transaction (one snapshot), an
+    entry its compaction moves is never also an unclear case, and no planned transition is one
+    the status machine forbids."""
+    from kg_context.residency.czar_plan import plan_compaction
+    from kg_context.settings import ResidencySettings
+
+    executor = _OneReadTransaction(
+        {
+            "boundary/get": [{"seq": 4}],
+            "residency/resident_entries": [
+                _resident("old", "live", True),
+                _resident("gone", "superseded", True),
+            ],
+            "czar/unexecuted_supersessions": [
+                {
+                    "old_id": "old",
+                    "old_key": "cache",
+                    "new_id": "new",
+                    "new_key": "caching",
+                    "new_status": "live",
+                    "seq": 2,
+                    "reason": "renamed",
+                },
+            ],
+            "residency/reachable": [{"reached": [], "interfaces": []}],
+        }
+    )
+    plan = plan_compaction(executor, "b", DEFAULT, settings=ResidencySettings())  # type: ignore[arg-type]
+    assert executor.transactions == 1 and "boundary/get" in executor.names
+    moved = {t.entry_id: t for t in plan.transitions}
+    assert set(moved) == {"old", "gone"}  # unreachable: retired; not standing: out of the window
+    assert plan.unclear_transitions == [] and plan.unclear == []  # the rename is moot
+    assert moved["gone"].to is None and moved["gone"].resident is False  # superseded: no retire
