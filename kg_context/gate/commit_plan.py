@@ -21,6 +21,7 @@ from kg_context.gate.verdicts import SetView
 from kg_context.vocabulary import (
     CLASS_LABELS,
     LIVE_STATUSES,
+    NOT_STANDING,
     RESIDENT_LABEL,
     STATUS_LABELS,
     EntryClass,
@@ -276,13 +277,16 @@ def _plan_supersessions(
 
 def _plan_transitions(plan: Plan, ctx: Context, view: SetView, seq: int, effects: _Effects) -> None:
     """Declared status/residency changes of existing entries, with their case, failed
-    ancestors and evidence recorded on the ``TRANSITIONED`` edge."""
+    ancestors and evidence recorded on the ``TRANSITIONED`` edge. An entry moved to a status
+    that is not standing (superseded, retired, invalidated) leaves the window with it."""
     snapshot = ctx.snapshot
     boundary = snapshot.boundary
     for _proposal, t in view.transitions:
         old = snapshot.entries[t.entry_id]
         status = EntryStatus(t.to if t.to is not None else old.status)
         resident = t.resident if t.resident is not None else old.resident
+        if t.resident is None and status in NOT_STANDING:
+            resident = False  # residency follows a status that is not standing
         if t.to is not None and old.live != (status in LIVE_STATUSES):
             sign = 1 if status in LIVE_STATUSES else -1
             boundary.live_count += sign

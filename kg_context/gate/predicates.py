@@ -26,7 +26,7 @@ from kg_context.gate.graph_shape import cross_boundary, dependency_cycle, non_st
 from kg_context.gate.snapshot import Snapshot
 from kg_context.gate.status_machine import is_legal
 from kg_context.gate.verdicts import Check, SetView, Violation, halt, reject
-from kg_context.vocabulary import EntryStatus, ReasonCode
+from kg_context.vocabulary import NOT_STANDING, EntryStatus, ReasonCode
 
 __all__ = [
     "HALTS",
@@ -230,7 +230,8 @@ def density(view: SetView, c: Constitution, snapshot: Snapshot) -> Violation | N
 
 def transitions_legal(view: SetView, c: Constitution, snapshot: Snapshot) -> Violation | None:
     """Declared status changes: on existing entries of this boundary, legal in the status
-    machine, and allowed to the writer kind by the constitution."""
+    machine (and never leaving an entry that is not standing in the window), and allowed to the
+    writer kind by the constitution."""
     for proposal, t in view.transitions:
         current = snapshot.entries.get(t.entry_id)
         if current is None or current.boundary_id != snapshot.boundary.id:
@@ -243,6 +244,13 @@ def transitions_legal(view: SetView, c: Constitution, snapshot: Snapshot) -> Vio
                 ReasonCode.ILLEGAL_TRANSITION,
                 f"{t.entry_id} is {current.status}; the status machine has no "
                 f"{current.status} -> {t.to.value}",
+            )
+        status = t.to if t.to is not None else EntryStatus(current.status)
+        if t.resident is True and status in NOT_STANDING:
+            return reject(
+                ReasonCode.ILLEGAL_TRANSITION,
+                f"{t.entry_id} would be {status.value} and resident: only standing entries "
+                "are in the window",
             )
         if t.to is not None and t.to not in c.transitions.allowed(proposal.writer_kind):
             return reject(

@@ -136,7 +136,7 @@ def test_as_of_reproduces_the_window_at_every_seq(engine: Any, boundary_id: str)
     at3 = as_of(team, 3).states()
     assert at3[f"{boundary_id}-db2"] == ("live", True)
     assert at3[f"{boundary_id}-db1"] == ("superseded", False)
-    assert _states(engine, boundary_id)[f"{boundary_id}-db2"] == ("invalidated", True)
+    assert _states(engine, boundary_id)[f"{boundary_id}-db2"] == ("invalidated", False)
 
 
 def test_index_and_ledger_walk_forwards_and_backwards(engine: Any, boundary_id: str) -> None:

@@ -267,6 +267,7 @@ _REVALIDATE = _move("x", "revalidated")
 _AT_RISK_X = _state("x", "at_risk", failed_ancestors=_recorded_failures("root"))
 U = JustificationCase.UNREACHABLE
 
+_OPERATOR: dict[str, Any] = {"writer": "operator", "kind": "operator"}
 _AGENTS_ONLY = _rules(authority=AuthorityRule(self_register=(WriterKind.AGENT,)))
 _TOOL = (("w-1", "tool"),)
 _REACHED = ClaimFacts(True, False, False)
@@ -404,6 +405,13 @@ ROWS: list[Row] = [
             _proposal(transitions=[_move("base", "challenged")]),
             states=(_state("base", "live"),),
         ),
+    ),
+    Row(
+        "an entry that is not standing kept in the window",
+        ReasonCode.ILLEGAL_TRANSITION,
+        transitions_legal,
+        S(_proposal(transitions=[_move("base", "retired", resident=True)], **_OPERATOR)),
+        S(_proposal(transitions=[_move("base", "retired")], **_OPERATOR)),
     ),
     Row(
         "status change not allowed to the writer kind",
