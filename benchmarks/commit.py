@@ -24,6 +24,7 @@ from typing import Any
 
 from benchmarks._common import figure
 from kg_context.engine import Engine
+from kg_context.gate.predicates import HALTS, REJECTS
 
 SETS = 2_000
 BATCH = 500
@@ -190,12 +191,8 @@ def _bare_run(engine: Any, boundary_id: str, sets_count: int) -> float:
     return time.perf_counter() - started
 
 
-PREDICATES = [
-    "set_size", "class_allowed", "body_size", "entry_ids_free", "provenance_required",
-    "deliberative_lease", "dependencies_exist", "transitions_legal", "czar_independence",
-    "fragmentation", "supersession_target", "verse_adoption", "density", "residency_hold",
-    "weak_revalidation",
-]  # fmt: skip
+# The checks a committed set passed (the gate records their names on its receipts).
+PREDICATES = [check.__name__ for check in (*REJECTS, *HALTS)]
 
 
 def _full_rows(boundary_id: str, proposals: list[dict[str, Any]]) -> list[Any]:
@@ -209,7 +206,7 @@ def _full_rows(boundary_id: str, proposals: list[dict[str, Any]]) -> list[Any]:
         digest = hashlib.sha256(payload.encode()).hexdigest()
         ids = [e["props"]["id"] for e in row["entries"]]
         common = {
-            "at": now, "boundary_id": boundary_id, "set_id": row["id"], "constitution_version": "2",
+            "at": now, "boundary_id": boundary_id, "set_id": row["id"], "constitution_version": "3",
             "constitution_sha256": digest, "gateway_id": f"gate:{boundary_id}",
             "decision": "commit", "reasons": PREDICATES, "source_writer": ["bench-writer"],
         }  # fmt: skip
@@ -217,7 +214,10 @@ def _full_rows(boundary_id: str, proposals: list[dict[str, Any]]) -> list[Any]:
             "id": row["id"], "boundary_id": boundary_id, "status": "ratified", "seq": seq,
             "writer_id": "bench-writer", "writer_ids": ["bench-writer"], "summary": "1 proposal(s)",
             "closed_at": now, "kind": "state", "explicit": True, "digest": digest,
-            "proposal_ids": [p["id"]], "mode": "governed",
+            "proposal_ids": [p["id"]], "mode": "governed", "targets": p["targets"],
+            "fanout": sum(len(e.get(k, [])) for e in p["entries"]
+                          for k in ("supersedes", "derived_from", "requires")),
+            "entry_count": len(p["entries"]), "lineage": [],
         }  # fmt: skip
         row["writer"] = {"id": "bench-writer", "kind": "agent"}
         row["receipts"] = [
@@ -240,7 +240,7 @@ def _full_rows(boundary_id: str, proposals: list[dict[str, Any]]) -> list[Any]:
             entry["props"].update(
                 tokens=8, set_id=row["id"], expires_after_seq=None, superseded_by_default=False,
                 writer_id="bench-writer", proposal_id=p["id"], attributes="{}", created_at=now,
-                verse="local",
+                verse="local", initial_status="live",
             )  # fmt: skip
     return [sets, supersedes, derived, requires]
 

@@ -1,6 +1,7 @@
 // Benchmark baseline (not product): every node and edge the gate writes for a set, written by a
 // bare UNWIND insert with no reads, checks or locks: the set IN its boundary with the NEXT chain,
-// BY its writer, its review and commit receipts FOR it, its proposal record IN_SET, and its
+// BY its writer (registered in its boundary), its review and commit receipts FOR it, its
+// proposal record IN_SET, and its
 // entries (class label, CONTAINS, TARGETS). Shared nodes (writer, targets) are merged, as the
 // gate does; everything else is created.
 UNWIND $sets AS s
@@ -11,7 +12,9 @@ CREATE (st)-[:IN]->(b)
 WITH st, s
 OPTIONAL MATCH (prev:Set {id: s.prev_id})
 FOREACH (_ IN CASE WHEN prev IS NULL THEN [] ELSE [1] END | CREATE (prev)-[:NEXT]->(st))
-MERGE (w:Writer {id: s.writer.id}) ON CREATE SET w.kind = s.writer.kind
+MERGE (w:Writer {boundary_id: s.props.boundary_id, id: s.writer.id})
+  ON CREATE SET w.kind = s.writer.kind, w.registered_at = s.props.closed_at,
+                w.registered_seq = s.props.seq
 CREATE (st)-[:BY]->(w)
 FOREACH (r IN s.receipts | CREATE (rc:Receipt) SET rc = r CREATE (rc)-[:FOR]->(st))
 CREATE (p:Proposal)

@@ -240,10 +240,11 @@ def _unexecutable(old: EntryState | None, key: str, boundary_id: str, approved: 
 def _plan_supersessions(
     plan: Plan, ctx: Context, view: SetView, seq: int, effects: _Effects
 ) -> None:
-    """Declared supersessions: the edge always; executed (the old entry superseded and out of
-    the window) when the declaration holds and the set is not append-only. An operator who
-    approves a SUPERSESSION_TARGET halt approves it as declared: a supersession across keys is
-    executed; one whose target is not live cannot be, and is named in ``not_executed``."""
+    """Declared supersessions: the edge (to an entry of this boundary); executed (the old entry
+    superseded and out of the window) when the declaration holds and the set is not append-only.
+    An operator who approves a SUPERSESSION_TARGET halt approves it as declared: a supersession
+    across keys is executed; one whose target is not live cannot be, and is named in
+    ``not_executed``."""
     snapshot = ctx.snapshot
     boundary = snapshot.boundary
     approved = ReasonCode.SUPERSESSION_TARGET in ctx.waived
@@ -252,15 +253,16 @@ def _plan_supersessions(
             old = snapshot.entries.get(sup.entry_id)
             problem = _unexecutable(old, entry.key, boundary.id, approved)
             executed = not view.append_only and problem is None
-            plan.supersedes.append(
-                {
-                    "from": entry_id,
-                    "to": sup.entry_id,
-                    "reason": sup.reason,
-                    "executed": executed,
-                    "seq": seq,
-                }
-            )
+            if old is not None and old.boundary_id == boundary.id:  # no edge out of the boundary
+                plan.supersedes.append(
+                    {
+                        "from": entry_id,
+                        "to": sup.entry_id,
+                        "reason": sup.reason,
+                        "executed": executed,
+                        "seq": seq,
+                    }
+                )
             if not executed or old is None:
                 effects.effects.append(f"record-supersession:{sup.entry_id}")
                 if problem is not None and approved:

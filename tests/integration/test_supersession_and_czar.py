@@ -127,3 +127,27 @@ def test_the_czar_never_proposes_to_move_an_entry_its_own_compaction_moves(
     assert [d.outcome for d in report.decisions] == ["commit"], report.summary()
     assert {t.entry_id for t in report.plan.transitions} == {old, new}
     assert report.plan.unclear_transitions == []
+
+
+def test_an_approved_supersession_of_another_boundarys_entry_writes_no_edge_across(
+    engine: Any, boundary_id: str
+) -> None:
+    """Found by the property test: approving the SUPERSESSION_TARGET halt of a bare reference to
+    another boundary's entry wrote a SUPERSEDES edge into that boundary. Nothing crosses; the
+    resolution says what was not executed."""
+    theirs_id = f"{boundary_id}-theirs"
+    theirs = engine.boundary(theirs_id)
+    foreign = f"{theirs_id}/db"
+    assert theirs.commit(proposal(theirs_id, entry(id=foreign, key="db"))).outcome == "commit"
+    team = engine.boundary(boundary_id)
+    reach = team.commit(
+        proposal(boundary_id, entry(key="db", supersedes=[{"entry_id": foreign, "reason": "x"}]))
+    )
+    assert reach.reason_code == "SUPERSESSION_TARGET"
+    result = engine.halts.resolve(reach.halt_id, "approve", operator_id="operator", reason="ok")
+    assert result.decision is not None and result.decision.outcome == "commit"
+    assert engine.executor.read("audits/supersession_chain", boundary_id=boundary_id) == []
+    assert engine.executor.read("audits/cross_boundary_edges", boundary_id=boundary_id) == []
+    (line,) = _resolution(engine, boundary_id, reach.halt_id)["not_executed"]
+    assert foreign in line and theirs_id in line
+    assert _entries(engine, theirs_id)[foreign]["status"] == "live"
