@@ -132,10 +132,6 @@ class SchemaRecord:
     version: int
     rules: dict[str, tuple[RuleKind, str]]
 
-    def digest_of(self, name: str) -> str | None:
-        held = self.rules.get(name)
-        return held[1] if held else None
-
 
 @dataclass(frozen=True, slots=True)
 class SchemaPlan:
