@@ -1,5 +1,7 @@
 """Benchmark helpers: timing, and the one-JSON-line-per-figure output. Benchmarks connect the
-way everything else does: ``Engine.connect()`` (the resolved database, settings read once)."""
+way everything else does: ``Engine.connect()`` (the resolved database, settings read once), which
+ensures the schema through ``kg_context.db.schema.ensure_schema``, the same function
+``make bench`` runs first (``kg-context schema apply``): no benchmark runs on an unindexed store."""
 
 from __future__ import annotations
 

@@ -27,7 +27,6 @@ from datetime import UTC, datetime
 
 from benchmarks._common import figure, percentile, timings
 from kg_context.attention import WorkspaceAttention
-from kg_context.db.schema import apply_schema
 from kg_context.engine import Engine
 from kg_context.settings import AttentionSettings
 from kg_context.text.embeddings import get_embedder
@@ -88,8 +87,7 @@ def main() -> None:
     parser.add_argument("--gate", action="store_true", help="propose winners to a boundary")
     args = parser.parse_args()
     engine = Engine.connect()
-    with engine:
-        apply_schema(engine.executor)
+    with engine:  # Engine.connect() ensured the schema (kg_context.db.schema.ensure_schema)
         attention = WorkspaceAttention(engine, settings=AttentionSettings(strict=True))
 
         population(engine, *SMALL)

@@ -182,9 +182,22 @@ def _bare_run(engine: Any, boundary_id: str, sets_count: int) -> float:
 
         def work(tx: Any, chunk: list[Any] = chunk, ids: set[str] = ids) -> None:
             tx.run("bench/commit_bare_sets", sets=chunk)
-            tx.run("bench/commit_bare_supersedes", rows=[r for r in supersedes if r["from"] in ids])
-            tx.run("bench/commit_bare_derived", rows=[r for r in derived if r["from"] in ids])
-            tx.run("bench/commit_bare_requires", rows=[r for r in requires if r["from"] in ids])
+            b = boundary_id
+            tx.run(
+                "bench/commit_bare_supersedes",
+                boundary_id=b,
+                rows=[r for r in supersedes if r["from"] in ids],
+            )
+            tx.run(
+                "bench/commit_bare_derived",
+                boundary_id=b,
+                rows=[r for r in derived if r["from"] in ids],
+            )
+            tx.run(
+                "bench/commit_bare_requires",
+                boundary_id=b,
+                rows=[r for r in requires if r["from"] in ids],
+            )
 
         engine.executor.write_tx(work)
     return time.perf_counter() - started
@@ -258,6 +271,7 @@ def _bare_full_run(engine: Any, boundary_id: str, sets_count: int) -> float:
             tx.run("bench/commit_bare_full_sets", sets=chunk)
             tx.run(
                 "bench/commit_bare_full_edges",
+                boundary_id=boundary_id,
                 supersedes=[r for r in supersedes if r["from"] in ids],
                 derived=[r for r in derived if r["from"] in ids],
                 requires=[r for r in requires if r["from"] in ids],

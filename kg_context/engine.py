@@ -19,7 +19,9 @@ from kg_context.db import local_server as neo4j_local
 from kg_context.db.catalog import Catalog
 from kg_context.db.connection import Target, open_driver, resolve_source, target_for
 from kg_context.db.executor import Neo4jExecutor, translate_driver_errors
+from kg_context.db.schema import SchemaPlan, check_schema
 from kg_context.errors import InputValidationError, StateError
+from kg_context.gate.batch import record_id
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.constitution import Constitution, load_constitution
 from kg_context.gate.contracts import Verse, WriterKind
@@ -80,11 +82,18 @@ class Engine:
         local: LocalServerSettings | None = None,
         start_local: bool = False,
         engine_settings: EngineSettings | None = None,
+        check_schema: bool = True,
     ) -> Engine:
         """Connect to ``target``, or to the resolved database (``NEO4J_URI`` → Docker → local).
 
         With ``start_local`` the local server is started when it is the resolved source.
         ``engine_settings`` default to the environment, read once, now.
+
+        The database's schema record is checked (one read): when it does not record this
+        kg-context's schema, the schema is applied (``KG_CONTEXT_SCHEMA_AUTO_APPLY``, the
+        default) or the connection is refused with a ``SchemaError`` naming
+        ``kg-context schema apply``. ``check_schema=False`` skips the check (that command
+        itself, and server-level commands that read no kg-context data).
         """
         engine_settings = engine_settings or EngineSettings()
         if target is None:
@@ -94,7 +103,22 @@ class Engine:
             if source == "local" and start_local:
                 neo4j_local.start(local)
             target = target_for(source, settings, local)
-        return cls(open_driver(target), target, settings=engine_settings)
+        engine = cls(open_driver(target), target, settings=engine_settings)
+        if check_schema:
+            try:
+                engine.check_schema()
+            except BaseException:
+                engine.close()
+                raise
+        return engine
+
+    def check_schema(self) -> SchemaPlan:
+        """Compare the database's schema record with this kg-context's; apply what differs
+        when the settings allow, else raise a ``SchemaError`` naming the command to run."""
+        schema = self.settings.schema
+        return check_schema(
+            self.executor, auto_apply=schema.auto_apply, await_timeout_s=schema.await_timeout_s
+        )
 
     def boundary(
         self,
@@ -174,7 +198,7 @@ class Engine:
         boundary when a proposal cites the receipt. Returns the receipt id."""
         if not operator_id or not reason.strip():
             raise InputValidationError("an adoption names its operator and gives a reason")
-        receipt_id = f"{boundary_id}/adoption/{uuid.uuid4().hex[:16]}"
+        receipt_id = record_id(boundary_id, "adoption", uuid.uuid4().hex[:16])
         rows = self.executor.write(
             "gate/write_adoption",
             boundary_id=boundary_id,

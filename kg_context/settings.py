@@ -31,6 +31,7 @@ __all__ = [
     "LocalServerSettings",
     "Neo4jSettings",
     "ResidencySettings",
+    "SchemaSettings",
     "load_settings",
 ]
 
@@ -218,6 +219,21 @@ class ResidencySettings(BaseSettings):
     recall_max_entries: int = Field(default=16, ge=1, le=1000)
 
 
+class SchemaSettings(BaseSettings):
+    """The schema check when an engine connects (``KG_CONTEXT_SCHEMA_*``)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="KG_CONTEXT_SCHEMA_", env_file=".env", extra="ignore"
+    )
+
+    # When the database does not record this kg-context's schema (a fresh database, or an
+    # older schema), apply it on connect (idempotent, concurrent-safe, drops schema rules only,
+    # never data); false: refuse with one line naming `kg-context schema apply`.
+    auto_apply: bool = True
+    # How long applying waits for new indexes to come online.
+    await_timeout_s: int = Field(default=300, ge=1, le=86_400)
+
+
 SettingsT = TypeVar("SettingsT", bound=BaseSettings)
 
 
@@ -254,6 +270,10 @@ def _embedding() -> EmbeddingSettings:
     return load_settings(EmbeddingSettings)
 
 
+def _schema() -> SchemaSettings:
+    return load_settings(SchemaSettings)
+
+
 @dataclass(frozen=True, slots=True)
 class EngineSettings:
     """How one engine behaves: every group read once (from the environment, unless given) when
@@ -267,3 +287,4 @@ class EngineSettings:
     attention: AttentionSettings = field(default_factory=_attention)
     cycle: CycleSettings = field(default_factory=_cycle)
     embedding: EmbeddingSettings = field(default_factory=_embedding)
+    schema: SchemaSettings = field(default_factory=_schema)

@@ -1,8 +1,8 @@
-// What the gate reads before deciding: the referenced entries (with the standing entries that
+// What the gate reads before deciding, in its boundary: the referenced entries (with the standing entries that
 // hold each through a hard REQUIRES edge, and, for an at-risk entry, the failed ancestors its
 // at-risk transitions named), the cited adoption receipts, and how many halts each set has.
 CALL {
-  MATCH (e:Entry) WHERE e.id IN $entry_ids
+  MATCH (e:Entry) WHERE e.boundary_id = $boundary_id AND e.id IN $entry_ids
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
                   class: e.class, writer_id: e.writer_id, resident: e.resident,
                   tokens: coalesce(e.tokens, 0),
@@ -23,7 +23,7 @@ CALL {
   RETURN collect(r.id) AS adoptions
 }
 CALL {
-  MATCH (h:Halt) WHERE h.set_id IN $set_ids
+  MATCH (h:Halt) WHERE h.boundary_id = $boundary_id AND h.set_id IN $set_ids
   RETURN collect(h.set_id) AS halted_sets
 }
 RETURN entries, adoptions, halted_sets

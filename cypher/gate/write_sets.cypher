@@ -3,22 +3,24 @@
 // proposals (status, IN_SET), and for a ratified set
 // its entries (with class, status and residency labels, and declared targets) and the NEXT link from the previous
 // ratified set. Edges between entries follow in their own statements.
+// Every node is looked up or merged by (boundary_id, id) (targets by (boundary_id, key)):
+// writers and targets are the boundary's own nodes, so nothing here is shared across boundaries.
 UNWIND $sets AS row
-MATCH (b:Boundary {id: row.props.boundary_id})
-MERGE (s:Set {id: row.id})
+MATCH (b:Boundary {id: $boundary_id})
+MERGE (s:Set {boundary_id: $boundary_id, id: row.id})
 SET s += row.props
 MERGE (s)-[:IN]->(b)
 WITH s, row
-OPTIONAL MATCH (prev:Set {id: row.prev_id})
+OPTIONAL MATCH (prev:Set {boundary_id: $boundary_id, id: row.prev_id})
 FOREACH (_ IN CASE WHEN prev IS NULL THEN [] ELSE [1] END | MERGE (prev)-[:NEXT]->(s))
 FOREACH (w IN row.writers |
-  MERGE (writer:Writer {id: w.id}) ON CREATE SET writer.kind = w.kind
+  MERGE (writer:Writer {boundary_id: $boundary_id, id: w.id}) ON CREATE SET writer.kind = w.kind
   MERGE (s)-[:BY]->(writer))
 FOREACH (r IN row.receipts | CREATE (receipt:Receipt) SET receipt = r CREATE (receipt)-[:FOR]->(s))
 WITH s, row
 CALL (s, row) {
   UNWIND row.proposals AS decided
-  MATCH (p:Proposal {id: decided.id})
+  MATCH (p:Proposal {boundary_id: $boundary_id, id: decided.id})
   SET p.status = decided.status, p.set_id = s.id
   MERGE (p)-[:IN_SET]->(s)
 }
@@ -27,4 +29,6 @@ UNWIND row.entries AS entry
 CREATE (e:Entry:$(entry.labels))
 SET e = entry.props
 CREATE (s)-[:CONTAINS]->(e)
-FOREACH (key IN entry.targets | MERGE (t:Target {key: key}) CREATE (e)-[:TARGETS]->(t))
+FOREACH (key IN entry.targets |
+  MERGE (t:Target {boundary_id: $boundary_id, key: key})
+  CREATE (e)-[:TARGETS]->(t))

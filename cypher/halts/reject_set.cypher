@@ -1,5 +1,5 @@
 // An operator rejects a halted set: the set and its proposals are rejected (nothing else changes).
-MATCH (s:Set {id: $set_id})
+MATCH (s:Set {boundary_id: $boundary_id, id: $set_id})
 WHERE s.status = 'halted'
 SET s.status = 'rejected'
 WITH s

@@ -120,7 +120,7 @@ def db_up() -> None:
 @db_app.command("info")
 def db_info() -> None:
     """Say which database the resolution picks, and its version (starts nothing)."""
-    with connect() as engine:
+    with connect(check_schema=False) as engine:
         out.print(f"{engine.target.describe()}: {engine.server_version()}")
 
 
@@ -129,8 +129,10 @@ def schema_apply() -> None:
     """Create every constraint and index (idempotent, safe to run concurrently)."""
     from kg_context.db.schema import apply_schema
 
-    with connect() as engine:
-        names = apply_schema(engine.executor)
+    with connect(check_schema=False) as engine:
+        names = apply_schema(
+            engine.executor, await_timeout_s=engine.settings.schema.await_timeout_s
+        )
         out.print(f"schema applied to {engine.target.describe()}: {len(names)} rules online")
 
 

@@ -16,9 +16,10 @@ from kg_context.engine import BoundaryHandle, Engine
 __all__ = ["connect", "existing", "operator_id", "print_json"]
 
 
-def connect() -> Engine:
-    """The CLI's engine on the resolved database (starts nothing)."""
-    return Engine.connect()
+def connect(*, check_schema: bool = True) -> Engine:
+    """The CLI's engine on the resolved database (starts nothing); the schema is checked on
+    connect unless the command is ``schema apply`` or reads no kg-context data."""
+    return Engine.connect(check_schema=check_schema)
 
 
 def existing(engine: Engine, boundary_id: str) -> BoundaryHandle:

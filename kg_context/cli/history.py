@@ -49,13 +49,13 @@ def history_index(
 
 
 @history_app.command("walk")
-def history_walk(set_id: str) -> None:
-    """Open one set: what it decided, superseded, depended on; what later superseded,
-    invalidated or built on it."""
+def history_walk(set_id: str, boundary: BoundaryOption) -> None:
+    """Open one set of a boundary: what it decided, superseded, depended on; what later
+    superseded, invalidated or built on it."""
     from kg_context.record.history import walk
 
     with connect() as engine:
-        for line in walk(engine.executor, set_id).lines():
+        for line in walk(existing(engine, boundary), set_id).lines():
             _say(line)
 
 

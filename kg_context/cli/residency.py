@@ -12,7 +12,6 @@ import typer
 from rich.console import Console
 
 from kg_context.cli.common import connect, existing, print_json
-from kg_context.errors import StateError
 
 __all__ = ["register"]
 
@@ -71,15 +70,12 @@ def window_cmd(
         out.print(current.render(), markup=False, highlight=False)
 
 
-def why_cmd(entry: str) -> None:
-    """Print the root path that keeps ENTRY resident, or say that none does."""
+def why_cmd(boundary: str, entry: str) -> None:
+    """Print the root path that keeps ENTRY of BOUNDARY resident, or say that none does."""
     from kg_context.residency.reachability import why
 
     with connect() as engine:
-        rows = engine.executor.read("residency/entry", entry_id=entry)
-        if not rows:
-            raise StateError(f"no entry {entry}")
-        path = why(existing(engine, rows[0]["boundary_id"]), entry)
+        path = why(existing(engine, boundary), entry)
     out.print(path.render(), markup=False, highlight=False)
 
 

@@ -144,7 +144,7 @@ def plan_refusal(
     decided.receipts.append(
         receipt(
             ctx,
-            f"{set_id}/review/{serial}",
+            ctx.record_id(set_id, "review", serial),
             ReceiptKind.REVIEW,
             set_id,
             decision=outcome.value,
@@ -153,7 +153,11 @@ def plan_refusal(
         )
     )
     halt_id = _plan_halt(plan, ctx, set_id, violation, serial) if outcome is Outcome.HALT else None
-    receipt_id = f"{halt_id}/receipt" if halt_id else f"{set_id}/rejection"
+    receipt_id = (
+        ctx.record_id(set_id, "halt", serial, "receipt")
+        if halt_id
+        else ctx.record_id(set_id, "rejection")
+    )
     kind = ReceiptKind.HALT if halt_id else ReceiptKind.REJECTION
     decided.receipts.append(
         receipt(
@@ -192,7 +196,7 @@ def plan_refusal(
 
 def _plan_halt(plan: Plan, ctx: Context, set_id: str, violation: Violation, serial: int) -> str:
     """An open halt on the set, with its typed reason and the suggested amendment."""
-    halt_id = f"{set_id}/halt/{serial}"
+    halt_id = ctx.record_id(set_id, "halt", serial)
     plan.halts.append(
         {
             "set_id": set_id,
@@ -273,7 +277,7 @@ def evaluate_constitution(
     decided.receipts.append(
         receipt(
             ctx,
-            f"{closed.set_id}/review/1",
+            ctx.record_id(closed.set_id, "review", 1),
             ReceiptKind.REVIEW,
             closed.set_id,
             decision=Outcome.COMMIT.value,
@@ -281,7 +285,7 @@ def evaluate_constitution(
             source_writer=[proposal.writer_id],
         )
     )
-    commit_id = f"{closed.set_id}/commit"
+    commit_id = ctx.record_id(closed.set_id, "commit")
     decided.receipts.append(
         receipt(
             ctx,

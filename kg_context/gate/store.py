@@ -56,9 +56,10 @@ class GateStore:
         self._constitution_for = constitution_for
         self._count_tokens = count_tokens
         self._batch_limit = batch_limit
-        # Proposals this process submitted, by id: close() reuses them instead of re-parsing
-        # the recorded payload when the recorded digest matches (the record stays the truth).
-        self._submitted: OrderedDict[str, Proposal] = OrderedDict()
+        # Proposals this process submitted, by (boundary id, proposal id): close() reuses them
+        # instead of re-parsing the recorded payload when the recorded digest matches (the
+        # record stays the truth).
+        self._submitted: OrderedDict[tuple[str, str], Proposal] = OrderedDict()
         self._submitted_cap = 20_000
 
     # -- submission --------------------------------------------------------------------------
@@ -85,8 +86,8 @@ class GateStore:
             if digests.setdefault(proposal.id, proposal.digest()) != proposal.digest():
                 raise InputValidationError(f"proposal id {proposal.id} appears twice, differently")
         for p in proposals:
-            self._submitted[p.id] = p
-            self._submitted.move_to_end(p.id)
+            self._submitted[(boundary_id, p.id)] = p
+            self._submitted.move_to_end((boundary_id, p.id))
         while len(self._submitted) > self._submitted_cap:
             self._submitted.popitem(last=False)
         rows = [proposal_row(p) for p in {p.id: p for p in proposals}.values()]
@@ -156,7 +157,7 @@ class GateStore:
         )
         if not pending_rows:
             return [], False
-        pending = self._pending_proposals(tx, pending_rows)
+        pending = self._pending_proposals(tx, boundary_id, pending_rows)
         constitution = self._constitution_for(boundary.constitution_version)
         construction = construct_sets(pending, constitution.window.proposals)
         decisions = self._decide(
@@ -164,17 +165,20 @@ class GateStore:
         )
         return decisions, len(pending_rows) >= self._batch_limit
 
-    def _pending_proposals(self, tx: Transaction, rows: list[Record]) -> list[Proposal]:
+    def _pending_proposals(
+        self, tx: Transaction, boundary_id: str, rows: list[Record]
+    ) -> list[Proposal]:
         """The pending proposals in order: those this process submitted (same digest) from
         memory, the others parsed from their recorded payloads."""
         known: dict[str, Proposal] = {}
         for row in rows:
-            proposal = self._submitted.get(row["id"])
+            proposal = self._submitted.get((boundary_id, row["id"]))
             if proposal is not None and proposal.digest() == row["digest"]:
                 known[row["id"]] = proposal
         missing = [row["id"] for row in rows if row["id"] not in known]
         if missing:
-            for record in tx.run("gate/proposal_payloads", ids=missing):
+            records = tx.run("gate/proposal_payloads", boundary_id=boundary_id, ids=missing)
+            for record in records:
                 known[record["id"]] = Proposal.model_validate(json.loads(record["payload"]))
         return [known[row["id"]] for row in rows]
 
@@ -258,10 +262,17 @@ class GateStore:
             )
         if rows[0]["status"] == ProposalStatus.PENDING:
             return None
-        recorded = tx.run("gate/decision_for_proposal", proposal_id=proposal.id)
+        recorded = tx.run(
+            "gate/decision_for_proposal",
+            boundary_id=proposal.boundary_id,
+            proposal_id=proposal.id,
+        )
         return decision_from_record(recorded[0]) if recorded else None
 
     # -- reading decisions back -----------------------------------------------------------------
-    def decision_for(self, proposal_id: str) -> Decision | None:
-        rows = self._executor.read("gate/decision_for_proposal", proposal_id=proposal_id)
+    def decision_for(self, boundary_id: str, proposal_id: str) -> Decision | None:
+        """What the record says was decided for a proposal of one boundary."""
+        rows = self._executor.read(
+            "gate/decision_for_proposal", boundary_id=boundary_id, proposal_id=proposal_id
+        )
         return decision_from_record(rows[0]) if rows else None

@@ -130,7 +130,10 @@ def test_soft_edge_unrenewed_retires_hard_edge_never_and_interface_keeps_needs(
     detail = engine.executor.read("recall/entries", ids=[interface_id], boundary_id=boundary_id)
     assert detail[0]["body"] == "key: owner\nteam: pay"
     links = engine.executor.read(
-        "residency/interface_holders", entry_id=interface_id, standing=["live"]
+        "residency/interface_holders",
+        boundary_id=boundary_id,
+        entry_id=interface_id,
+        standing=["live"],
     )
     assert [(r["held_id"], r["holder_id"]) for r in links] == [(soft_fact, dec)]
     props = window(team)
@@ -446,7 +449,7 @@ def test_window_stats_and_cli(engine: Any, boundary_id: str) -> None:
     shown = runner.invoke(app, ["window", boundary_id, "--json"])
     assert shown.exit_code == 0, shown.output
     assert json.loads(shown.output)["total_tokens"] == current.total_tokens
-    path = runner.invoke(app, ["why", dec])
+    path = runner.invoke(app, ["why", boundary_id, dec])
     assert path.exit_code == 0 and "decision root" in path.output
     numbers = runner.invoke(app, ["stats", boundary_id, "--json"])
     data = json.loads(numbers.output)
