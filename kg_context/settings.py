@@ -23,6 +23,7 @@ from kg_context.errors import ConfigurationError
 
 __all__ = [
     "DEFAULT_EMBEDDING_MODEL",
+    "ApiSettings",
     "AttentionSettings",
     "CycleSettings",
     "EmbeddingSettings",
@@ -216,6 +217,21 @@ class ResidencySettings(BaseSettings):
     # Recall: how many dependency hops (and entries) one admission may bring along.
     recall_max_depth: int = Field(default=2, ge=0, le=32)
     recall_max_entries: int = Field(default=16, ge=1, le=1000)
+
+
+class ApiSettings(BaseSettings):
+    """The HTTP API (``kg-context serve``, ``KG_CONTEXT_API_*``): where it listens, where its
+    bearer tokens come from (a TOML file, or JSON in ``KG_CONTEXT_API_TOKENS``), how large a
+    request body may be, and how many boundaries ``/metrics`` lists one by one."""
+
+    model_config = SettingsConfigDict(env_prefix="KG_CONTEXT_API_", env_file=".env", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8787, ge=1, le=65535)
+    tokens_file: Path | None = None
+    tokens: SecretStr | None = None
+    max_body_bytes: int = Field(default=1_048_576, ge=1024, le=1_073_741_824)
+    metrics_max_boundaries: int = Field(default=1000, ge=0, le=1_000_000)
 
 
 SettingsT = TypeVar("SettingsT", bound=BaseSettings)

@@ -4,11 +4,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kg_context.db.catalog import default_catalog
 from kg_context.db.executor import QueryExecutor
 from kg_context.errors import QueryError
 
-__all__ = ["apply_schema"]
+__all__ = ["apply_schema", "schema_steps"]
 
 # Two processes creating the same rule at once: the loser is told it already exists.
 _ALREADY_THERE = (
@@ -18,15 +20,30 @@ _ALREADY_THERE = (
 )
 
 
-def apply_schema(executor: QueryExecutor, *, await_timeout_s: int = 300) -> list[str]:
-    """Create every constraint and index that is missing, wait for them online, return names."""
+def schema_steps() -> int:
+    """How many steps ``apply_schema`` reports: one per rule, and the wait for indexes."""
+    return len(default_catalog().under("schema")) + 1
+
+
+def apply_schema(
+    executor: QueryExecutor,
+    *,
+    await_timeout_s: int = 300,
+    on_step: Callable[[str], None] | None = None,
+) -> list[str]:
+    """Create every constraint and index that is missing, wait for them online, return names.
+    ``on_step`` is told each rule as it is applied, then ``await indexes``."""
     applied: list[str] = []
     for query in default_catalog().under("schema"):
+        if on_step is not None:
+            on_step(query.name)
         try:
             executor.write(query.name)
         except QueryError as err:
             if err.code not in _ALREADY_THERE:
                 raise
         applied.append(query.name)
+    if on_step is not None:
+        on_step("await indexes")
     executor.write("admin/await_indexes", timeout_s=await_timeout_s)
     return applied

@@ -11,7 +11,6 @@ from typer.testing import CliRunner
 
 from kg_context.cli.app import app
 from kg_context.gate.constitution import load_constitution
-from kg_context.gate.contracts import STATUS_LABELS
 from kg_context.record.search import embed_pending, search_record
 from kg_context.residency.czar import every_n_commits, run_czar
 from kg_context.residency.metrics import stats
@@ -290,8 +289,6 @@ def test_300_set_session_every_resident_entry_has_a_root_path_and_nothing_is_los
     drift = engine.executor.read(
         "audits/status_label_drift",
         boundary_id=boundary_id,
-        status_labels=STATUS_LABELS,
-        all_status_labels=list(STATUS_LABELS.values()),
     )
     assert drift == []  # Browser labels followed every supersession and retirement
     assert current.sets.get("ratified", 0) >= 300

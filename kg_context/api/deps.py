@@ -1,0 +1,99 @@
+"""What every route shares: the engine, handles on existing boundaries, identity stamping."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any
+
+from fastapi import Path, Request
+
+from kg_context.api.auth import Principal
+from kg_context.api.problems import ProblemError
+from kg_context.engine import BoundaryHandle, Engine
+from kg_context.errors import StateError
+from kg_context.gate.contracts import Proposal, parse_proposal
+from kg_context.gate.decision import Decision
+
+__all__ = [
+    "BoundaryId",
+    "EntryId",
+    "StampedSink",
+    "engine_of",
+    "existing",
+    "not_found",
+    "stamp",
+]
+
+# Path parameters: a boundary id is one path segment; an entry, set, proposal or halt id may
+# hold "/" (``team-7/db-2``), so those routes take the rest of the path up to their suffix.
+BoundaryId = Annotated[
+    str, Path(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:#@+-]{0,199}$", description="A boundary id")
+]
+EntryId = Annotated[str, Path(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:/#@+-]{0,199}$")]
+
+
+def engine_of(request: Request) -> Engine:
+    engine: Engine = request.app.state.engine
+    return engine
+
+
+def existing(request: Request, boundary_id: str) -> BoundaryHandle:
+    """A handle on a boundary that exists (reads and writes never create one: 404)."""
+    with not_found():
+        return engine_of(request).boundary(boundary_id, create=False)
+
+
+@contextmanager
+def not_found() -> Iterator[None]:
+    """A lookup by id: the library's ``StateError`` ("no X") is a 404 here."""
+    try:
+        yield
+    except StateError as error:
+        raise ProblemError(404, "not-found", str(error)) from None
+
+
+def stamp(data: dict[str, Any], principal: Principal, boundary_id: str) -> dict[str, Any]:
+    """The body with the token's writer id and kind and the path's boundary filled in; a body
+    that names another writer, kind or boundary is refused (nothing is recorded)."""
+    for field, own in (("writer_id", principal.writer_id), ("writer_kind", principal.writer_kind)):
+        claimed = data.get(field)
+        if claimed is not None and claimed != own:
+            raise ProblemError(
+                403,
+                "identity-mismatch",
+                f"this token writes as {field}={own}; the body claims {claimed}",
+            )
+    claimed_boundary = data.get("boundary_id")
+    if claimed_boundary is not None and claimed_boundary != boundary_id:
+        raise ProblemError(
+            422,
+            "invalid-input",
+            f"the body names boundary {claimed_boundary}; the path names {boundary_id}",
+        )
+    return {
+        **data,
+        "writer_id": principal.writer_id,
+        "writer_kind": principal.writer_kind.value,
+        "boundary_id": boundary_id,
+    }
+
+
+class StampedSink:
+    """The gate of one boundary, as attention reaches it from HTTP: every proposal is written
+    by the token's identity (a broadcast's specialist ids label the wave; they never become
+    writer identities through the API)."""
+
+    def __init__(self, handle: BoundaryHandle, principal: Principal) -> None:
+        self._handle = handle
+        self._principal = principal
+        self.decisions: list[Decision] = []
+
+    def commit(self, proposal: Proposal) -> Decision:
+        data = proposal.model_dump(mode="json", by_alias=True)
+        data.update(
+            writer_id=self._principal.writer_id, writer_kind=self._principal.writer_kind.value
+        )
+        decision = self._handle.commit(parse_proposal(data))
+        self.decisions.append(decision)
+        return decision
