@@ -13,11 +13,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
+from pydantic import BaseModel
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kg_context.api import boundaries, history, operations
 from kg_context.api.auth import TokenTable
+from kg_context.api.deps import known_query_only
 from kg_context.api.metrics import Metrics
 from kg_context.api.problems import install_handlers, problem_response
 from kg_context.engine import Engine
@@ -119,6 +121,7 @@ def create_app(
             "with the bearer token's writer id and kind; a body claiming another is refused. "
             "Errors are application/problem+json."
         ),
+        dependencies=[Depends(known_query_only)],
     )
     app.state.engine = engine
     app.state.settings = settings
@@ -135,16 +138,23 @@ def create_app(
 
 
 def _problem_schema(app: FastAPI) -> None:
-    """Publish the Problem schema in components (the routes' error answers refer to it)."""
+    """Publish the Problem schema and the request-body models in components (the routes refer
+    to them)."""
+    from kg_context.api.deps import BODY_MODELS
     from kg_context.api.problems import Problem
 
     build = app.openapi
+    template = "#/components/schemas/{model}"
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             schema = build()
             components = schema.setdefault("components", {}).setdefault("schemas", {})
-            components.setdefault("Problem", Problem.model_json_schema())
+            models: list[type[BaseModel]] = [Problem, *BODY_MODELS]
+            for model in models:
+                published = model.model_json_schema(by_alias=True, ref_template=template)
+                components.update(published.pop("$defs", {}))
+                components[model.__name__] = published
             app.openapi_schema = schema
         return app.openapi_schema
 

@@ -9,7 +9,16 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 
 from kg_context.api.auth import Principal, Scope, require
-from kg_context.api.deps import BoundaryId, EntryId, engine_of, existing, not_found, stamp
+from kg_context.api.deps import (
+    BoundaryId,
+    EntryId,
+    body_spec,
+    engine_of,
+    existing,
+    json_body,
+    not_found,
+    stamp,
+)
 from kg_context.api.models import (
     AdmissionOut,
     AdmitIn,
@@ -32,9 +41,14 @@ Reader = Annotated[Principal, Depends(require(Scope.READER))]
 Writer = Annotated[Principal, Depends(require(Scope.WRITER))]
 Operator = Annotated[Principal, Depends(require(Scope.OPERATOR))]
 Record = dict[str, Any]
+BoundaryBody = Annotated[BoundaryIn, Depends(json_body(BoundaryIn, optional=True))]
 
 
-def _body(body: ProposalBody, principal: Principal, boundary_id: str) -> dict[str, Any]:
+def _body(
+    body: Annotated[ProposalBody, Depends(json_body(ProposalBody))],
+    principal: Principal,
+    boundary_id: str,
+) -> dict[str, Any]:
     return stamp(body.model_dump(mode="json", by_alias=True), principal, boundary_id)
 
 
@@ -43,12 +57,13 @@ def _body(body: ProposalBody, principal: Principal, boundary_id: str) -> dict[st
     response_model=BoundaryOut,
     tags=["boundaries"],
     responses=responses(403, 413, 422),
+    openapi_extra=body_spec(BoundaryIn, required=False),
     summary="Create a boundary (default constitution), or read it if it exists",
 )
 def put_boundary(
-    request: Request, boundary_id: BoundaryId, principal: Operator, body: BoundaryIn | None = None
+    request: Request, boundary_id: BoundaryId, principal: Operator, body: BoundaryBody
 ) -> BoundaryOut:
-    wanted = body or BoundaryIn()
+    wanted = body
     handle = engine_of(request).boundary(
         boundary_id, verse=wanted.verse.value, task_horizon=wanted.task_horizon
     )
@@ -71,10 +86,14 @@ def get_boundary(request: Request, boundary_id: BoundaryId, principal: Reader) -
     response_model=SubmissionOut,
     tags=["proposals"],
     responses=responses(403, 404, 413, 422),
+    openapi_extra=body_spec(ProposalBody),
     summary="Submit one proposal (pending until a close)",
 )
 def submit(
-    request: Request, boundary_id: BoundaryId, body: ProposalBody, principal: Writer
+    request: Request,
+    boundary_id: BoundaryId,
+    body: Annotated[ProposalBody, Depends(json_body(ProposalBody))],
+    principal: Writer,
 ) -> SubmissionOut:
     team = existing(request, boundary_id)
     (submission,) = team.submit(_body(body, principal, boundary_id))
@@ -99,10 +118,14 @@ def close(request: Request, boundary_id: BoundaryId, principal: Writer) -> Decis
     response_model=DecisionOut,
     tags=["proposals"],
     responses=responses(403, 404, 413, 422),
+    openapi_extra=body_spec(ProposalBody),
     summary="Submit one proposal and close: the decision of its set, with the receipt id",
 )
 def commit(
-    request: Request, boundary_id: BoundaryId, body: ProposalBody, principal: Writer
+    request: Request,
+    boundary_id: BoundaryId,
+    body: Annotated[ProposalBody, Depends(json_body(ProposalBody))],
+    principal: Writer,
 ) -> DecisionOut:
     decision = existing(request, boundary_id).commit(_body(body, principal, boundary_id))
     request.app.state.metrics.count_decisions([decision])
@@ -184,10 +207,14 @@ def get_recall(
     response_model=AdmissionOut,
     tags=["recall"],
     responses=responses(403, 404, 413, 422),
+    openapi_extra=body_spec(AdmitIn),
     summary="Propose scratch copies of recalled entries through the gate (one use)",
 )
 def admit(
-    request: Request, boundary_id: BoundaryId, body: AdmitIn, principal: Writer
+    request: Request,
+    boundary_id: BoundaryId,
+    body: Annotated[AdmitIn, Depends(json_body(AdmitIn))],
+    principal: Writer,
 ) -> AdmissionOut:
     team = existing(request, boundary_id)
     admission = team.admit(
@@ -206,10 +233,14 @@ def admit(
     response_model=InvalidationOut,
     tags=["invalidation"],
     responses=responses(403, 404, 413, 422),
+    openapi_extra=body_spec(InvalidationIn),
     summary="Challenge or invalidate an entry or a set: one blast-radius set through the gate",
 )
 def invalidation(
-    request: Request, boundary_id: BoundaryId, body: InvalidationIn, principal: Writer
+    request: Request,
+    boundary_id: BoundaryId,
+    body: Annotated[InvalidationIn, Depends(json_body(InvalidationIn))],
+    principal: Writer,
 ) -> InvalidationOut:
     team = existing(request, boundary_id)
     run = team.challenge if body.mode == "challenge" else team.invalidate

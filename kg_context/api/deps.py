@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Path, Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, ValidationError
 
 from kg_context.api.auth import Principal
 from kg_context.api.problems import ProblemError
@@ -16,14 +18,66 @@ from kg_context.gate.contracts import Proposal, parse_proposal
 from kg_context.gate.decision import Decision
 
 __all__ = [
+    "BODY_MODELS",
     "BoundaryId",
     "EntryId",
     "StampedSink",
+    "body_spec",
     "engine_of",
     "existing",
+    "json_body",
+    "known_query_only",
     "not_found",
     "stamp",
 ]
+
+M = TypeVar("M", bound=BaseModel)
+# The request-body models the spec publishes in its components (``body_spec`` refers to them).
+BODY_MODELS: list[type[BaseModel]] = []
+
+
+def known_query_only(request: Request) -> None:
+    """Refuse query parameters the route does not take (a typo is an error, not ignored)."""
+    allowed: set[str] = set()
+    pending = [getattr(request.scope.get("route"), "dependant", None)]
+    while pending:
+        dependant = pending.pop()
+        if dependant is not None:
+            allowed.update(str(param.alias) for param in dependant.query_params)
+            pending.extend(dependant.dependencies)
+    unknown = sorted(set(request.query_params) - allowed)
+    if unknown:
+        raise ProblemError(
+            422,
+            "invalid-input",
+            f"unknown query parameters {unknown}; this route takes {sorted(allowed) or 'none'}",
+        )
+
+
+def json_body(model: type[M], *, optional: bool = False) -> Callable[[Request], Awaitable[M]]:
+    """A dependency: the request body as ``model``, validated strictly from the JSON text (no
+    coercion: ``true`` is not ``1`` and ``"1"`` is not a number), a 422 problem otherwise."""
+
+    async def dependency(request: Request) -> M:
+        raw = await request.body()
+        if optional and not raw.strip():
+            return model()
+        try:
+            return model.model_validate_json(raw, strict=True)
+        except ValidationError as error:
+            errors = [{**e, "loc": ("body", *e["loc"])} for e in error.errors(include_url=False)]
+            raise RequestValidationError(errors) from None
+
+    return dependency
+
+
+def body_spec(model: type[BaseModel], *, required: bool = True) -> dict[str, Any]:
+    """``openapi_extra`` documenting ``model`` as the JSON request body."""
+    if model not in BODY_MODELS:
+        BODY_MODELS.append(model)
+    ref = {"$ref": f"#/components/schemas/{model.__name__}"}
+    return {"requestBody": {"required": required, "content": {"application/json": {"schema": ref}}}}
+
 
 # Path parameters: a boundary id is one path segment; an entry, set, proposal or halt id may
 # hold "/" (``team-7/db-2``), so those routes take the rest of the path up to their suffix.

@@ -51,7 +51,17 @@ class _In(BaseModel):
 
 class ProposalBody(Proposal):
     """A proposal as a writer sends it: ``writer_id``, ``writer_kind`` and ``boundary_id`` may
-    be left out (the server fills them from the token and the path); if given they must match."""
+    be left out (the server fills them from the token and the path); if given they must match.
+    It carries entries, transitions, or both."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "anyOf": [
+                {"required": ["entries"], "properties": {"entries": {"minItems": 1}}},
+                {"required": ["transitions"], "properties": {"transitions": {"minItems": 1}}},
+            ]
+        }
+    )
 
     boundary_id: str | None = Field(default=None, pattern=_ID)  # type: ignore[assignment]
     writer_id: str | None = Field(default=None, pattern=_ID)  # type: ignore[assignment]
@@ -146,13 +156,13 @@ class InvalidationOut(_Out):
 
 
 class SpecialistOutputIn(_In):
-    text: str = Field(min_length=1, max_length=262_144)
+    text: str = Field(min_length=1, max_length=32_768)
     confidence: float | None = Field(default=None, ge=0.0, le=1.0)
 
 
 class WaveIn(_In):
     outputs: dict[str, str | SpecialistOutputIn] = Field(
-        min_length=1, max_length=256, description="specialist id -> its output"
+        min_length=1, max_length=64, description="specialist id -> its output (at most 64)"
     )
     query: str = Field(min_length=1, max_length=10_000)
     task_id: str = Field(pattern=_ID)

@@ -8,7 +8,16 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import PlainTextResponse
 
 from kg_context.api.auth import Principal, Scope, require
-from kg_context.api.deps import BoundaryId, EntryId, StampedSink, engine_of, existing, not_found
+from kg_context.api.deps import (
+    BoundaryId,
+    EntryId,
+    StampedSink,
+    body_spec,
+    engine_of,
+    existing,
+    json_body,
+    not_found,
+)
 from kg_context.api.metrics import CONTENT_TYPE
 from kg_context.api.models import (
     DecisionOut,
@@ -41,10 +50,14 @@ SpecialistId = Annotated[str, Path(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:#@+-]{0,19
     response_model=WaveOut,
     tags=["attention"],
     responses=responses(403, 404, 413, 422),
+    openapi_extra=body_spec(WaveIn),
     summary="Score specialist outputs, record the wave, propose the winners to the gate",
 )
 def broadcast(
-    request: Request, boundary_id: BoundaryId, body: WaveIn, principal: Writer
+    request: Request,
+    boundary_id: BoundaryId,
+    body: Annotated[WaveIn, Depends(json_body(WaveIn))],
+    principal: Writer,
 ) -> WaveOut:
     team = existing(request, boundary_id)
     sink = StampedSink(team, principal)
@@ -148,13 +161,14 @@ def halt_show(
     response_model=ResolutionOut,
     tags=["halts"],
     responses=responses(403, 404, 409, 413, 422),
+    openapi_extra=body_spec(ResolutionIn),
     summary="Resolve a halt as the token's operator: approve, reject, or amend",
 )
 def halt_resolve(
     request: Request,
     boundary_id: BoundaryId,
     halt_id: EntryId,
-    body: ResolutionIn,
+    body: Annotated[ResolutionIn, Depends(json_body(ResolutionIn))],
     principal: Operator,
 ) -> ResolutionOut:
     _halt_of(request, boundary_id, halt_id)

@@ -143,7 +143,7 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, error: StarletteHTTPException) -> JSONResponse:
         kind = _STARLETTE_KINDS.get(error.status_code, "invalid-input")
-        status = error.status_code if kind != "invalid-input" else 400
+        status = error.status_code if kind != "invalid-input" else 422
         detail = str(error.detail) if error.detail else TITLES[kind]
         return problem_response(
             status, kind, detail, headers=dict(error.headers) if error.headers else None
@@ -169,7 +169,6 @@ def _problem_content() -> dict[str, Any]:
 
 
 _DESCRIPTIONS = {
-    400: "The request is malformed",
     401: "Missing or unknown bearer token",
     403: "The token's scope, identity or boundaries do not allow this",
     404: "No such boundary, entry, set, halt, proposal or route",
@@ -181,8 +180,9 @@ _DESCRIPTIONS = {
 
 
 def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The problem answers a route documents (401 and 503 always)."""
-    wanted = sorted({401, 503, *statuses})
+    """The problem answers a route documents: 401, 403, 404, 409, 422 and 503 always (the
+    library may refuse any request as not found, conflicting or invalid), and ``statuses``."""
+    wanted = sorted({401, 403, 404, 409, 422, 503, *statuses})
     return {
         status: {
             "model": Problem,

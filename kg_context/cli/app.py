@@ -1,6 +1,8 @@
 """kg-context: governed context for agent teams on Neo4j.
 
-Errors print one line (what failed, what to do), never a traceback; the exit code says what kind of failure it was (kg-context exit-codes lists them). --json prints one JSON document on stdout.
+Errors print one line (what failed, what to do), never a traceback; the exit code says
+what kind of failure it was (kg-context exit-codes lists them). --json prints one JSON
+document on stdout.
 """
 
 from __future__ import annotations

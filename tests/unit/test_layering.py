@@ -25,7 +25,8 @@ modules; docs/architecture.md says the same in words)::
     package    kg_context/__init__.py           everything (it re-exports the public names)
 
 so imports run one way: base <- text <- db <- gate <- residency, record <- engine <- api, cli
-<- package (the cli imports the api to serve it); attention and cycle reach the gate only through its sink protocol and its contracts;
+<- package (the cli imports the api to serve it); attention and cycle reach the gate only
+through its sink protocol and its contracts;
 nothing below the engine imports ``kg_context.engine`` (not even for type checking).
 
 Residency and record are peers: neither imports the other, except for the edges in
