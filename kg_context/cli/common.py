@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import IntEnum
 from typing import Annotated, Any
@@ -48,7 +49,8 @@ __all__ = [
     "table",
 ]
 
-out = Console(soft_wrap=True, highlight=False)
+# Piped output gets room for whole ids in tables (a terminal keeps its own width).
+out = Console(soft_wrap=True, highlight=False, width=None if sys.stdout.isatty() else 240)
 err = Console(stderr=True, soft_wrap=True, highlight=False)
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]
