@@ -46,7 +46,8 @@ def _cli(target: Target, *args: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def demo(engine: Any) -> dict[str, Any]:
     """The demo's session, once for this module."""
-    return run_demo(engine, Console(file=open(os.devnull, "w"), width=200))  # noqa: SIM115
+    with open(os.devnull, "w") as sink:
+        return run_demo(engine, Console(file=sink, width=200))
 
 
 @pytest.fixture(scope="module")
@@ -128,8 +129,9 @@ def test_every_audit_runs_and_the_reports_agree_with_the_engine(
         assert result.clean, (audit.name, result.rows[:3])
         if result.rows:
             reports_with_rows.add(audit.name)
-    assert {"attention_wave", "attention_outcomes", "proposal_record", "ledger",
-            "supersession_chain", "transitions", "fragmenting_sets"} <= reports_with_rows  # fmt: skip
+    expected = {"attention_wave", "attention_outcomes", "proposal_record", "ledger",
+                "supersession_chain", "transitions", "fragmenting_sets"}  # fmt: skip
+    assert expected <= reports_with_rows
     # why_resident (Cypher) and why (the engine) find the same root path.
     for entry_id in (f"{b}/p95", f"{b}/step", f"{b}/db-1"):
         path = team.why(entry_id)
