@@ -10,29 +10,15 @@ from urllib.parse import urlparse
 from rich.console import Console
 from rich.table import Table
 
+from kg_context.db.catalog import default_catalog
 from kg_context.engine import BoundaryHandle, Engine
 from kg_context.settings import LocalServerSettings
 
 __all__ = ["BROWSER_QUERIES", "browser_url", "report"]
 
-# Three queries to paste into Browser after ``:param boundary_id => '...'`` (the same files
-# ship as saved queries in browser/queries/).
-BROWSER_QUERIES = (
-    (
-        "the ledger and what each set holds",
-        "MATCH p = (:Boundary {id: $boundary_id})<-[:IN]-(:Set)-[:CONTAINS]->(:Entry) "
-        "RETURN p LIMIT 150",
-    ),
-    (
-        "the window: resident entries and what holds them",
-        "MATCH (e:Entry:Resident {boundary_id: $boundary_id}) "
-        "OPTIONAL MATCH p = (e)-[:REQUIRES]->(:Entry:Resident) RETURN e, p",
-    ),
-    (
-        "halts and the sets they stopped",
-        "MATCH p = (h:Halt {boundary_id: $boundary_id})-[:ON]->(:Set) RETURN p",
-    ),
-)
+# Three saved queries to paste into Browser after ``:param boundary_id => '...'`` (the files
+# of cypher/browser/, which an operator can also drop on Browser's Favorites).
+BROWSER_QUERIES = ("browser/boundary_graph", "browser/window_graph", "browser/halts_queue")
 
 
 def browser_url(engine: Engine) -> str:
@@ -78,8 +64,9 @@ def report(
     url = browser_url(engine)
     console.print(f"\nNeo4j Browser: {url}  (style: drop browser/kg-context.grass on :style)")
     console.print(f":param boundary_id => '{team.id}'", markup=False, highlight=False)
-    for title, query in BROWSER_QUERIES:
-        console.print(f"// {title}\n{query}", markup=False, highlight=False)
+    catalog = default_catalog()
+    for name in BROWSER_QUERIES:
+        console.print(f"\n{catalog[name].text}", markup=False, highlight=False)
     console.print(
         f"Audits: kg-context audit all -b {team.id}   (every file of cypher/audits/ runs "
         "in Browser with the same :param)",
@@ -100,6 +87,6 @@ def report(
         "czar": results.get("czar_invalidation_recall", {}).get("czar"),
         "blast_radius": results.get("czar_invalidation_recall", {}).get("blast_radius"),
         "browser_url": url,
-        "browser_queries": [q for _, q in BROWSER_QUERIES],
+        "browser_queries": [f"cypher/{name}.cypher" for name in BROWSER_QUERIES],
         "elapsed_seconds": round(elapsed, 2),
     }

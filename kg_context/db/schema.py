@@ -21,8 +21,9 @@ _ALREADY_THERE = (
 
 
 def schema_steps() -> int:
-    """How many steps ``apply_schema`` reports: one per rule, and the wait for indexes."""
-    return len(default_catalog().under("schema")) + 1
+    """How many steps ``apply_schema`` reports: one per rule, the wait for indexes, and the
+    status labels of sets and halts written before those existed."""
+    return len(default_catalog().under("schema")) + 2
 
 
 def apply_schema(
@@ -31,8 +32,9 @@ def apply_schema(
     await_timeout_s: int = 300,
     on_step: Callable[[str], None] | None = None,
 ) -> list[str]:
-    """Create every constraint and index that is missing, wait for them online, return names.
-    ``on_step`` is told each rule as it is applied, then ``await indexes``."""
+    """Create every constraint and index that is missing, wait for them online, label sets and
+    halts that lack their status label (Browser styles them by it), return the rule names.
+    ``on_step`` is told each rule as it is applied, then ``await indexes``, ``status labels``."""
     applied: list[str] = []
     for query in default_catalog().under("schema"):
         if on_step is not None:
@@ -46,4 +48,8 @@ def apply_schema(
     if on_step is not None:
         on_step("await indexes")
     executor.write("admin/await_indexes", timeout_s=await_timeout_s)
+    if on_step is not None:
+        on_step("status labels")
+    executor.write("admin/label_sets_and_halts")
+    executor.write("admin/label_receipts")
     return applied
