@@ -217,5 +217,9 @@ def healthz(request: Request) -> HealthOut:
     summary="Prometheus text format: requests, gate decisions, halts, residency, attention",
 )
 def metrics(request: Request, principal: Reader) -> PlainTextResponse:
+    if principal.boundaries is not None:
+        raise ProblemError(
+            403, "forbidden", "a token fenced to boundaries cannot read every boundary's metrics"
+        )
     overview = engine_of(request).overview(limit=request.app.state.settings.metrics_max_boundaries)
     return PlainTextResponse(request.app.state.metrics.render(overview), media_type=CONTENT_TYPE)

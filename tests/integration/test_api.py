@@ -318,6 +318,8 @@ def test_tokens_scopes_and_identity(server: Server, engine: Any, fenced: str) ->
     _problem(server.call("POST", commit, "fenced", json=body), 403, "forbidden")
     assert server.call("PUT", f"/boundaries/{fenced}", "operator", json={}).status_code == 200
     assert server.call("GET", f"/boundaries/{fenced}/window", "fenced").status_code == 200
+    # Metrics list every boundary: not for a fenced token.
+    _problem(server.call("GET", "/metrics", "fenced"), 403, "forbidden")
 
 
 def test_errors_are_problems_and_bodies_are_bounded(server: Server) -> None:

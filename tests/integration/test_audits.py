@@ -16,7 +16,7 @@ import pytest
 from rich.console import Console
 
 from kg_context.cli.demo import run_demo
-from kg_context.db.catalog import Catalog
+from kg_context.db.catalog import Catalog, default_catalog
 from kg_context.db.connection import Target, open_driver
 from kg_context.engine import Engine
 from kg_context.record.audits import audit_library
@@ -156,5 +156,16 @@ def test_every_audit_runs_and_the_reports_agree_with_the_engine(
         "SUPERSESSION_TARGET": 1,
         "VERSE_ADOPTION": 0,
     }
+    # The saved queries for Browser run as shipped, and draw something of the demo.
+    browser = default_catalog().under("browser")
+    assert len(browser) >= 6
+    for query in browser:
+        given = {name: params[name] for name in query.params if name in params}
+        given.update({"entry_id": f"{b}/p95"} if "entry_id" in query.params else {})
+        given.update(
+            {name: v for name, v in {"root_classes": ["goal", "constraint", "decision",
+             "obligation", "plan", "pin"], "default_lease": 100}.items() if name in query.params}
+        )  # fmt: skip
+        assert engine.executor.read(query.name, **given), query.name
     listed = _cli(neo4j_target, "audit", "list", "--json")
     assert listed.returncode == 0 and len(json.loads(listed.stdout)) == len(audit_library())

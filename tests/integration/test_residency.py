@@ -443,7 +443,7 @@ def test_window_stats_and_cli(engine: Any, boundary_id: str) -> None:
     shown = runner.invoke(app, ["window", boundary_id, "--json"])
     assert shown.exit_code == 0, shown.output
     assert json.loads(shown.output)["total_tokens"] == current.total_tokens
-    path = runner.invoke(app, ["why", dec])
+    path = runner.invoke(app, ["why", dec, "-b", boundary_id])
     assert path.exit_code == 0 and "decision root" in path.output
     numbers = runner.invoke(app, ["stats", boundary_id, "--json"])
     data = json.loads(numbers.output)
