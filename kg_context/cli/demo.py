@@ -249,7 +249,12 @@ def run_demo(engine: Engine, console: Console) -> dict[str, Any]:
     console.print(f"[bold]Database:[/] {engine.target.describe()}", highlight=False)
     console.print(f"[bold]Boundary:[/] {session.b}\n", highlight=False)
     results: dict[str, Any] = {}
+    seconds: dict[str, float] = {}
     for title, step in STEPS:
         console.print(f"[bold]{title}[/]")
+        started = time.perf_counter()
         results[step.__name__.strip("_")] = step(session)
-    return report(session.engine, session.team, console, results, session.started)
+        seconds[title] = round(time.perf_counter() - started, 2)
+        console.print(f"  ({seconds[title]:.1f} s)", style="dim", highlight=False)
+    figures = report(session.engine, session.team, console, results, session.started)
+    return {**figures, "step_seconds": seconds}
