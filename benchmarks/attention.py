@@ -25,7 +25,7 @@ import time
 import uuid
 from datetime import UTC, datetime
 
-from benchmarks._common import figure, percentile, timings
+from benchmarks._common import figure, percentile, progress, timings
 from kg_context.attention import WorkspaceAttention
 from kg_context.engine import Engine
 from kg_context.settings import AttentionSettings
@@ -44,7 +44,8 @@ def population(engine: Engine, prefix: str, nodes: int, specialists: int) -> Non
     """Create the population's missing nodes, 50k per transaction."""
     have = engine.executor.read("bench/count_proposal_nodes_by_prefix", prefix=prefix)[0]["n"]
     started = time.perf_counter()
-    for start in range(have, nodes, BATCH):
+    batches = range(have, nodes, BATCH)
+    for start in progress(batches, f"population {prefix}", total=len(batches)):
         engine.executor.write(
             "bench/generate_proposal_nodes",
             start=start,

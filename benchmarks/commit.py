@@ -22,7 +22,7 @@ import time
 import uuid
 from typing import Any
 
-from benchmarks._common import figure
+from benchmarks._common import figure, progress
 from kg_context.engine import Engine
 
 SETS = 2_000
@@ -163,7 +163,8 @@ def _gate_run(engine: Any, boundary_id: str, sets: int) -> float:
     team = engine.boundary(boundary_id)
     proposals = _proposals(boundary_id, _seed(team, boundary_id))[:sets]
     started = time.perf_counter()
-    for i in range(0, sets, BATCH):
+    batches = range(0, sets, BATCH)
+    for i in progress(batches, f"gate: {sets} sets", total=len(batches)):
         decisions = team.commit_many(proposals[i : i + BATCH])
         assert all(d.outcome == "commit" for d in decisions), decisions[0]
     elapsed = time.perf_counter() - started

@@ -23,6 +23,7 @@ from kg_context.errors import ConfigurationError
 
 __all__ = [
     "DEFAULT_EMBEDDING_MODEL",
+    "ApiSettings",
     "AttentionSettings",
     "CycleSettings",
     "EmbeddingSettings",
@@ -232,6 +233,21 @@ class SchemaSettings(BaseSettings):
     auto_apply: bool = True
     # How long applying waits for new indexes to come online.
     await_timeout_s: int = Field(default=300, ge=1, le=86_400)
+
+
+class ApiSettings(BaseSettings):
+    """The HTTP API (``kg-context serve``, ``KG_CONTEXT_API_*``): where it listens, where its
+    bearer tokens come from (a TOML file, or JSON in ``KG_CONTEXT_API_TOKENS``), how large a
+    request body may be, and how many boundaries ``/metrics`` lists one by one."""
+
+    model_config = SettingsConfigDict(env_prefix="KG_CONTEXT_API_", env_file=".env", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8787, ge=1, le=65535)
+    tokens_file: Path | None = None
+    tokens: SecretStr | None = None
+    max_body_bytes: int = Field(default=1_048_576, ge=1024, le=1_073_741_824)
+    metrics_max_boundaries: int = Field(default=1000, ge=0, le=1_000_000)
 
 
 SettingsT = TypeVar("SettingsT", bound=BaseSettings)

@@ -1,5 +1,6 @@
 // Everything the transaction decided, set by set, in ledger order: each set (ratified, halted
-// or rejected) IN its boundary and BY its writers, its receipts FOR it, what became of its
+// or rejected, with its status as a label too, for Neo4j Browser's style: :Ratified, :Halted or
+// :Rejected) IN its boundary and BY its writers, its receipts FOR it, what became of its
 // proposals (status, IN_SET), and for a ratified set
 // its entries (with class, status and residency labels, and declared targets) and the NEXT link from the previous
 // ratified set. Edges between entries follow in their own statements.
@@ -9,6 +10,8 @@ UNWIND $sets AS row
 MATCH (b:Boundary {id: $boundary_id})
 MERGE (s:Set {boundary_id: $boundary_id, id: row.id})
 SET s += row.props
+REMOVE s:Ratified:Halted:Rejected
+SET s:$(toUpper(left(s.status, 1)) + substring(s.status, 1))
 MERGE (s)-[:IN]->(b)
 WITH s, row
 OPTIONAL MATCH (prev:Set {boundary_id: $boundary_id, id: row.prev_id})
@@ -16,7 +19,10 @@ FOREACH (_ IN CASE WHEN prev IS NULL THEN [] ELSE [1] END | MERGE (prev)-[:NEXT]
 FOREACH (w IN row.writers |
   MERGE (writer:Writer {boundary_id: $boundary_id, id: w.id}) ON CREATE SET writer.kind = w.kind
   MERGE (s)-[:BY]->(writer))
-FOREACH (r IN row.receipts | CREATE (receipt:Receipt) SET receipt = r CREATE (receipt)-[:FOR]->(s))
+FOREACH (r IN row.receipts |
+  CREATE (receipt:Receipt:$(toUpper(left(r.kind, 1)) + substring(r.kind, 1) + 'Receipt'))
+  SET receipt = r
+  CREATE (receipt)-[:FOR]->(s))
 WITH s, row
 CALL (s, row) {
   UNWIND row.proposals AS decided

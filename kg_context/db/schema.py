@@ -23,6 +23,7 @@ rule race to "already exists", which is fine, and drops are ``IF EXISTS``.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -44,6 +45,7 @@ __all__ = [
     "plan_schema",
     "read_schema_record",
     "schema_digest",
+    "schema_steps",
 ]
 
 # The package's schema version: bump it whenever a file in cypher/schema/ changes (a unit test
@@ -204,6 +206,7 @@ def ensure_schema(
     auto_apply: bool = True,
     everything: bool = False,
     await_timeout_s: int = 300,
+    on_step: Callable[[str], None] | None = None,
 ) -> SchemaPlan:
     """The one way the schema is ensured (``Engine.connect()``, ``kg-context schema apply``,
     ``make bench`` and every benchmark come here): read the record (one read), and when it
@@ -227,7 +230,7 @@ def ensure_schema(
             f"{SCHEMA_VERSION}); run `{APPLY_COMMAND}` "
             "(or set KG_CONTEXT_SCHEMA_AUTO_APPLY=true)"
         )
-    _apply(executor, plan, await_timeout_s)
+    _apply(executor, plan, await_timeout_s, on_step or (lambda _step: None))
     return plan
 
 
@@ -238,17 +241,35 @@ def check_schema(
     return ensure_schema(executor, auto_apply=auto_apply, await_timeout_s=await_timeout_s)
 
 
-def apply_schema(executor: QueryExecutor, *, await_timeout_s: int = 300) -> list[str]:
+def schema_steps() -> int:
+    """How many steps ``apply_schema`` reports: one per rule, the wait for indexes, and the
+    labels of sets, halts and receipts written before those existed."""
+    return len(package_rules()) + 2
+
+
+def apply_schema(
+    executor: QueryExecutor,
+    *,
+    await_timeout_s: int = 300,
+    on_step: Callable[[str], None] | None = None,
+) -> list[str]:
     """``kg-context schema apply``: ``ensure_schema`` with ``everything``; returns the names of
-    the package's rules."""
-    ensure_schema(executor, everything=True, await_timeout_s=await_timeout_s)
+    the package's rules. ``on_step`` is told each rule as it is applied, then ``await indexes``
+    and ``labels`` (a progress bar counts them: ``schema_steps``)."""
+    ensure_schema(executor, everything=True, await_timeout_s=await_timeout_s, on_step=on_step)
     return [rule.name for rule in package_rules()]
 
 
-def _apply(executor: QueryExecutor, plan: SchemaPlan, await_timeout_s: int) -> None:
+def _apply(
+    executor: QueryExecutor,
+    plan: SchemaPlan,
+    await_timeout_s: int,
+    on_step: Callable[[str], None],
+) -> None:
     for rule in plan.replace:
         _drop(executor, rule.kind, rule.name)
     for rule in [*plan.replace, *plan.create]:
+        on_step(rule.name)
         try:
             executor.write(rule.query.name)
         except QueryError as err:
@@ -257,10 +278,18 @@ def _apply(executor: QueryExecutor, plan: SchemaPlan, await_timeout_s: int) -> N
                     f"cannot create {rule.kind} {rule.name}: {err}; fix the cause and run "
                     f"`{APPLY_COMMAND}`"
                 ) from err
+    on_step("await indexes")
     executor.write("admin/await_indexes", timeout_s=await_timeout_s)
     # Only once the replacements are online: uniqueness is never left unguarded.
     for kind, name in plan.drop:
         _drop(executor, kind, name)
+    # Labels Browser styles by (status of sets and halts, kind of receipts) on what was written
+    # before the gate kept them (an upgrade from a schema before version 2): only labels are
+    # added, no property changes. A current database skips the scan.
+    on_step("labels")
+    if plan.recorded is None or plan.recorded.version < 2:
+        executor.write("admin/label_sets_and_halts")
+        executor.write("admin/label_receipts")
     rules = package_rules()
     executor.write(
         "admin/record_schema",

@@ -25,8 +25,6 @@ def _label_drift(engine: Any, boundary_id: str) -> list[Any]:
     rows: list[Any] = engine.executor.read(
         "audits/status_label_drift",
         boundary_id=boundary_id,
-        status_labels=STATUS_LABELS,
-        all_status_labels=list(STATUS_LABELS.values()),
     )
     return rows
 
