@@ -119,6 +119,8 @@ def write_markdown(report: dict[str, Any], path: Path, plots: list[str]) -> None
             f"| {t['metric']} | {_f(t['value'], 3)} {t['unit']} | {t['target']} | "
             f"{'**met**' if t['met'] else '**not met**'} |"
         )
+    lines += ["", "## What this run shows about the engine (computed from the run)", ""]
+    lines += [f"- {line}" for line in findings(report)]
     lines += [
         "",
         "## Injected errors, all workloads (default constitution)",
