@@ -56,8 +56,8 @@ class ProbeMix:
     in_force: int = 8
     depends_on: int = 6
     rests_on: int = 6
-    why_changed: int = 3
-    value_at: int = 3
+    why_changed: int = 2
+    value_at: int = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,15 +128,15 @@ def standard_run() -> RunParams:
         workloads=(
             base,
             replace(base, name="medium-all-declared", seed=1201, revision_without_supersession=0.0),
-            replace(base, name="churn-low", seed=1202, churn="low"),
-            replace(base, name="churn-high", seed=1203, churn="high"),
-            replace(base, name="live-small", seed=1204, sets=600, decision_keys=6),
-            replace(base, name="live-large", seed=1205, sets=600, decision_keys=96),
+            replace(base, name="churn-low", seed=1202, sets=600, churn="low"),
+            replace(base, name="churn-high", seed=1203, sets=600, churn="high"),
+            replace(base, name="live-small", seed=1204, sets=400, decision_keys=6),
+            replace(base, name="live-large", seed=1205, sets=400, decision_keys=96),
             replace(
                 base,
                 name="unrooted",
                 seed=1207,
-                sets=600,
+                sets=400,
                 writer="provenance_only",
                 standard=False,
             ),
@@ -144,7 +144,7 @@ def standard_run() -> RunParams:
                 base,
                 name="over-declaration",
                 seed=1206,
-                sets=600,
+                sets=400,
                 writer="over_declaring",
                 standard=False,
             ),

@@ -983,6 +983,12 @@ class _Generator:
             "keys": [w.key_of[e] for e, _ in moves] + [w.key_of[e] for e in rest],
         }
         self._open("ontology", self.mandatory["ontology"]["keys"])
+        self._record(
+            "ontology",
+            tuple(e for e, _ in moves),
+            tuple(self.mandatory["ontology"]["keys"]),
+            f"split plan -> plan | obligation; {len(moves)} open plans are obligations",
+        )
         onto = OntologySpec(
             "plan",
             ("plan", "obligation"),
