@@ -214,7 +214,7 @@ class GovernedSystem:
 
     def _window(self) -> Window:
         if self._window_cache is None:
-            self._window_cache = window(self.engine.executor, self.bid)
+            self._window_cache = window(self.boundary)
         return self._window_cache
 
     def _promote(self, targets: list[str]) -> dict[str, str]:
@@ -345,8 +345,7 @@ class GovernedSystem:
         before = set(self._resident_ids())
         try:
             blast = invalidate(
-                self.engine,
-                self.bid,
+                self.boundary,
                 target,
                 reason=f"revealed at event {event.seq}: {event.kind}",
                 writer_id=OPERATOR,
@@ -433,8 +432,7 @@ class GovernedSystem:
         assert spec is not None
         try:
             changed = ontology.change(
-                self.engine,
-                self.bid,
+                self.boundary,
                 "split",
                 spec.source,
                 list(spec.into),
@@ -456,8 +454,7 @@ class GovernedSystem:
         }
         if moves:
             decisions = ontology.migrate(
-                self.engine,
-                self.bid,
+                self.boundary,
                 changed.change_entry_id,
                 moves,
                 reason=spec.reason,
@@ -495,7 +492,7 @@ class GovernedSystem:
     def checkpoint(self, seq: int, probes: list[Probe]) -> dict[str, Any]:
         self._window_cache = None
         current = self._window()
-        s = stats(self.engine.executor, self.bid)
+        s = stats(self.boundary)
         eids = {e for e in (self.eid_of(x.id) for x in current.entries) if e is not None}
         ctx = self._cut(current)
         return {
@@ -597,7 +594,7 @@ class GovernedSystem:
             return []
         boundary_seq = self.seq_map[at]
         if probe.ptype == "value_at":
-            then = history.as_of(self.engine.executor, self.bid, boundary_seq)
+            then = history.as_of(self.boundary, boundary_seq)
             return [
                 e.id
                 for e in then.entries
@@ -605,12 +602,10 @@ class GovernedSystem:
             ]
         if at != probe.at_seq:
             return []
-        lines = history.index(
-            self.engine.executor, self.bid, from_seq=boundary_seq, to_seq=boundary_seq
-        )
+        lines = history.index(self.boundary, from_seq=boundary_seq, to_seq=boundary_seq)
         out: list[str] = []
         for line in lines:
-            opened = history.walk(self.engine.executor, line.set_id)
+            opened = history.walk(self.boundary, line.set_id)
             out.extend(
                 r["entry"]
                 for r in opened.decided
@@ -620,8 +615,8 @@ class GovernedSystem:
 
     # -- the end ---------------------------------------------------------------------------------
     def finish(self) -> dict[str, Any]:
-        s = stats(self.engine.executor, self.bid)
-        audit = audit_errors(self.engine.executor, self.bid)
+        s = stats(self.boundary)
+        audit = audit_errors(self.boundary)
         sets_decided = sum(self.decisions.values())
         halts = sum(self.halts.values())
         return {
