@@ -7,12 +7,12 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install db schema lint test fuzz demo bench neo4j-start neo4j-stop neo4j-status clean
+.PHONY: install db schema lint test fuzz demo bench triangle neo4j-start neo4j-stop neo4j-status clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[dev]"
+	$(BIN)/python -m pip install -q -e ".[dev,bench]"
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -47,6 +47,11 @@ bench: schema
 	@set -e; for script in benchmarks/[!_]*.py; do \
 		name=$$(basename $$script .py); echo "== benchmarks/$$name"; \
 		$(BIN)/python -m benchmarks.$$name; done
+
+# The benchmark triangle (benchmarks/triangle/DESIGN.md): the standard sweep on the real Neo4j;
+# writes benchmarks/triangle/RESULTS.md, triangle.json and the plots, then one JSON line per figure.
+triangle: schema
+	$(BIN)/python -m benchmarks.triangle
 
 neo4j-start: install
 	$(BIN)/kg-context neo4j start

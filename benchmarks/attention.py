@@ -25,9 +25,8 @@ import time
 import uuid
 from datetime import UTC, datetime
 
-from benchmarks._common import figure, percentile, timings
+from benchmarks._common import figure, percentile, progress, timings
 from kg_context.attention import WorkspaceAttention
-from kg_context.db.schema import apply_schema
 from kg_context.engine import Engine
 from kg_context.settings import AttentionSettings
 from kg_context.text.embeddings import get_embedder
@@ -45,7 +44,8 @@ def population(engine: Engine, prefix: str, nodes: int, specialists: int) -> Non
     """Create the population's missing nodes, 50k per transaction."""
     have = engine.executor.read("bench/count_proposal_nodes_by_prefix", prefix=prefix)[0]["n"]
     started = time.perf_counter()
-    for start in range(have, nodes, BATCH):
+    batches = range(have, nodes, BATCH)
+    for start in progress(batches, f"population {prefix}", total=len(batches)):
         engine.executor.write(
             "bench/generate_proposal_nodes",
             start=start,
@@ -88,8 +88,7 @@ def main() -> None:
     parser.add_argument("--gate", action="store_true", help="propose winners to a boundary")
     args = parser.parse_args()
     engine = Engine.connect()
-    with engine:
-        apply_schema(engine.executor)
+    with engine:  # Engine.connect() ensured the schema (kg_context.db.schema.ensure_schema)
         attention = WorkspaceAttention(engine, settings=AttentionSettings(strict=True))
 
         population(engine, *SMALL)

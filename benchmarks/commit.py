@@ -22,7 +22,7 @@ import time
 import uuid
 from typing import Any
 
-from benchmarks._common import figure
+from benchmarks._common import figure, progress
 from kg_context.engine import Engine
 from kg_context.gate.predicates import HALTS, REJECTS
 
@@ -164,7 +164,8 @@ def _gate_run(engine: Any, boundary_id: str, sets: int) -> float:
     team = engine.boundary(boundary_id)
     proposals = _proposals(boundary_id, _seed(team, boundary_id))[:sets]
     started = time.perf_counter()
-    for i in range(0, sets, BATCH):
+    batches = range(0, sets, BATCH)
+    for i in progress(batches, f"gate: {sets} sets", total=len(batches)):
         decisions = team.commit_many(proposals[i : i + BATCH])
         assert all(d.outcome == "commit" for d in decisions), decisions[0]
     elapsed = time.perf_counter() - started
@@ -183,9 +184,22 @@ def _bare_run(engine: Any, boundary_id: str, sets_count: int) -> float:
 
         def work(tx: Any, chunk: list[Any] = chunk, ids: set[str] = ids) -> None:
             tx.run("bench/commit_bare_sets", sets=chunk)
-            tx.run("bench/commit_bare_supersedes", rows=[r for r in supersedes if r["from"] in ids])
-            tx.run("bench/commit_bare_derived", rows=[r for r in derived if r["from"] in ids])
-            tx.run("bench/commit_bare_requires", rows=[r for r in requires if r["from"] in ids])
+            b = boundary_id
+            tx.run(
+                "bench/commit_bare_supersedes",
+                boundary_id=b,
+                rows=[r for r in supersedes if r["from"] in ids],
+            )
+            tx.run(
+                "bench/commit_bare_derived",
+                boundary_id=b,
+                rows=[r for r in derived if r["from"] in ids],
+            )
+            tx.run(
+                "bench/commit_bare_requires",
+                boundary_id=b,
+                rows=[r for r in requires if r["from"] in ids],
+            )
 
         engine.executor.write_tx(work)
     return time.perf_counter() - started
@@ -258,6 +272,7 @@ def _bare_full_run(engine: Any, boundary_id: str, sets_count: int) -> float:
             tx.run("bench/commit_bare_full_sets", sets=chunk)
             tx.run(
                 "bench/commit_bare_full_edges",
+                boundary_id=boundary_id,
                 supersedes=[r for r in supersedes if r["from"] in ids],
                 derived=[r for r in derived if r["from"] in ids],
                 requires=[r for r in requires if r["from"] in ids],

@@ -87,7 +87,9 @@ def main() -> None:
             return walk(executor, BOUNDARY, {root: "live"}, max_depth=64, max_nodes=20_000)
 
         def bare() -> list[Any]:
-            rows = executor.read("bench/invalidation_bare_traversal", root_id=root)
+            rows = executor.read(
+                "bench/invalidation_bare_traversal", boundary_id=BOUNDARY, root_id=root
+            )
             return list(rows[0]["ids"])
 
         found, baseline = ours(), bare()

@@ -134,11 +134,11 @@ def main() -> None:
             handle = engine.boundary(boundary_id)
             reach = reachable(handle, constitution=constitution)
             assert len(reach.reached) == LIVE, (boundary_id, len(reach.reached))
-            samples = timings(
-                lambda b=handle: reachable(b, constitution=constitution),
-                RUNS,
-                warmup=5,
-            )
+
+            def reach_once(b: Any = handle) -> object:
+                return reachable(b, constitution=constitution)
+
+            samples = timings(reach_once, RUNS, warmup=5)
             results[name] = median(samples)
         figure("reachability_ms_live2000_retired10000", results["10k"] * 1000, "ms")
         figure("reachability_ms_live2000_retired200000", results["200k"] * 1000, "ms")
@@ -151,10 +151,14 @@ def main() -> None:
             ratio <= TARGET_RATIO,
         )
         for name, boundary_id in (("10000", small), ("200000", large)):
-            samples = timings(
-                lambda b=boundary_id: plan_compaction(
+
+            def plan_once(b: str = boundary_id) -> object:
+                return plan_compaction(
                     engine.executor, b, constitution, settings=engine.settings.residency
-                ),
+                )
+
+            samples = timings(
+                plan_once,
                 10,
                 warmup=2,
             )

@@ -23,7 +23,7 @@ from kg_context.cycle import (
 )
 from kg_context.db.catalog import Catalog, Query, default_catalog
 from kg_context.db.connection import Target, resolve_source, target_for
-from kg_context.db.executor import Neo4jExecutor, QueryExecutor, Transaction
+from kg_context.db.executor import Neo4jExecutor, QueryExecutor, RetryCounts, Transaction
 from kg_context.engine import BoundaryHandle, Engine
 from kg_context.errors import (
     AuthenticationError,
@@ -37,6 +37,7 @@ from kg_context.errors import (
     KgContextError,
     LocalServerError,
     QueryError,
+    SchemaError,
     StateError,
 )
 from kg_context.gate.boundary import Boundary
@@ -71,6 +72,7 @@ from kg_context.settings import (
     LocalServerSettings,
     Neo4jSettings,
     ResidencySettings,
+    SchemaSettings,
 )
 
 __version__ = "0.1.0"
@@ -124,7 +126,10 @@ __all__ = [
     "ResidencyPolicy",
     "ResidencySettings",
     "Resolution",
+    "RetryCounts",
     "RootPath",
+    "SchemaError",
+    "SchemaSettings",
     "ScoredProposal",
     "SelectionBroadcastCycle",
     "StateError",

@@ -9,15 +9,18 @@ returns also offers them as methods (``team.window()``, ``team.challenge(...)``)
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
+from typing import Any
 
 import neo4j
 
 from kg_context.db import local_server as neo4j_local
 from kg_context.db.catalog import Catalog
 from kg_context.db.connection import Target, open_driver, resolve_source, target_for
-from kg_context.db.executor import Neo4jExecutor, translate_driver_errors
+from kg_context.db.executor import Neo4jExecutor, Record, translate_driver_errors
+from kg_context.db.schema import SchemaPlan, check_schema
 from kg_context.errors import InputValidationError, StateError
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.constitution import Constitution, load_constitution
@@ -26,17 +29,20 @@ from kg_context.gate.halts import Halts
 from kg_context.gate.operator_acts import issue_adoption
 from kg_context.gate.registry import ConstitutionRegistry
 from kg_context.gate.store import GateStore
+from kg_context.record import history
+from kg_context.record.audits import AuditResult, audit_library, invariants, run_audit
 from kg_context.record.invalidation import BlastRadius, challenge, invalidate
 from kg_context.record.observability import ObservabilityReport, audit
 from kg_context.record.search import RecordHit
 from kg_context.residency.czar import CzarReport, every_n_commits, run_czar
-from kg_context.residency.metrics import BoundaryStats, stats
+from kg_context.residency.metrics import BoundaryStats, Overview, overview, stats
 from kg_context.residency.reachability import RootPath, why
 from kg_context.residency.recall import Admission, admit, recall
 from kg_context.residency.window import Window, window
 from kg_context.settings import EngineSettings, LocalServerSettings, Neo4jSettings
 from kg_context.text.embeddings import Embedder
 from kg_context.text.tokens import get_token_counter
+from kg_context.vocabulary import HaltStatus
 
 __all__ = ["BoundaryHandle", "Engine"]
 
@@ -80,11 +86,18 @@ class Engine:
         local: LocalServerSettings | None = None,
         start_local: bool = False,
         engine_settings: EngineSettings | None = None,
+        check_schema: bool = True,
     ) -> Engine:
         """Connect to ``target``, or to the resolved database (``NEO4J_URI`` → Docker → local).
 
         With ``start_local`` the local server is started when it is the resolved source.
         ``engine_settings`` default to the environment, read once, now.
+
+        The database's schema record is checked (one read): when it does not record this
+        kg-context's schema, the schema is applied (``KG_CONTEXT_SCHEMA_AUTO_APPLY``, the
+        default) or the connection is refused with a ``SchemaError`` naming
+        ``kg-context schema apply``. ``check_schema=False`` skips the check (that command
+        itself, and server-level commands that read no kg-context data).
         """
         engine_settings = engine_settings or EngineSettings()
         if target is None:
@@ -94,7 +107,22 @@ class Engine:
             if source == "local" and start_local:
                 neo4j_local.start(local)
             target = target_for(source, settings, local)
-        return cls(open_driver(target), target, settings=engine_settings)
+        engine = cls(open_driver(target), target, settings=engine_settings)
+        if check_schema:
+            try:
+                engine.check_schema()
+            except BaseException:
+                engine.close()
+                raise
+        return engine
+
+    def check_schema(self) -> SchemaPlan:
+        """Compare the database's schema record with this kg-context's; apply what differs
+        when the settings allow, else raise a ``SchemaError`` naming the command to run."""
+        schema = self.settings.schema
+        return check_schema(
+            self.executor, auto_apply=schema.auto_apply, await_timeout_s=schema.await_timeout_s
+        )
 
     def boundary(
         self,
@@ -205,6 +233,45 @@ class Engine:
         """The operator's view of halts: list, show, resolve."""
         return Halts(self.executor, self._gate_store)
 
+    def run_audit(
+        self,
+        name: str,
+        *,
+        boundary_id: str | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> AuditResult:
+        """Run one audit of ``cypher/audits/`` (a read). ``boundary_id`` fills ``$boundary_id``;
+        for a boundary, ``$root_classes`` and ``$default_lease`` default to its constitution's
+        roots and the engine's residency settings (what ``why`` uses)."""
+        given = dict(params or {})
+        if boundary_id is not None:
+            if given.get("boundary_id", boundary_id) != boundary_id:
+                raise InputValidationError("two different boundary ids given for one audit")
+            given["boundary_id"] = boundary_id
+        audit = audit_library().get(name.replace("-", "_"))
+        takes = audit.parameter_names if audit is not None else frozenset()
+        bid = given.get("boundary_id")
+        if "root_classes" in takes and "root_classes" not in given and isinstance(bid, str):
+            roots = self.boundary(bid, create=False).constitution().roots.classes
+            given["root_classes"] = [c.value for c in roots]
+        if "default_lease" in takes and "default_lease" not in given:
+            given["default_lease"] = self.settings.residency.default_lease_sets
+        return run_audit(self.executor, name, given)
+
+    def invariants(self, boundary_id: str | None = None) -> list[AuditResult]:
+        """Every must-be-empty audit, for one boundary or (``None``) the whole database."""
+        return invariants(self.executor, boundary_id)
+
+    def overview(self, *, limit: int = 1000) -> Overview:
+        """Database-wide gauges for ``/metrics``: per boundary (up to ``limit``) and halts."""
+        return overview(self.executor, limit=limit)
+
+    def ping(self) -> float:
+        """One round trip to the database (a read): its duration in seconds."""
+        started = time.perf_counter()
+        self.executor.read("admin/ping")
+        return time.perf_counter() - started
+
     def server_version(self) -> str:
         with translate_driver_errors(self.target.uri, "server info"):
             return str(self._driver.get_server_info().agent)
@@ -257,9 +324,15 @@ class BoundaryHandle(Boundary):
         """Scratch copies of recalled entries, through the gate (``kg_context.admit``)."""
         return admit(self, entry_ids, writer_id=writer_id, writer_kind=writer_kind)
 
-    def run_czar(self, *, czar_id: str | None = None) -> CzarReport:
-        """Plan a compaction and submit it through the gate (``kg_context.run_czar``)."""
-        return run_czar(self, czar_id=czar_id)
+    def run_czar(
+        self,
+        *,
+        czar_id: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> CzarReport:
+        """Plan a compaction and submit it through the gate (``kg_context.run_czar``);
+        ``progress(done, total)`` counts the compaction sets decided."""
+        return run_czar(self, czar_id=czar_id, progress=progress)
 
     def challenge(
         self,
@@ -286,3 +359,26 @@ class BoundaryHandle(Boundary):
     def audit(self) -> ObservabilityReport:
         """False retirements, resurrections, unjustified retirements (``audit_errors``)."""
         return audit(self)
+
+    def history_index(
+        self, *, from_seq: int = 0, to_seq: int | None = None, limit: int = 1000
+    ) -> list[history.IndexLine]:
+        """Every ratified set in ledger order (``kg_context.history.index``)."""
+        return history.index(self, from_seq=from_seq, to_seq=to_seq, limit=limit)
+
+    def walk(self, set_id: str) -> history.SetWalk:
+        """Open one set of this boundary: what it decided and what became of it
+        (``kg_context.history.walk``)."""
+        return history.walk(self, set_id)
+
+    def as_of(self, seq: int) -> history.AsOf:
+        """The record and the window right after ``seq`` (``kg_context.history.as_of``)."""
+        return history.as_of(self, seq)
+
+    def search(self, text: str, *, k: int = 10) -> list[history.SearchLine]:
+        """Search the record: set ids with status, never passages (``history.search``)."""
+        return history.search(self, text, k=k)
+
+    def halts(self, *, status: str | None = HaltStatus.OPEN, limit: int = 100) -> list[Record]:
+        """This boundary's halts, newest first: open ones, or (``status=None``) all."""
+        return Halts(self.executor, self._store).list(self.id, status, limit)

@@ -10,7 +10,8 @@ never leaked as bare ``neo4j`` exceptions::
     ├── DatabaseError                 something went wrong talking to Neo4j
     │   ├── DatabaseUnavailableError  the URI does not answer (wrong host/port, server down)
     │   ├── AuthenticationError       the server refused the credentials
-    │   └── QueryError                the server refused or failed a statement
+    │   ├── QueryError                the server refused or failed a statement
+    │   └── SchemaError               the database's schema is not this kg-context's (apply it)
     ├── StateError                    the record is not in a state that allows the request
     ├── AuthorizationError            an operator act by an id the constitution does not name
     ├── LocalServerError              provisioning, starting or stopping the local Neo4j failed
@@ -34,6 +35,7 @@ __all__ = [
     "KgContextError",
     "LocalServerError",
     "QueryError",
+    "SchemaError",
     "StateError",
 ]
 
@@ -73,6 +75,11 @@ class QueryError(DatabaseError):
         super().__init__(message)
         self.code = code
         self.query = query
+
+
+class SchemaError(DatabaseError):
+    """The database does not hold this kg-context's schema (missing, older, or newer), or the
+    schema could not be applied; the message names the command to run."""
 
 
 class StateError(KgContextError):

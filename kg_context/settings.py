@@ -23,6 +23,7 @@ from kg_context.errors import ConfigurationError
 
 __all__ = [
     "DEFAULT_EMBEDDING_MODEL",
+    "ApiSettings",
     "AttentionSettings",
     "CycleSettings",
     "EmbeddingSettings",
@@ -31,6 +32,7 @@ __all__ = [
     "LocalServerSettings",
     "Neo4jSettings",
     "ResidencySettings",
+    "SchemaSettings",
     "load_settings",
 ]
 
@@ -218,6 +220,36 @@ class ResidencySettings(BaseSettings):
     recall_max_entries: int = Field(default=16, ge=1, le=1000)
 
 
+class SchemaSettings(BaseSettings):
+    """The schema check when an engine connects (``KG_CONTEXT_SCHEMA_*``)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="KG_CONTEXT_SCHEMA_", env_file=".env", extra="ignore"
+    )
+
+    # When the database does not record this kg-context's schema (a fresh database, or an
+    # older schema), apply it on connect (idempotent, concurrent-safe, drops schema rules only,
+    # never data); false: refuse with one line naming `kg-context schema apply`.
+    auto_apply: bool = True
+    # How long applying waits for new indexes to come online.
+    await_timeout_s: int = Field(default=300, ge=1, le=86_400)
+
+
+class ApiSettings(BaseSettings):
+    """The HTTP API (``kg-context serve``, ``KG_CONTEXT_API_*``): where it listens, where its
+    bearer tokens come from (a TOML file, or JSON in ``KG_CONTEXT_API_TOKENS``), how large a
+    request body may be, and how many boundaries ``/metrics`` lists one by one."""
+
+    model_config = SettingsConfigDict(env_prefix="KG_CONTEXT_API_", env_file=".env", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8787, ge=1, le=65535)
+    tokens_file: Path | None = None
+    tokens: SecretStr | None = None
+    max_body_bytes: int = Field(default=1_048_576, ge=1024, le=1_073_741_824)
+    metrics_max_boundaries: int = Field(default=1000, ge=0, le=1_000_000)
+
+
 SettingsT = TypeVar("SettingsT", bound=BaseSettings)
 
 
@@ -254,6 +286,10 @@ def _embedding() -> EmbeddingSettings:
     return load_settings(EmbeddingSettings)
 
 
+def _schema() -> SchemaSettings:
+    return load_settings(SchemaSettings)
+
+
 @dataclass(frozen=True, slots=True)
 class EngineSettings:
     """How one engine behaves: every group read once (from the environment, unless given) when
@@ -267,3 +303,4 @@ class EngineSettings:
     attention: AttentionSettings = field(default_factory=_attention)
     cycle: CycleSettings = field(default_factory=_cycle)
     embedding: EmbeddingSettings = field(default_factory=_embedding)
+    schema: SchemaSettings = field(default_factory=_schema)

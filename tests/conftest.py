@@ -63,7 +63,9 @@ def engine(neo4j_target: Any) -> Iterator[Any]:
     from kg_context.db.schema import apply_schema
     from kg_context.engine import Engine
 
-    with Engine.connect(neo4j_target) as connected:
+    # The schema is applied explicitly (whatever KG_CONTEXT_SCHEMA_AUTO_APPLY says): the
+    # command's path; test_schema.py covers the check on connect.
+    with Engine.connect(neo4j_target, check_schema=False) as connected:
         apply_schema(connected.executor)
         _RESOLVED["version"] = connected.server_version()
         _RESOLVED["describe"] = neo4j_target.describe()
@@ -89,7 +91,8 @@ def second_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     )
     neo4j_local.start(settings)
     try:
-        with Engine.connect(target_for("local", Neo4jSettings(), settings)) as other:
+        target = target_for("local", Neo4jSettings(), settings)
+        with Engine.connect(target, check_schema=False) as other:
             apply_schema(other.executor)
             yield other
     finally:

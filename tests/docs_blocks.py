@@ -19,6 +19,9 @@ NOT_RUN = {
         "server lifecycle: the suite runs against the server"
     ),
     re.compile(r"^make(?:\s|$)"): "make installs and runs the suite itself",
+    re.compile(r"^(?:\.venv/bin/)?kg-context\s+serve\b"): (
+        "serves until interrupted; tests/integration/test_api.py runs the server"
+    ),
 }
 
 

@@ -1,5 +1,8 @@
-// Analyst audit: one adoption receipt ($receipt_id): what it allows (keys, uses, validity), who
-// issued it, and the ratified sets that used it (one USED_ADOPTION edge per use).
+// Question: What does one adoption receipt allow (keys, uses, validity), who issued it, and which
+//   ratified sets used it (one USED_ADOPTION edge per use)?
+// Parameters:
+//   $receipt_id  the adoption receipt's id (a string, e.g. 'team-7/adoption/3f2a...')
+// Expect: rows
 MATCH (r:Receipt {id: $receipt_id})
 WHERE r.kind = 'adoption'
 OPTIONAL MATCH (s:Set)-[u:USED_ADOPTION]->(r)

@@ -1,4 +1,8 @@
-// Analyst audit: every entry of a boundary with its record status and residency, in ledger order.
+// Question: What does a boundary's record hold: every entry with its record status and residency,
+//   in ledger order?
+// Parameters:
+//   $boundary_id  the boundary (a string)
+// Expect: rows
 MATCH (e:Entry)
 WHERE e.boundary_id = $boundary_id
 RETURN e.id AS id, e.class AS class, labels(e) AS labels, e.key AS key, e.body AS body,

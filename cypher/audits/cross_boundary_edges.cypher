@@ -1,12 +1,16 @@
-// Analyst audit (must be empty): edges from entries of the boundary to entries of another that
-// do not name the boundary they reach, or whose set used no adoption receipt of that boundary
-// covering the target's key.
+// Question: Which edges lead from an entry of the boundary to an entry of another boundary without
+//   naming the boundary they reach, or from a set that used no adoption receipt of that boundary
+//   covering the target's key?
+// Parameters:
+//   $boundary_id  the boundary (a string), or null for every boundary
+// Expect: empty (an invariant: a cross-boundary edge is declared, allowed and adopted)
 MATCH (e:Entry)-[r:DERIVED_FROM|REQUIRES|SUPERSEDES]->(t:Entry)
-WHERE e.boundary_id = $boundary_id AND t.boundary_id <> e.boundary_id
+WHERE ($boundary_id IS NULL OR e.boundary_id = $boundary_id) AND t.boundary_id <> e.boundary_id
   AND (r.boundary_id IS NULL OR r.boundary_id <> t.boundary_id
        OR NOT EXISTS {
          MATCH (s:Set {boundary_id: e.boundary_id, id: e.set_id})-[:USED_ADOPTION]->(a:Receipt)
          WHERE a.boundary_id = t.boundary_id AND t.key IN a.keys
        })
-RETURN e.id AS entry_id, type(r) AS edge, t.id AS target, t.boundary_id AS target_boundary
-ORDER BY entry_id, target
+RETURN e.boundary_id AS boundary_id, e.id AS entry_id, type(r) AS edge, t.id AS target,
+       t.boundary_id AS target_boundary
+ORDER BY boundary_id, entry_id, target

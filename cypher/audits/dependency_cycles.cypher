@@ -1,6 +1,9 @@
-// Analyst audit (must be empty): DERIVED_FROM cycles and hard REQUIRES cycles through an entry
-// of the boundary (up to 32 edges long), self-derivation included.
-MATCH (e:Entry) WHERE e.boundary_id = $boundary_id
+// Question: Which entries lie on a DERIVED_FROM cycle or a hard REQUIRES cycle (up to 32 edges
+//   long, self-derivation included)?
+// Parameters:
+//   $boundary_id  the boundary (a string), or null for every boundary
+// Expect: empty (an invariant: the gate rejects cycles, DEPENDENCY_CYCLE)
+MATCH (e:Entry) WHERE $boundary_id IS NULL OR e.boundary_id = $boundary_id
 CALL (e) {
   MATCH p = (e)-[:DERIVED_FROM*1..32]->(e)
   RETURN 'DERIVED_FROM' AS edge, [n IN nodes(p) | n.id] AS path LIMIT 1
@@ -9,5 +12,5 @@ CALL (e) {
   WHERE all(r IN relationships(p) WHERE r.policy = 'hard')
   RETURN 'hard REQUIRES' AS edge, [n IN nodes(p) | n.id] AS path LIMIT 1
 }
-RETURN e.id AS entry_id, edge, path
-ORDER BY entry_id
+RETURN e.boundary_id AS boundary_id, e.id AS entry_id, edge, path
+ORDER BY boundary_id, entry_id

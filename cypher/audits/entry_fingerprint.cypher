@@ -1,5 +1,8 @@
-// Analyst audit: a fingerprint of some boundaries' state, to compare before and after an act:
-// each boundary's seq, and every entry's status, residency and out-degree (edges it holds).
+// Question: What is the state of some boundaries, to compare before and after an act? Each
+//   boundary's seq, and every entry's status, residency and out-degree (the edges it holds).
+// Parameters:
+//   $boundary_ids  the boundaries (a list of strings)
+// Expect: rows
 CALL {
   MATCH (b:Boundary) WHERE b.id IN $boundary_ids
   RETURN collect({id: b.id, seq: coalesce(b.seq, 0)}) AS boundaries

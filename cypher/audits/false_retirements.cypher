@@ -1,8 +1,9 @@
-// Analyst audit: candidate false retirements. Every entry retired by a declared transition (with
-// the exact edges that justified it) that a later set shows was still needed: a later entry
-// declares an edge on it (DERIVED_FROM, REQUIRES, SUMMARIZES; "recall" when that entry came
-// back through a recall set, "dependency" otherwise), or a later invalidation walk or recall
-// moved it. Candidates, not verdicts: the operator reviews them.
+// Question: Which retirements look false: entries retired by a declared transition that a later
+//   set showed were still needed (a later edge on them, a recall, an invalidation walk)?
+//   Candidates, not verdicts: the operator reviews them.
+// Parameters:
+//   $boundary_id  the boundary (a string)
+// Expect: rows
 MATCH (rs:Set)-[rt:TRANSITIONED]->(e:Entry)
 WHERE rs.boundary_id = $boundary_id AND rt.to = 'retired'
 CALL (e, rt) {

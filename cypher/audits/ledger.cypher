@@ -1,4 +1,8 @@
-// Analyst audit: the ledger of a boundary - every set in order, its status, writer and receipts.
+// Question: What is a boundary's ledger: every set in order, its status, writer, previous set and
+//   receipts?
+// Parameters:
+//   $boundary_id  the boundary (a string)
+// Expect: rows
 MATCH (s:Set)-[:IN]->(b:Boundary {id: $boundary_id})
 OPTIONAL MATCH (r:Receipt)-[:FOR]->(s)
 WITH s, r ORDER BY r.id

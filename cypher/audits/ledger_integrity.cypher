@@ -1,7 +1,11 @@
-// Analyst audit (must be empty): the ledger of a boundary holds together. Its ratified sets carry
-// the seqs 1..seq once each, each with exactly one commit receipt; no halted or rejected set
-// carries a seq; every decided proposal is in a set.
-MATCH (b:Boundary {id: $boundary_id})
+// Question: Does the ledger of a boundary hold together? Its ratified sets carry the seqs 1..seq
+//   once each, each with exactly one commit receipt; no halted or rejected set carries a seq;
+//   every decided proposal is in a set. Each row is a boundary where one of these fails.
+// Parameters:
+//   $boundary_id  the boundary (a string), or null for every boundary
+// Expect: empty (an invariant: one committer per boundary, a commit is one transaction)
+MATCH (b:Boundary)
+WHERE $boundary_id IS NULL OR b.id = $boundary_id
 CALL (b) {
   MATCH (s:Set) WHERE s.boundary_id = b.id AND s.status = 'ratified'
   RETURN count(s) AS ratified, count(DISTINCT s.seq) AS seqs, min(s.seq) AS first,
@@ -28,3 +32,4 @@ WHERE ratified <> coalesce(b.seq, 0) OR seqs <> ratified
    OR size(decided_without_set) > 0
 RETURN b.id AS boundary_id, b.seq AS seq, ratified, seqs, first, last, without_one_commit,
        refused_with_seq, decided_without_set
+ORDER BY boundary_id

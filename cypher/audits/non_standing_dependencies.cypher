@@ -1,11 +1,15 @@
-// Analyst audit (must be empty): entries that declared, without an operator's approval, REQUIRES
-// or an essential DERIVED_FROM on an entry of their boundary that was not standing when they were
-// created (its status then: the latest declared transition or executed supersession before
-// their seq, else the status it was created with). Interfaces summarize non-standing originals
-// by construction and are left out.
+// Question: Which entries declared, without an operator's approval, REQUIRES or an essential
+//   DERIVED_FROM on an entry of their boundary that was not standing when they were created (its
+//   status then: the latest declared transition or executed supersession before their seq, else
+//   the status it was created with)? Interfaces summarize non-standing originals by
+//   construction and are left out.
+// Parameters:
+//   $boundary_id  the boundary (a string), or null for every boundary
+// Expect: empty (an invariant: a dependency on retired state halts NON_STANDING_DEPENDENCY)
 MATCH (e:Entry)-[r:REQUIRES|DERIVED_FROM]->(t:Entry)
-WHERE e.boundary_id = $boundary_id AND t.boundary_id = $boundary_id AND e.class <> 'interface'
-  AND (type(r) = 'REQUIRES' OR r.essential = true) AND t.set_seq < e.set_seq
+WHERE ($boundary_id IS NULL OR e.boundary_id = $boundary_id) AND t.boundary_id = e.boundary_id
+  AND e.class <> 'interface' AND (type(r) = 'REQUIRES' OR r.essential = true)
+  AND t.set_seq < e.set_seq
 WITH e, r, t,
      [(:Set)-[tr:TRANSITIONED]->(t) WHERE tr.seq < e.set_seq | {seq: tr.seq, rank: 1, status: tr.to}] +
      [(:Entry)-[s:SUPERSEDES]->(t) WHERE s.executed AND s.seq < e.set_seq |
@@ -14,9 +18,9 @@ WITH e, r, t, reduce(last = {seq: -1, rank: -1, status: coalesce(t.initial_statu
                      ev IN events |
                      CASE WHEN ev.seq > last.seq OR (ev.seq = last.seq AND ev.rank > last.rank)
                           THEN ev ELSE last END) AS then
-WHERE NOT then.status IN $standing
-  AND NOT EXISTS { MATCH (h:Halt)-[:ON]->(:Set {boundary_id: $boundary_id, id: e.set_id})
+WHERE NOT then.status IN ['live', 'revalidated', 'challenged', 'at_risk']
+  AND NOT EXISTS { MATCH (h:Halt)-[:ON]->(:Set {boundary_id: e.boundary_id, id: e.set_id})
                    WHERE h.reason_code = 'NON_STANDING_DEPENDENCY' AND h.resolution = 'approve' }
-RETURN e.id AS entry_id, e.set_seq AS seq, type(r) AS edge, t.id AS depends_on,
-       then.status AS status_then
-ORDER BY seq, entry_id
+RETURN e.boundary_id AS boundary_id, e.id AS entry_id, e.set_seq AS seq, type(r) AS edge,
+       t.id AS depends_on, then.status AS status_then
+ORDER BY boundary_id, seq, entry_id

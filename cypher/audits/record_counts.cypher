@@ -1,4 +1,7 @@
-// Analyst audit: how much the record holds for a boundary (it only ever grows).
+// Question: How much does a boundary's record hold (it only ever grows)?
+// Parameters:
+//   $boundary_id  the boundary (a string)
+// Expect: rows
 MATCH (b:Boundary {id: $boundary_id})
 RETURN b.seq AS seq,
        COUNT { MATCH (e:Entry) WHERE e.boundary_id = $boundary_id } AS entries,

@@ -1,5 +1,8 @@
-// Analyst audit: every operator resolution of a halt in a boundary: who decided what, why, how
-// long the halt stayed open, and what an approval declared but could not execute.
+// Question: Every operator resolution of a halt in a boundary: who decided what, why, how long the
+//   halt stayed open, and what an approval declared but could not execute.
+// Parameters:
+//   $boundary_id  the boundary (a string)
+// Expect: rows
 MATCH (r:Receipt)
 WHERE r.boundary_id = $boundary_id AND r.halt_id IS NOT NULL
   AND r.kind IN ['resolution', 'rejection']

@@ -1,8 +1,11 @@
-// Analyst audit: resurrections. Entries whose record state says live or resident while the
-// ledger (the latest declared transition or executed supersession) left them out of the window
-// or out of live state: something used them as live without passing the gate.
+// Question: Which entries are live or resident in the record while the ledger (their latest
+//   declared transition or executed supersession) left them out: used as live without passing
+//   the gate?
+// Parameters:
+//   $boundary_id  the boundary (a string), or null for every boundary
+// Expect: empty (an invariant: every row is an ungoverned write)
 MATCH (e:Entry)
-WHERE e.boundary_id = $boundary_id
+WHERE $boundary_id IS NULL OR e.boundary_id = $boundary_id
 WITH e,
      [(:Set)-[t:TRANSITIONED]->(e) | {seq: t.seq, rank: 1, status: t.to, resident: t.resident}] +
      [(:Entry)-[r:SUPERSEDES]->(e) WHERE r.executed |
@@ -13,6 +16,7 @@ WITH e, reduce(last = {seq: -1, rank: -1, status: 'live', resident: true}, ev IN
                     THEN ev ELSE last END) AS last
 WHERE (e.resident = true AND last.resident = false)
    OR (e.status IN ['live', 'revalidated'] AND NOT last.status IN ['live', 'revalidated'])
-RETURN e.id AS entry_id, e.key AS key, e.status AS status, e.resident AS resident,
-       last.status AS ledger_status, last.resident AS ledger_resident, last.seq AS ledger_seq
-ORDER BY entry_id
+RETURN e.boundary_id AS boundary_id, e.id AS entry_id, e.key AS key, e.status AS status,
+       e.resident AS resident, last.status AS ledger_status, last.resident AS ledger_resident,
+       last.seq AS ledger_seq
+ORDER BY boundary_id, entry_id

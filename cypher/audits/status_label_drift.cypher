@@ -1,9 +1,19 @@
-// Analyst audit: entries whose Browser labels disagree with their status or residency (none:
-// the gate sets both in the same statements). $status_labels maps status -> label.
+// Question: Which entries carry Browser labels that disagree with their status or residency
+//   (one status label, named after the status; :Resident exactly when resident)?
+// Parameters:
+//   $boundary_id  the boundary (a string), or null for every boundary
+// Expect: empty (an invariant: the gate sets labels and properties in the same statements)
 MATCH (e:Entry)
-WHERE e.boundary_id = $boundary_id
-WITH e, $status_labels[e.status] AS expected
-WHERE NOT expected IN labels(e)
-   OR size([l IN labels(e) WHERE l IN $all_status_labels]) <> 1
+WHERE $boundary_id IS NULL OR e.boundary_id = $boundary_id
+WITH e,
+     reduce(label = '', part IN split(e.status, '_') |
+            label + toUpper(left(part, 1)) + substring(part, 1)) AS status_label,
+     reduce(label = '', part IN split(e.class, '_') |
+            label + toUpper(left(part, 1)) + substring(part, 1)) AS class_label
+WITH e, status_label,
+     [l IN labels(e) WHERE NOT l IN ['Entry', 'Resident', class_label]] AS other_labels
+WHERE other_labels <> [status_label]
    OR (e.resident = true) <> ('Resident' IN labels(e))
-RETURN e.id AS id, e.status AS status, e.resident AS resident, labels(e) AS labels
+RETURN e.boundary_id AS boundary_id, e.id AS id, e.status AS status, e.resident AS resident,
+       labels(e) AS labels
+ORDER BY boundary_id, id

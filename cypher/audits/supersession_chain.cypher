@@ -1,4 +1,7 @@
-// Analyst audit: what supersedes what in a boundary, why, in which set, and whether executed.
+// Question: What supersedes what in a boundary, why, in which set, and was it executed?
+// Parameters:
+//   $boundary_id  the boundary (a string)
+// Expect: rows
 MATCH (new:Entry)-[r:SUPERSEDES]->(old:Entry)
 WHERE new.boundary_id = $boundary_id
 RETURN new.id AS new_id, old.id AS old_id, new.key AS key, r.reason AS reason, r.seq AS seq,

@@ -1,5 +1,8 @@
-// Analyst audit: every declared status/residency change in a boundary, with the case it cited,
-// the failed ancestors it answers to, and the evidence that justified it.
+// Question: Every declared status or residency change in a boundary: the case it cited, the
+//   failed ancestors it answers to, and the evidence that justified it.
+// Parameters:
+//   $boundary_id  the boundary (a string)
+// Expect: rows
 MATCH (s:Set)-[t:TRANSITIONED]->(e:Entry)
 WHERE s.boundary_id = $boundary_id
 RETURN e.id AS entry_id, t.from AS from, t.to AS to, t.resident AS resident,

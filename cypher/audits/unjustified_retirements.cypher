@@ -1,5 +1,11 @@
-// Analyst audit: retirements (transitions to retired) that recorded no justifying edge.
+// Question: Which retirements (transitions to retired) recorded no justifying edge or fact?
+// Parameters:
+//   $boundary_id  the boundary (a string), or null for every boundary
+// Expect: rows (a review list: the czar cites its evidence; an operator may retire with a reason
+//   only, and this lists those retirements)
 MATCH (s:Set)-[t:TRANSITIONED]->(e:Entry)
-WHERE s.boundary_id = $boundary_id AND t.to = 'retired' AND size(coalesce(t.justification, [])) = 0
-RETURN e.id AS entry_id, s.id AS set_id, t.seq AS seq, t.reason AS reason
-ORDER BY seq, entry_id
+WHERE ($boundary_id IS NULL OR s.boundary_id = $boundary_id)
+  AND t.to = 'retired' AND size(coalesce(t.justification, [])) = 0
+RETURN s.boundary_id AS boundary_id, e.id AS entry_id, s.id AS set_id, t.seq AS seq,
+       t.reason AS reason
+ORDER BY boundary_id, seq, entry_id

@@ -1,5 +1,8 @@
-// Analyst audit: the writers registered in a boundary, each with the kind it is bound to, when
-// and at which seq it registered (its first ratified set), and how many sets it wrote.
+// Question: Which writers are registered in a boundary, with the kind each is bound to, when and
+//   at which seq it registered (its first ratified set), and how many sets it wrote?
+// Parameters:
+//   $boundary_id  the boundary (a string)
+// Expect: rows
 MATCH (w:Writer)
 WHERE w.boundary_id = $boundary_id
 RETURN w.id AS id, w.kind AS kind, w.registered_at AS registered_at,

@@ -2,18 +2,21 @@
 // statement: DERIVED_FROM, REQUIRES, and SUPERSEDES with the status flip of the old entry.
 CALL {
   UNWIND $derived AS row
-  MATCH (a:Entry {id: row.from}), (b:Entry {id: row.to})
+  MATCH (a:Entry {boundary_id: $boundary_id, id: row.from}),
+        (b:Entry {boundary_id: $boundary_id, id: row.to})
   CREATE (a)-[:DERIVED_FROM {essential: row.essential}]->(b)
 }
 CALL {
   UNWIND $requires AS row
-  MATCH (a:Entry {id: row.from}), (b:Entry {id: row.to})
+  MATCH (a:Entry {boundary_id: $boundary_id, id: row.from}),
+        (b:Entry {boundary_id: $boundary_id, id: row.to})
   CREATE (a)-[:REQUIRES {policy: row.policy, lease_until_seq: row.lease_until_seq,
                          needs: row.needs, set_seq: row.set_seq}]->(b)
 }
 CALL {
   UNWIND $supersedes AS row
-  MATCH (new:Entry {id: row.from}), (old:Entry {id: row.to})
+  MATCH (new:Entry {boundary_id: $boundary_id, id: row.from}),
+        (old:Entry {boundary_id: $boundary_id, id: row.to})
   CREATE (new)-[:SUPERSEDES {reason: row.reason, seq: row.seq, executed: true}]->(old)
   SET old.status = 'superseded', old.resident = false, old.superseded_by = row.from,
       old.superseded_at_seq = row.seq

@@ -10,7 +10,7 @@ CREATE (st:Set)
 SET st = s.props
 CREATE (st)-[:IN]->(b)
 WITH st, s
-OPTIONAL MATCH (prev:Set {id: s.prev_id})
+OPTIONAL MATCH (prev:Set {boundary_id: s.props.boundary_id, id: s.prev_id})
 FOREACH (_ IN CASE WHEN prev IS NULL THEN [] ELSE [1] END | CREATE (prev)-[:NEXT]->(st))
 MERGE (w:Writer {boundary_id: s.props.boundary_id, id: s.writer.id})
   ON CREATE SET w.kind = s.writer.kind, w.registered_at = s.props.closed_at,
@@ -25,4 +25,6 @@ UNWIND s.entries AS e
 CREATE (n:Entry:$(e.label))
 SET n = e.props
 CREATE (st)-[:CONTAINS]->(n)
-FOREACH (key IN e.targets | MERGE (t:Target {key: key}) CREATE (n)-[:TARGETS]->(t))
+FOREACH (key IN e.targets |
+  MERGE (t:Target {boundary_id: n.boundary_id, key: key})
+  CREATE (n)-[:TARGETS]->(t))

@@ -1,4 +1,5 @@
 // Benchmark baseline (not product): residency edges by a bare UNWIND.
 UNWIND $rows AS row
-MATCH (a:Entry {id: row.from}), (b:Entry {id: row.to})
+MATCH (a:Entry {boundary_id: $boundary_id, id: row.from}),
+      (b:Entry {boundary_id: $boundary_id, id: row.to})
 CREATE (a)-[:REQUIRES {policy: row.policy, lease_until_seq: row.lease_until_seq}]->(b)

@@ -5,7 +5,7 @@ MATCH (b:Boundary {id: s.boundary_id})
 CREATE (st:Set {id: s.id, boundary_id: s.boundary_id, seq: s.seq, status: 'ratified'})
 CREATE (st)-[:IN]->(b)
 WITH st, s
-OPTIONAL MATCH (prev:Set {id: s.prev_id})
+OPTIONAL MATCH (prev:Set {boundary_id: s.boundary_id, id: s.prev_id})
 FOREACH (_ IN CASE WHEN prev IS NULL THEN [] ELSE [1] END | CREATE (prev)-[:NEXT]->(st))
 WITH st, s
 UNWIND s.entries AS e

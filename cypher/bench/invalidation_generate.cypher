@@ -6,5 +6,5 @@ CREATE (e:Entry:Decision {id: row.id, boundary_id: $boundary_id, class: 'decisio
                           set_seq: row.level, tokens: 2})
 WITH e, row
 UNWIND row.parents AS p
-MATCH (parent:Entry {id: p.id})
+MATCH (parent:Entry {boundary_id: $boundary_id, id: p.id})
 CREATE (e)-[:DERIVED_FROM {essential: p.essential}]->(parent)

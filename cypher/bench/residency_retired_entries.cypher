@@ -2,7 +2,7 @@
 // once a dependent of live entry L<i % $live> (a REQUIRES edge into the live graph) and the
 // first $live of them also targets of an expired soft lease from L<i>.
 UNWIND range($start, $end - 1) AS i
-MATCH (l:Entry {id: $boundary_id + '-L' + toString(i % $live)})
+MATCH (l:Entry {boundary_id: $boundary_id, id: $boundary_id + '-L' + toString(i % $live)})
 CREATE (r:Entry:Fact {id: $boundary_id + '-R' + toString(i), boundary_id: $boundary_id,
                       class: 'fact', key: 'old-' + toString(i % 1000),
                       body: 'retired entry ' + toString(i), status: 'retired', resident: false,

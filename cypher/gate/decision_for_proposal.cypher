@@ -1,6 +1,7 @@
-// What the record says was decided for a proposal: its set, that set's outcome and receipt.
-MATCH (p:Proposal {id: $proposal_id})
-OPTIONAL MATCH (s:Set {id: p.set_id})
+// What the record says was decided for a proposal of one boundary: its set, that set's outcome
+// and receipt.
+MATCH (p:Proposal {boundary_id: $boundary_id, id: $proposal_id})
+OPTIONAL MATCH (s:Set {boundary_id: $boundary_id, id: p.set_id})
 OPTIONAL MATCH (r:Receipt)-[:FOR]->(s)
 WHERE r.kind IN ['commit', 'halt', 'rejection']
 WITH p, s, r ORDER BY r.at DESC

@@ -1,8 +1,9 @@
-// What the gate reads before deciding: the referenced entries (with the set that created each,
-// the standing entries that hold each through a hard REQUIRES edge, and, for an at-risk entry,
-// the failed ancestors its at-risk transitions named), and how many halts each set has.
+// What the gate reads before deciding, in its boundary: the referenced entries (with the set
+// that created each, the standing entries that hold each through a hard REQUIRES edge, and, for
+// an at-risk entry, the failed ancestors its at-risk transitions named), and how many halts each
+// set has. Entries of other boundaries a set names are read by gate/load_context.
 CALL {
-  MATCH (e:Entry) WHERE e.id IN $entry_ids
+  MATCH (e:Entry) WHERE e.boundary_id = $boundary_id AND e.id IN $entry_ids
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
                   class: e.class, writer_id: e.writer_id, resident: e.resident, set_id: e.set_id,
                   tokens: coalesce(e.tokens, 0),
@@ -18,7 +19,7 @@ CALL {
                     ELSE [] END}) AS entries
 }
 CALL {
-  MATCH (h:Halt) WHERE h.set_id IN $set_ids
+  MATCH (h:Halt) WHERE h.boundary_id = $boundary_id AND h.set_id IN $set_ids
   RETURN collect(h.set_id) AS halted_sets
 }
 RETURN entries, halted_sets

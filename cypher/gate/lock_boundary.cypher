@@ -1,6 +1,12 @@
-// Take the boundary's write lock for this transaction (single committer across processes):
-// a real write (a counter of gate transactions), so Neo4j holds the node lock until commit.
+// Take the boundary's write lock for this transaction (single committer across processes), and
+// read the boundary. The lock is taken by a plain write (no property read on its right-hand
+// side) BEFORE anything else: a read-modify-write SET (`b.n = coalesce(b.n, 0) + 1`) makes
+// Cypher take an extra lock on the node before the exclusive one (its lost-update protection),
+// and three transactions doing that while commits create relationships to the boundary node
+// deadlock on it. Then the counter of gate transactions, under the lock.
 MATCH (b:Boundary {id: $boundary_id})
+SET b.gate_locked_at = datetime()
+WITH b
 SET b.gate_transactions = coalesce(b.gate_transactions, 0) + 1
 RETURN b.id AS id, b.seq AS seq, b.verse AS verse, b.constitution_version AS constitution_version,
        b.task_horizon AS task_horizon, coalesce(b.live_count, 0) AS live_count,

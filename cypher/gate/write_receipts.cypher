@@ -1,6 +1,7 @@
-// Receipts (review, commit, halt, rejection): (:Receipt)-[:FOR]->(:Set).
+// Receipts (review, commit, halt, rejection, resolution): (:Receipt)-[:FOR]->(:Set), each with
+// a label for its kind as well (:CommitReceipt, ...) for Neo4j Browser's style.
 UNWIND $receipts AS row
-MATCH (s:Set {id: row.set_id})
-CREATE (r:Receipt)
+MATCH (s:Set {boundary_id: $boundary_id, id: row.set_id})
+CREATE (r:Receipt:$(toUpper(left(row.props.kind, 1)) + substring(row.props.kind, 1) + 'Receipt'))
 SET r = row.props
 CREATE (r)-[:FOR]->(s)

@@ -2,7 +2,8 @@
 // the status flip of the superseded entry out of the window, labels kept in step. Nothing is
 // deleted.
 UNWIND $supersedes AS row
-MATCH (new:Entry {id: row.from}), (old:Entry {id: row.to})
+MATCH (new:Entry {boundary_id: $boundary_id, id: row.from}),
+      (old:Entry {boundary_id: $boundary_id, id: row.to})
 CREATE (new)-[:SUPERSEDES {reason: row.reason, seq: row.seq, executed: row.executed}]->(old)
 WITH old, row
 WHERE row.executed

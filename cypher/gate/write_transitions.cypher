@@ -3,7 +3,8 @@
 // the ratifying set with the reason, the case it cited, the failed ancestors it answers to, and
 // the exact edges or facts that justified the change.
 UNWIND $transitions AS row
-MATCH (s:Set {id: row.set_id}), (e:Entry {id: row.entry_id})
+MATCH (s:Set {boundary_id: $boundary_id, id: row.set_id}),
+      (e:Entry {boundary_id: $boundary_id, id: row.entry_id})
 SET e.status = row.to, e.resident = row.resident, e.status_seq = row.seq
 REMOVE e:$(row.from_label)
 SET e:$(row.to_label)

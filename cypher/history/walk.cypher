@@ -1,7 +1,7 @@
-// The ledger walk from one set: what it decided, superseded, depended on and transitioned
+// The ledger walk from one set of a boundary: what it decided, superseded, depended on and transitioned
 // (backwards), and what later superseded, transitioned or derived from its entries (forwards),
 // with the neighbouring sets in ledger order.
-MATCH (s:Set {id: $set_id})
+MATCH (s:Set {boundary_id: $boundary_id, id: $set_id})
 OPTIONAL MATCH (prev:Set)-[:NEXT]->(s)
 OPTIONAL MATCH (s)-[:NEXT]->(next:Set)
 RETURN s.id AS set_id, s.boundary_id AS boundary_id, s.seq AS seq, s.status AS status,

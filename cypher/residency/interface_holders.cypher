@@ -1,6 +1,6 @@
 // For an interface entry: the entries that hold what it summarizes through a soft or
 // reconstructible REQUIRES edge naming needs (the holders keep the interface resident).
-MATCH (i:Entry {id: $entry_id})-[:SUMMARIZES]->(held:Entry)<-[r:REQUIRES]-(d:Entry)
+MATCH (i:Entry {boundary_id: $boundary_id, id: $entry_id})-[:SUMMARIZES]->(held:Entry)<-[r:REQUIRES]-(d:Entry)
 WHERE r.policy <> 'hard' AND size(coalesce(r.needs, [])) > 0 AND d.status IN $standing
 RETURN held.id AS held_id, d.id AS holder_id, r.needs AS needs
 ORDER BY holder_id

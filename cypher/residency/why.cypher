@@ -1,9 +1,9 @@
 // The shortest root path that keeps one entry resident (same rules as residency/reachable):
 // nodes and edges along it, or no row when no root reaches the entry.
-MATCH (target:Entry {id: $entry_id})
+MATCH (target:Entry {boundary_id: $boundary_id, id: $entry_id})
 MATCH (root:Entry)
 USING INDEX SEEK root:Entry(boundary_id, status)
-WHERE root.boundary_id = target.boundary_id AND root.status IN $standing
+WHERE root.boundary_id = $boundary_id AND root.status IN $standing
   AND (root.class IN $root_classes OR coalesce(root.expires_after_seq, -1) > $seq
        OR root.superseded_by_default = true)
 MATCH p = shortestPath((root)-[:REQUIRES*0..]->(target))

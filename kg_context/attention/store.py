@@ -81,8 +81,11 @@ class AttentionStore:
         )
         return {r["key"]: r["entry_id"] for r in records if r["entry_id"] is not None}
 
-    def record_gate_outcomes(self, outcomes: Sequence[WinnerOutcome], at: datetime) -> None:
-        """The gate's outcome on each winner's ProposalNode, and ADMITTED_FROM links, in one tx."""
+    def record_gate_outcomes(
+        self, boundary_id: str, outcomes: Sequence[WinnerOutcome], at: datetime
+    ) -> None:
+        """The gate's outcome on each winner's ProposalNode (in ``boundary_id``: its set and
+        entry ids are that boundary's), and ADMITTED_FROM links, in one tx."""
         rows = [
             {
                 "proposal_id": o.proposal_id,
@@ -94,7 +97,9 @@ class AttentionStore:
             for o in outcomes
         ]
         if rows:
-            self.executor.write("attention/record_gate_outcomes", rows=rows, at=at)
+            self.executor.write(
+                "attention/record_gate_outcomes", boundary_id=boundary_id, rows=rows, at=at
+            )
 
     def record_outcome(self, proposal_id: str, outcome: str, at: datetime) -> bool:
         """Set one ProposalNode's outcome; False when no such ProposalNode exists."""

@@ -242,7 +242,7 @@ class WorkspaceAttention:
                 )
         finally:
             # What the gate decided is recorded even when a later winner's proposal fails.
-            self._store.record_gate_outcomes(outcomes, _new_wave()[1])
+            self._store.record_gate_outcomes(boundary_id, outcomes, _new_wave()[1])
         return tuple(outcomes)
 
     def select_and_broadcast(

@@ -6,22 +6,32 @@ Registered on the main app by ``kg_context.cli.app`` (``register(app)``). Errors
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from kg_context.cli.common import connect, existing, print_json
-from kg_context.errors import StateError
+from kg_context.cli.common import (
+    BoundaryOption,
+    ExitCode,
+    JsonOption,
+    StepProgress,
+    connect,
+    emit,
+    existing,
+    out,
+    table,
+)
 
 __all__ = ["register"]
 
-out = Console(soft_wrap=True)
-czar_app = typer.Typer(no_args_is_help=True, help="The compaction czar.")
+czar_app = typer.Typer(
+    rich_markup_mode="markdown", no_args_is_help=True, help="The compaction czar."
+)
 
 
-def _print_json(data: object) -> None:
-    print_json(out, data)
+def _say(text: str) -> None:
+    out.print(text, markup=False, highlight=False)
 
 
 @czar_app.command("run")
@@ -30,96 +40,98 @@ def czar_run(
     czar_id: Annotated[
         str | None, typer.Option(help="The czar's writer id (default: the setting).")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
-    """Plan a compaction of BOUNDARY and submit it through the gate."""
-    from kg_context.residency.czar import run_czar
+    """Plan a compaction of BOUNDARY and submit it through the gate (a progress bar on stderr
+    counts the compaction sets). Exits 1 when the gate does not commit every set.
 
-    with connect() as engine:
-        report = run_czar(existing(engine, boundary), czar_id=czar_id)
+    Example: kg-context czar run team-7 --json
+    """
+    with StepProgress(f"czar {boundary}: compaction sets", None) as step, connect() as engine:
+        report = existing(engine, boundary).run_czar(czar_id=czar_id, progress=step.counts)
     summary = report.summary()
-    if as_json:
-        _print_json(summary)
-        return
-    if not report.decisions:
-        out.print(f"czar: nothing to compact in {boundary} at seq {summary['seq']}", markup=False)
-    for d in summary["decisions"]:
-        reason = f" ({d['reason_code']})" if d["reason_code"] else ""
-        out.print(f"{d['outcome']}{reason}: set {d['set_id']} seq {d['seq']}", markup=False)
-    out.print(
-        f"retired {len(summary['retired'])}, out of window {len(summary['window_out'])}, "
-        f"into window {len(summary['window_in'])}, interfaces {len(summary['interfaces'])}, "
-        f"expired leases {summary['expired_leases']}",
-        markup=False,
-    )
-    for line in summary["unclear"]:
-        out.print(f"unclear: {line}", markup=False)
+
+    def human() -> None:
+        if not report.decisions:
+            _say(f"czar: nothing to compact in {boundary} at seq {summary['seq']}")
+        for d in summary["decisions"]:
+            reason = f" ({d['reason_code']})" if d["reason_code"] else ""
+            _say(f"{d['outcome']}{reason}: set {d['set_id']} seq {d['seq']}")
+        _say(
+            f"retired {len(summary['retired'])}, out of window {len(summary['window_out'])}, "
+            f"into window {len(summary['window_in'])}, interfaces {len(summary['interfaces'])}, "
+            f"expired leases {summary['expired_leases']}"
+        )
+        for line in summary["unclear"]:
+            _say(f"unclear: {line}")
+
+    emit(summary, as_json, human)
+    if not report.committed:
+        raise typer.Exit(ExitCode.REFUSED)
 
 
-def window_cmd(
-    boundary: str,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the window as JSON.")] = False,
-) -> None:
-    """Print the resident entries of BOUNDARY by class, with status tags and total tokens."""
-    from kg_context.residency.window import window
+def window_cmd(boundary: str, as_json: JsonOption = False) -> None:
+    """Print the resident entries of BOUNDARY by class, with status tags and total tokens.
 
+    Example: kg-context window team-7 --json
+    """
     with connect() as engine:
-        current = window(existing(engine, boundary))
-    if as_json:
-        _print_json(current.as_dict())
-    else:
-        out.print(current.render(), markup=False, highlight=False)
+        current = existing(engine, boundary).window()
+    emit(current.as_dict(), as_json, lambda: _say(current.render()))
 
 
-def why_cmd(entry: str) -> None:
-    """Print the root path that keeps ENTRY resident, or say that none does."""
-    from kg_context.residency.reachability import why
+def why_cmd(entry: str, boundary: BoundaryOption, as_json: JsonOption = False) -> None:
+    """Print the root path that keeps ENTRY of the boundary resident, or say that none does.
 
+    Example: kg-context why db-2 -b team-7
+    """
     with connect() as engine:
-        rows = engine.executor.read("residency/entry", entry_id=entry)
-        if not rows:
-            raise StateError(f"no entry {entry}")
-        path = why(existing(engine, rows[0]["boundary_id"]), entry)
-    out.print(path.render(), markup=False, highlight=False)
+        path = existing(engine, boundary).why(entry)
+    emit({**asdict(path), "held": path.held}, as_json, lambda: _say(path.render()))
 
 
-def stats_cmd(
-    boundary: str,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
-) -> None:
-    """Print retention ratio, resident tokens and halt counts of BOUNDARY."""
-    from kg_context.residency.metrics import stats
+def stats_cmd(boundary: str, as_json: JsonOption = False) -> None:
+    """Print retention ratio, resident tokens and halt counts of BOUNDARY.
 
+    Example: kg-context stats team-7 --json
+    """
     with connect() as engine:
-        current = stats(existing(engine, boundary))
-    if as_json:
-        _print_json(current.as_dict())
-        return
-    ratio = current.retention_ratio
-    out.print(
-        f"{boundary} at seq {current.seq}: retention ratio "
-        f"{'n/a (empty window)' if ratio is None else f'{ratio:.2f}'} "
-        f"({current.committed_tokens} committed / {current.resident_tokens} resident tokens), "
-        f"{current.resident_entries} resident of {current.record_entries} entries in the record, "
-        f"halt rate {current.halt_rate:.2%} (halts raised / sets decided; "
-        f"{current.halts_open} open, {current.halts_resolved} resolved)"
-        + (f", halts {current.halts}" if current.halts else ""),
-        markup=False,
-    )
+        current = existing(engine, boundary).stats()
+
+    def human() -> None:
+        ratio = current.retention_ratio
+        _say(
+            f"{boundary} at seq {current.seq}: retention ratio "
+            f"{'n/a (empty window)' if ratio is None else f'{ratio:.2f}'} "
+            f"({current.committed_tokens} committed / {current.resident_tokens} resident tokens), "
+            f"{current.resident_entries} resident of {current.record_entries} entries in the "
+            f"record, halt rate {current.halt_rate:.2%} (halts raised / sets decided; "
+            f"{current.halts_open} open, {current.halts_resolved} resolved)"
+            + (f", halts {current.halts}" if current.halts else "")
+        )
+
+    emit(current.as_dict(), as_json, human)
 
 
 def recall_cmd(
     boundary: str,
     query: str,
     k: Annotated[int, typer.Option("-k", help="How many candidates.")] = 10,
+    as_json: JsonOption = False,
 ) -> None:
-    """Search the record of BOUNDARY for QUERY: candidates tagged with status and set."""
-    from kg_context.residency.recall import recall
+    """Search the record of BOUNDARY for QUERY: candidates tagged with status and set (changes
+    nothing; admission goes through the gate).
 
+    Example: kg-context recall team-7 "graph database" -k 5
+    """
     with connect() as engine:
-        hits = recall(existing(engine, boundary), query, k=k)
-    for hit in hits:
-        out.print(f"{hit.entry_id} [{hit.key}] {hit.tag()} ({hit.matched_by})", markup=False)
+        hits = existing(engine, boundary).recall(query, k=k)
+    rows = [{**asdict(h), "tag": h.tag()} for h in hits]
+    emit(
+        rows,
+        as_json,
+        lambda: out.print(table(rows, ["entry_id", "key", "tag", "matched_by", "score"])),
+    )
 
 
 def register(app: typer.Typer) -> None:

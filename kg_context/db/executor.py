@@ -1,15 +1,26 @@
 """The small executor interface every repository takes, and its Neo4j implementation.
 
 Callers name a query from the catalog and pass its parameters as keywords; they never hold Cypher
-text. Reads go through ``execute_query(..., routing_=READ)``, writes through managed transactions
-(the driver retries transient failures, so units of work must be idempotent), and every call names
-its database. One bookmark manager per executor makes a read after a write see it on a cluster.
+text. Every call is a managed transaction (``execute_read`` for reads, ``execute_write`` for
+writes) that names its database; units of work must be idempotent, because a transient failure
+(a deadlock, a leader switch) runs them again. One bookmark manager per executor makes a read
+after a write see it on a cluster.
+
+The executor retries transient failures itself (the driver's policy: up to 30 s, 1 s doubling
+with jitter), so that it can count them: every attempt of a unit of work, and every transient
+error that caused a retry, by Neo4j code (``Neo.TransientError.Transaction.DeadlockDetected``).
+``retry_counts()`` reads the counters.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import random
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 import neo4j
@@ -24,7 +35,16 @@ from kg_context.errors import (
     QueryError,
 )
 
-__all__ = ["Neo4jExecutor", "QueryExecutor", "Record", "Transaction", "translate_driver_errors"]
+__all__ = [
+    "DEADLOCK",
+    "Neo4jExecutor",
+    "QueryExecutor",
+    "Record",
+    "RetryCounts",
+    "RetryPolicy",
+    "Transaction",
+    "translate_driver_errors",
+]
 
 T = TypeVar("T")
 Record = dict[str, Any]
@@ -96,8 +116,51 @@ class _Tx:
 
     def run(self, name: str, /, **params: Any) -> list[Record]:
         query = self._catalog[name]
-        result = self._tx.run(query.text, query.bind(params))
+        return self.run_bound(query, query.bind(params))
+
+    def run_bound(self, query: Query, params: dict[str, Any]) -> list[Record]:
+        result = self._tx.run(query.text, params)
         return [_as_dict(record) for record in result]
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """How long a unit of work is retried after transient failures (the driver's defaults)."""
+
+    max_retry_time_s: float = 30.0
+    initial_delay_s: float = 1.0
+    multiplier: float = 2.0
+    jitter: float = 0.2
+
+    def delays(self) -> Iterator[float]:
+        delay = self.initial_delay_s
+        while True:
+            yield delay * (1 + random.uniform(-self.jitter, self.jitter))
+            delay *= self.multiplier
+
+
+@dataclass(frozen=True, slots=True)
+class RetryCounts:
+    """What an executor has run so far: units of work, their attempts (a retry is one more
+    attempt), and the transient errors that caused a retry, by Neo4j code (driver-side
+    failures such as a lost connection count under their class name)."""
+
+    units: int = 0
+    attempts: int = 0
+    retries: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        """Every retry, whatever its cause."""
+        return sum(self.retries.values())
+
+    def of(self, code: str) -> int:
+        """The retries one code caused (0 when it never did)."""
+        return self.retries.get(code, 0)
+
+
+# The Neo4j code of a deadlock the server broke by failing one transaction (retried here).
+DEADLOCK = "Neo.TransientError.Transaction.DeadlockDetected"
 
 
 class Neo4jExecutor:
@@ -110,12 +173,18 @@ class Neo4jExecutor:
         database: str,
         uri: str,
         catalog: Catalog | None = None,
+        retry: RetryPolicy | None = None,
     ) -> None:
         self._driver = driver
         self._database = database
         self._uri = uri
         self._catalog = catalog or default_catalog()
         self._bookmarks = neo4j.GraphDatabase.bookmark_manager()
+        self._retry = retry or RetryPolicy()
+        self._counts_lock = threading.Lock()
+        self._units = 0
+        self._attempts = 0
+        self._retries: Counter[str] = Counter()
 
     @property
     def database(self) -> str:
@@ -125,35 +194,71 @@ class Neo4jExecutor:
     def catalog(self) -> Catalog:
         return self._catalog
 
-    def _execute(
-        self, query: Query, params: dict[str, Any], routing: neo4j.RoutingControl
-    ) -> list[Record]:
-        with translate_driver_errors(self._uri, query.name):
-            records, _, _ = self._driver.execute_query(
-                query.text,
-                query.bind(params),
-                database_=self._database,
-                routing_=routing,
-                bookmark_manager_=self._bookmarks,
+    def retry_counts(self) -> RetryCounts:
+        """Units of work run, their attempts, and the transient errors that caused retries."""
+        with self._counts_lock:
+            return RetryCounts(self._units, self._attempts, dict(self._retries))
+
+    def _count(self, *, units: int = 0, attempts: int = 0, code: str | None = None) -> None:
+        with self._counts_lock:
+            self._units += units
+            self._attempts += attempts
+            if code is not None:
+                self._retries[code] += 1
+
+    def _run(self, mode: neo4j.RoutingControl, what: str, work: Callable[[_Tx], T]) -> T:
+        """Run one unit of work in a managed transaction, retrying transient failures here (the
+        driver's own retry is off) so that every attempt and every retry's cause is counted."""
+
+        def attempt(tx: neo4j.ManagedTransaction) -> T:
+            self._count(attempts=1)
+            return work(_Tx(tx, self._catalog))
+
+        self._count(units=1)
+        delays = self._retry.delays()
+        started = time.monotonic()
+        with (
+            translate_driver_errors(self._uri, what),
+            self._driver.session(
+                database=self._database,
+                bookmark_manager=self._bookmarks,
+                max_transaction_retry_time=0.0,
+            ) as session,
+        ):
+            run = (
+                session.execute_read if mode == neo4j.RoutingControl.READ else session.execute_write
             )
-        return [_as_dict(record) for record in records]
+            while True:
+                try:
+                    return run(attempt)
+                except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as err:
+                    if not err.is_retryable():
+                        raise
+                    if time.monotonic() - started > self._retry.max_retry_time_s:
+                        raise
+                    code = err.code if isinstance(err, neo4j_errors.Neo4jError) else None
+                    self._count(code=code or type(err).__name__)
+                    time.sleep(next(delays))
+
+    def _statement(
+        self, name: str, params: dict[str, Any], mode: neo4j.RoutingControl
+    ) -> list[Record]:
+        query = self._catalog[name]
+        bound = query.bind(params)
+
+        def work(tx: _Tx) -> list[Record]:
+            return tx.run_bound(query, bound)
+
+        return self._run(mode, query.name, work)
 
     def read(self, name: str, /, **params: Any) -> list[Record]:
-        return self._execute(self._catalog[name], params, neo4j.RoutingControl.READ)
+        return self._statement(name, params, neo4j.RoutingControl.READ)
 
     def write(self, name: str, /, **params: Any) -> list[Record]:
-        return self._execute(self._catalog[name], params, neo4j.RoutingControl.WRITE)
+        return self._statement(name, params, neo4j.RoutingControl.WRITE)
 
     def read_tx(self, work: Callable[[Transaction], T]) -> T:
-        with (
-            translate_driver_errors(self._uri, "read transaction"),
-            self._driver.session(database=self._database, bookmark_manager=self._bookmarks) as s,
-        ):
-            return s.execute_read(lambda tx: work(_Tx(tx, self._catalog)))
+        return self._run(neo4j.RoutingControl.READ, "read transaction", work)
 
     def write_tx(self, work: Callable[[Transaction], T]) -> T:
-        with (
-            translate_driver_errors(self._uri, "write transaction"),
-            self._driver.session(database=self._database, bookmark_manager=self._bookmarks) as s,
-        ):
-            return s.execute_write(lambda tx: work(_Tx(tx, self._catalog)))
+        return self._run(neo4j.RoutingControl.WRITE, "write transaction", work)

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -274,14 +275,26 @@ def _set_initial_password(settings: LocalServerSettings, lib_dir: Path, conf_dir
         )
 
 
-def start(settings: LocalServerSettings | None = None) -> ServerStatus:
-    """Start the server (or find it running) and wait until Bolt answers."""
+# The steps of ``start`` on a cold machine, in order (``on_step`` is told each one).
+START_STEPS = ("checking ports", "provisioning the jars", "writing neo4j.conf",
+               "setting the initial password", "starting the JVM", "waiting for Bolt")  # fmt: skip
+
+
+def start(
+    settings: LocalServerSettings | None = None,
+    *,
+    on_step: Callable[[str], None] | None = None,
+) -> ServerStatus:
+    """Start the server (or find it running) and wait until Bolt answers. ``on_step`` is told
+    each of ``START_STEPS`` as it begins (a progress bar's hook)."""
     settings = settings or LocalServerSettings()
+    step = on_step or (lambda _name: None)
     current = status(settings)
     if current.running:
         _say(f"already running (pid {current.pid}); nothing to do")
         return current
     grace_s = 0.0
+    step(START_STEPS[0])
     if current.detail.startswith("not running (stale"):
         _say(f"removing {current.detail}")
         _pid_path(settings).unlink(missing_ok=True)
@@ -295,11 +308,15 @@ def start(settings: LocalServerSettings | None = None) -> ServerStatus:
                 f"port {settings.host}:{port} is taken by another process; stop it or set "
                 "KG_CONTEXT_LOCAL_BOLT_PORT / KG_CONTEXT_LOCAL_HTTP_PORT"
             )
+    step(START_STEPS[1])
     lib_dir = provision(settings)
+    step(START_STEPS[2])
     conf_dir = _write_config(settings)
     home = _home(settings)
+    step(START_STEPS[3])
     if not (home / "data" / "dbms").exists():
         _set_initial_password(settings, lib_dir, conf_dir)
+    step(START_STEPS[4])
     console = (home / "logs" / "console.log").open("ab")
     command = [
         _java(),
@@ -325,6 +342,7 @@ def start(settings: LocalServerSettings | None = None) -> ServerStatus:
     console.close()
     _pid_path(settings).write_text(f"{process.pid}\n")
     _say(f"started Neo4j {settings.neo4j_version} (pid {process.pid}); waiting for Bolt ...")
+    step(START_STEPS[5])
     deadline = time.monotonic() + settings.start_timeout_s
     while time.monotonic() < deadline:
         if process.poll() is not None:

@@ -14,7 +14,17 @@ from kg_context.gate.snapshot import Snapshot
 from kg_context.gate.verdicts import SetView
 from kg_context.vocabulary import Outcome, ReceiptKind, SetStatus
 
-__all__ = ["Context", "Decision", "receipt", "set_props"]
+__all__ = ["Context", "Decision", "receipt", "record_id", "set_props"]
+
+
+def record_id(boundary_id: str, *parts: str | int) -> str:
+    """The id of a record the gate derives (a halt, a receipt, an adoption): the boundary id,
+    then the parts, joined by "/". Entry, set and proposal ids are unique only within their
+    boundary; these stay unique across the database by construction, because the boundary part
+    is escaped ("%" and "/" percent-encoded), so that no boundary id containing "/" and no set
+    id can make one boundary's derived id equal another's. The one place that prefixes them."""
+    escaped = boundary_id.replace("%", "%25").replace("/", "%2F")
+    return "/".join([escaped, *(str(part) for part in parts)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +65,10 @@ class Context:
     @property
     def boundary_id(self) -> str:
         return self.snapshot.boundary.id
+
+    def record_id(self, set_id: str, *parts: str | int) -> str:
+        """A derived id for one of this boundary's sets (``<boundary>/<set>/halt/1``)."""
+        return record_id(self.boundary_id, set_id, *parts)
 
 
 def receipt(

@@ -138,10 +138,10 @@ class Boundary:
 
     def decision(self, proposal_id: str) -> Decision | None:
         """What the record says was decided for a proposal (``None`` while it is pending)."""
-        return self._store.decision_for(proposal_id)
+        return self._store.decision_for(self.id, proposal_id)
 
     def _recorded(self, proposal_id: str) -> Decision:
-        decision = self._store.decision_for(proposal_id)
+        decision = self._store.decision_for(self.id, proposal_id)
         if decision is None:
             raise InputValidationError(f"proposal {proposal_id} is recorded but not decided yet")
         return decision

@@ -329,7 +329,7 @@ def _plan_commit_receipts(
     receipts.append(
         receipt(
             ctx,
-            f"{set_id}/review/{ctx.serial(set_id)}",
+            ctx.record_id(set_id, "review", ctx.serial(set_id)),
             ReceiptKind.REVIEW,
             set_id,
             decision=Outcome.COMMIT.value,
@@ -337,7 +337,7 @@ def _plan_commit_receipts(
             source_writer=writers,
         )
     )
-    commit_id = f"{set_id}/commit"
+    commit_id = ctx.record_id(set_id, "commit")
     receipts.append(
         receipt(
             ctx,

@@ -220,7 +220,7 @@ def evaluate_constitution(
     decided.receipts.append(
         receipt(
             ctx,
-            f"{closed.set_id}/review/1",
+            ctx.record_id(closed.set_id, "review", 1),
             ReceiptKind.REVIEW,
             closed.set_id,
             decision=Outcome.COMMIT.value,
@@ -228,7 +228,7 @@ def evaluate_constitution(
             source_writer=[proposal.writer_id],
         )
     )
-    commit_id = f"{closed.set_id}/commit"
+    commit_id = ctx.record_id(closed.set_id, "commit")
     decided.receipts.append(
         receipt(
             ctx,

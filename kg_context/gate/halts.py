@@ -132,7 +132,7 @@ class Halts:
             view = _view(tx.run("halts/get", halt_id=current.halt["id"]), current.halt["id"])
             if view.halt["status"] != HaltStatus.OPEN:
                 raise StateError(f"halt {current.halt['id']} was resolved meanwhile")
-            tx.run("halts/reject_set", set_id=view.set["id"])
+            tx.run("halts/reject_set", boundary_id=view.set["boundary_id"], set_id=view.set["id"])
             self._close_halt(tx, view, ResolutionKind.REJECT, operator_id, reason)
 
         self._executor.write_tx(work)
@@ -174,7 +174,7 @@ class Halts:
             resolution_seconds=rows[0]["resolution_seconds"],
             not_executed=list(not_executed),
         )
-        tx.run("gate/write_receipts", receipts=[row])
+        tx.run("gate/write_receipts", boundary_id=view.halt["boundary_id"], receipts=[row])
 
 
 def _authorized(

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from kg_context.db.executor import QueryExecutor, Transaction
 from kg_context.errors import AuthorizationError, InputValidationError, StateError
 from kg_context.gate.authority import operator_problem
+from kg_context.gate.batch import record_id
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.store import now_iso
 from kg_context.gate.transaction_io import lock_boundary
@@ -65,7 +66,7 @@ def issue_adoption(
         raise InputValidationError(f"an adoption allows at least one use, not uses={uses}")
     if valid_until_seq is not None and valid_until_seq < 0:
         raise InputValidationError("valid_until_seq is a seq of the boundary (>= 0)")
-    receipt_id = f"{boundary_id}/adoption/{uuid.uuid4().hex[:16]}"
+    receipt_id = record_id(boundary_id, "adoption", uuid.uuid4().hex[:16])
 
     def work(tx: Transaction) -> None:
         boundary = lock_boundary(tx, boundary_id)

@@ -127,21 +127,25 @@ def _parsed(payload: str, row: Record, boundary_id: str) -> Proposal | str:
 
 
 def parse_pending(
-    tx: Transaction, boundary_id: str, rows: list[Record], known: Mapping[str, Proposal]
+    tx: Transaction,
+    boundary_id: str,
+    rows: list[Record],
+    known: Mapping[tuple[str, str], Proposal],
 ) -> tuple[list[Proposal], list[UnreadableProposal]]:
     """The pending proposals in submission order: those ``known`` (this process submitted them,
     same digest) from memory, the others parsed from their recorded payloads; and the ones whose
     payload cannot be parsed, which the gate rejects (they must not block the boundary)."""
     found: dict[str, Proposal] = {}
     for row in rows:
-        proposal = known.get(row["id"])
+        proposal = known.get((boundary_id, row["id"]))
         if proposal is not None and proposal.digest() == row["digest"]:
             found[row["id"]] = proposal
     missing = [row for row in rows if row["id"] not in found]
     problems: dict[str, str] = {}
     if missing:
         by_id = {row["id"]: row for row in missing}
-        for record in tx.run("gate/proposal_payloads", ids=sorted(by_id)):
+        payloads = tx.run("gate/proposal_payloads", boundary_id=boundary_id, ids=sorted(by_id))
+        for record in payloads:
             parsed = _parsed(record["payload"] or "", by_id[record["id"]], boundary_id)
             if isinstance(parsed, Proposal):
                 found[record["id"]] = parsed

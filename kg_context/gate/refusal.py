@@ -82,7 +82,7 @@ def plan_refusal(
     decided.receipts.append(
         receipt(
             ctx,
-            f"{set_id}/review/{serial}",
+            ctx.record_id(set_id, "review", serial),
             ReceiptKind.REVIEW,
             set_id,
             decision=outcome.value,
@@ -91,7 +91,11 @@ def plan_refusal(
         )
     )
     halt_id = _plan_halt(plan, ctx, set_id, violation, serial) if outcome is Outcome.HALT else None
-    receipt_id = f"{halt_id}/receipt" if halt_id else f"{set_id}/rejection"
+    receipt_id = (
+        ctx.record_id(set_id, "halt", serial, "receipt")
+        if halt_id
+        else ctx.record_id(set_id, "rejection")
+    )
     writers = [p.writer_id for p in view.closed.proposals]
     _refusal_receipt(plan, ctx, set_id, receipt_id, violation, sorted(set(writers)), view)
     return Decision(
@@ -144,7 +148,7 @@ def _refusal_receipt(
 
 def _plan_halt(plan: Plan, ctx: Context, set_id: str, violation: Violation, serial: int) -> str:
     """An open halt on the set, with its typed reason and the suggested amendment."""
-    halt_id = f"{set_id}/halt/{serial}"
+    halt_id = ctx.record_id(set_id, "halt", serial)
     plan.halts.append(
         {
             "set_id": set_id,
@@ -194,7 +198,7 @@ def plan_unreadable(
     decided.receipts.append(
         receipt(
             ctx,
-            f"{set_id}/review/1",
+            ctx.record_id(set_id, "review", 1),
             ReceiptKind.REVIEW,
             set_id,
             decision=Outcome.REJECT.value,
@@ -202,7 +206,7 @@ def plan_unreadable(
             source_writer=[unreadable.writer_id],
         )
     )
-    receipt_id = f"{set_id}/rejection"
+    receipt_id = ctx.record_id(set_id, "rejection")
     _refusal_receipt(plan, ctx, set_id, receipt_id, violation, [unreadable.writer_id], None)
     return Decision(
         outcome=Outcome.REJECT,

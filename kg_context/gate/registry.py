@@ -29,6 +29,8 @@ class ConstitutionRegistry:
             rules=constitution.text,
             now=now_iso(),
             by=ratified_by,
+            czars=list(constitution.authority.czars),
+            operators=list(constitution.authority.operators),
         )
         if rows[0]["sha256"] != constitution.sha256:
             raise ConfigurationError(

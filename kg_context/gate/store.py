@@ -79,9 +79,10 @@ class GateStore:
         # The lease of a soft edge that declared none (the czar's reachability uses the same):
         # the gate re-checks the czar's cases with it.
         self._default_lease = default_lease_sets
-        # Proposals this process submitted, by id: close() reuses them instead of re-parsing
-        # the recorded payload when the recorded digest matches (the record stays the truth).
-        self._submitted: OrderedDict[str, Proposal] = OrderedDict()
+        # Proposals this process submitted, by (boundary id, proposal id): close() reuses them
+        # instead of re-parsing the recorded payload when the recorded digest matches (the
+        # record stays the truth).
+        self._submitted: OrderedDict[tuple[str, str], Proposal] = OrderedDict()
         self._submitted_cap = 20_000
 
     @property
@@ -113,8 +114,8 @@ class GateStore:
             if digests.setdefault(proposal.id, proposal.digest()) != proposal.digest():
                 raise InputValidationError(f"proposal id {proposal.id} appears twice, differently")
         for p in proposals:
-            self._submitted[p.id] = p
-            self._submitted.move_to_end(p.id)
+            self._submitted[(boundary_id, p.id)] = p
+            self._submitted.move_to_end((boundary_id, p.id))
         while len(self._submitted) > self._submitted_cap:
             self._submitted.popitem(last=False)
         rows = [proposal_row(p) for p in {p.id: p for p in proposals}.values()]
@@ -320,6 +321,8 @@ class GateStore:
                     rules=proposed.text,
                     now=now_iso(),
                     by=proposal.writer_id,
+                    czars=list(proposed.authority.czars),
+                    operators=list(proposed.authority.operators),
                 )
                 tx.run(
                     "constitution/adopt_for_boundary",
@@ -345,10 +348,17 @@ class GateStore:
             )
         if rows[0]["status"] == ProposalStatus.PENDING:
             return None
-        recorded = tx.run("gate/decision_for_proposal", proposal_id=proposal.id)
+        recorded = tx.run(
+            "gate/decision_for_proposal",
+            boundary_id=proposal.boundary_id,
+            proposal_id=proposal.id,
+        )
         return decision_from_record(recorded[0]) if recorded else None
 
     # -- reading decisions back -----------------------------------------------------------------
-    def decision_for(self, proposal_id: str) -> Decision | None:
-        rows = self._executor.read("gate/decision_for_proposal", proposal_id=proposal_id)
+    def decision_for(self, boundary_id: str, proposal_id: str) -> Decision | None:
+        """What the record says was decided for a proposal of one boundary."""
+        rows = self._executor.read(
+            "gate/decision_for_proposal", boundary_id=boundary_id, proposal_id=proposal_id
+        )
         return decision_from_record(rows[0]) if rows else None

@@ -89,6 +89,7 @@ def load_snapshot(
     set_ids = [c.set_id for c in sets]
     state = tx.run(
         "gate/load_state",
+        boundary_id=boundary.id,
         entry_ids=sorted(entry_ids),
         set_ids=set_ids,
         standing=as_values(STANDING_STATUSES),
@@ -191,24 +192,25 @@ def load_claims(
 
 def write_plan(tx: Transaction, boundary_id: str, plan: Plan, expected_seq: int) -> None:
     """The plan's batched statements, each skipped when it has no rows."""
+    b_id = boundary_id  # every statement looks its nodes up by (boundary_id, id)
     if plan.sets:
-        tx.run("gate/write_sets", sets=nested_sets(plan))
+        tx.run("gate/write_sets", boundary_id=b_id, sets=nested_sets(plan))
     if plan.derived_from:
-        tx.run("gate/write_derived_from", derived=plan.derived_from)
+        tx.run("gate/write_derived_from", boundary_id=b_id, derived=plan.derived_from)
     if plan.summarizes:
-        tx.run("gate/write_summarizes", summarizes=plan.summarizes)
+        tx.run("gate/write_summarizes", boundary_id=b_id, summarizes=plan.summarizes)
     if plan.requires:
-        tx.run("gate/write_requires", requires=plan.requires)
+        tx.run("gate/write_requires", boundary_id=b_id, requires=plan.requires)
     if plan.foreign_edges:
         tx.run("gate/write_foreign_edges", boundary_id=boundary_id, edges=plan.foreign_edges)
     if plan.adoption_uses:
         tx.run("gate/write_adoption_uses", boundary_id=boundary_id, uses=plan.adoption_uses)
     if plan.supersedes:
-        tx.run("gate/write_supersedes", supersedes=plan.supersedes)
+        tx.run("gate/write_supersedes", boundary_id=b_id, supersedes=plan.supersedes)
     if plan.halts:
-        tx.run("gate/write_halts", halts=plan.halts)
+        tx.run("gate/write_halts", boundary_id=b_id, halts=plan.halts)
     if plan.transitions:
-        tx.run("gate/write_transitions", transitions=plan.transitions)
+        tx.run("gate/write_transitions", boundary_id=b_id, transitions=plan.transitions)
     b = plan.boundary
     assert b is not None, "the gate plans the boundary row of every batch"
     advanced = tx.run(

@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from kg_context.db.executor import QueryExecutor, Record
+from kg_context.db.executor import Record
 from kg_context.errors import StateError
 from kg_context.gate.boundary import Boundary
 from kg_context.record.search import embed_pending, search_record
@@ -159,11 +159,12 @@ class SetWalk:
         return out
 
 
-def walk(executor: QueryExecutor, set_id: str) -> SetWalk:
-    """Open one set: what it decided, superseded, depended on; what later happened to it."""
-    rows = executor.read("history/walk", set_id=set_id)
+def walk(boundary: Boundary, set_id: str) -> SetWalk:
+    """Open one set of the boundary: what it decided, superseded, depended on; what later
+    happened to it. Set ids are unique within their boundary, so the boundary names it."""
+    rows = boundary.executor.read("history/walk", boundary_id=boundary.id, set_id=set_id)
     if not rows:
-        raise StateError(f"no set {set_id}")
+        raise StateError(f"no set {set_id} in boundary {boundary.id}")
     r = rows[0]
     return SetWalk(
         set_id=r["set_id"],

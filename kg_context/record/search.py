@@ -83,7 +83,10 @@ def embed_pending(
             for r, v in zip(rows, vectors, strict=True)
         ]
         written = executor.write(
-            "record/write_embeddings", rows=payload, model=embedder.settings.model
+            "record/write_embeddings",
+            boundary_id=boundary_id,
+            rows=payload,
+            model=embedder.settings.model,
         )
         total += int(written[0]["written"]) if written else 0
         if len(rows) < batch:

@@ -72,9 +72,11 @@ def run_czar(
     *,
     settings: ResidencySettings | None = None,
     czar_id: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> CzarReport:
     """Plan the compaction of ``boundary`` under its current constitution and submit it through
-    the gate. ``settings`` default to the handle's (the engine's)."""
+    the gate. ``settings`` default to the handle's (the engine's). ``progress(done, total)`` is
+    called after planning and after each compaction set the gate decides."""
     settings = settings or boundary.settings.residency
     constitution = boundary.constitution()
     plan = plan_compaction(
@@ -83,14 +85,22 @@ def run_czar(
     if plan.empty:
         return CzarReport(plan=plan, decisions=())
     decisions = []
-    for proposal in plan.proposals(constitution.density.max_set_fanout):
+    proposals = list(plan.proposals(constitution.density.max_set_fanout))
+    unclear = plan.unclear_proposal()
+    total = len(proposals) + (unclear is not None)
+    if progress is not None:
+        progress(0, total)
+    for proposal in proposals:
         decision = boundary.commit(proposal)
         decisions.append(decision)
+        if progress is not None:
+            progress(len(decisions), total)
         if decision.outcome != "commit":
             break
-    unclear = plan.unclear_proposal()
     if unclear is not None:
         decisions.append(boundary.commit(unclear))  # halts UNCLEAR_COMPACTION (once: same id)
+        if progress is not None:
+            progress(total, total)
     return CzarReport(plan=plan, decisions=tuple(decisions))
 
 

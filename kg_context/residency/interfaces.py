@@ -47,6 +47,7 @@ def plan_interfaces(
         return []
     rows = executor.read(
         "czar/interface_candidates",
+        boundary_id=plan.boundary_id,
         dependent_ids=staying,
         retiring=leaving,
         standing=as_values(STANDING_STATUSES),

@@ -12,11 +12,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from kg_context.db.executor import QueryExecutor
 from kg_context.errors import StateError
 from kg_context.gate.boundary import Boundary
 from kg_context.vocabulary import HaltStatus
 
-__all__ = ["BoundaryStats", "stats"]
+__all__ = ["BoundaryGauge", "BoundaryStats", "Overview", "overview", "stats"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,4 +79,49 @@ def stats(boundary: Boundary) -> BoundaryStats:
         halts={h["reason_code"]: int(h["count"]) for h in r["halts"]},
         halts_open=statuses.get(HaltStatus.OPEN, 0),
         halts_resolved=statuses.get(HaltStatus.RESOLVED, 0),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BoundaryGauge:
+    """What ``/metrics`` exports for one boundary (the gate's running counts)."""
+
+    boundary_id: str
+    seq: int
+    committed_tokens: int
+    resident_tokens: int
+    live_count: int
+
+    @property
+    def retention_ratio(self) -> float | None:
+        return self.committed_tokens / self.resident_tokens if self.resident_tokens > 0 else None
+
+
+@dataclass(frozen=True, slots=True)
+class Overview:
+    """Database-wide gauges: per boundary (at most ``limit`` of ``boundaries_total``), and halts
+    by (reason code, status)."""
+
+    boundaries_total: int
+    boundaries: tuple[BoundaryGauge, ...]
+    halts: dict[tuple[str, str], int]
+
+
+def overview(executor: QueryExecutor, *, limit: int = 1000) -> Overview:
+    """Per-boundary gauges (the first ``limit`` boundaries by id) and halt counts: two reads."""
+    rows = executor.read("metrics/boundaries", limit=limit)
+    halts = executor.read("metrics/halts")
+    return Overview(
+        boundaries_total=int(rows[0]["total"]) if rows else 0,
+        boundaries=tuple(
+            BoundaryGauge(
+                boundary_id=r["boundary_id"],
+                seq=int(r["seq"]),
+                committed_tokens=int(r["committed_tokens"]),
+                resident_tokens=int(r["resident_tokens"]),
+                live_count=int(r["live_count"]),
+            )
+            for r in rows
+        ),
+        halts={(h["reason_code"], h["status"]): int(h["halts"]) for h in halts},
     )

@@ -141,6 +141,7 @@ def compute_reachable(
 
 def _path(
     executor: Reader,
+    boundary_id: str,
     entry_id: str,
     constitution: Constitution,
     seq: int,
@@ -148,6 +149,7 @@ def _path(
 ) -> tuple[tuple[dict[str, Any], ...], tuple[dict[str, Any], ...]]:
     rows = executor.read(
         "residency/why",
+        boundary_id=boundary_id,
         entry_id=entry_id,
         standing=as_values(STANDING_STATUSES),
         root_classes=[c.value for c in constitution.roots.classes],
@@ -179,8 +181,8 @@ def why(
     path; under the boundary's current constitution (or ``constitution``)."""
     executor = boundary.executor
     settings = settings or boundary.settings.residency
-    rows = executor.read("residency/entry", entry_id=entry_id)
-    if not rows or rows[0]["boundary_id"] != boundary.id:
+    rows = executor.read("residency/entry", boundary_id=boundary.id, entry_id=entry_id)
+    if not rows:
         raise StateError(f"no entry {entry_id} in boundary {boundary.id}")
     entry = rows[0]
     seq = int(entry["seq"] or 0)
@@ -194,13 +196,18 @@ def why(
     if entry["status"] not in STANDING_STATUSES:
         return RootPath(**common, nodes=(), edges=())
     constitution = constitution or boundary.constitution()
-    nodes, edges = _path(executor, entry_id, constitution, seq, settings)
+    nodes, edges = _path(executor, boundary.id, entry_id, constitution, seq, settings)
     if nodes or entry["class"] != "interface":
         return RootPath(**common, nodes=nodes, edges=edges)
     for holder in executor.read(
-        "residency/interface_holders", entry_id=entry_id, standing=as_values(STANDING_STATUSES)
+        "residency/interface_holders",
+        boundary_id=boundary.id,
+        entry_id=entry_id,
+        standing=as_values(STANDING_STATUSES),
     ):
-        nodes, edges = _path(executor, holder["holder_id"], constitution, seq, settings)
+        nodes, edges = _path(
+            executor, boundary.id, holder["holder_id"], constitution, seq, settings
+        )
         if nodes:
             return RootPath(
                 **common, nodes=nodes, edges=edges, via_interface_holder=holder["holder_id"]

@@ -251,7 +251,9 @@ def test_a_reader_on_a_database_that_does_not_exist_fails_loudly(
         neo4j_target.password,
         f"nodb{uuid.uuid4().hex[:8]}",
     )
-    with Engine.connect(missing) as other:
+    with pytest.raises(QueryError, match="DatabaseNotFound"):
+        Engine.connect(missing)  # the schema check on connect reads it: refused at once
+    with Engine.connect(missing, check_schema=False) as other:
         reader = WorkspaceAttention(other, settings=settings())
         with pytest.raises(QueryError, match="DatabaseNotFound"):
             reader.get_attention_score("anyone")

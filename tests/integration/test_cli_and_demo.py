@@ -1,4 +1,5 @@
-"""The operator's CLI and the demo, run as a user runs them, against the real database."""
+"""The operator's CLI, run as a user runs it, against the real database (the demo is run in
+test_audits.py, whose invariants it must leave clean)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-
-from kg_context.cli.demo import run_demo
 from kg_context.db.connection import Target
 from kg_context.gate.constitution import load_constitution
 from tests.factories import entry, proposal
@@ -38,14 +36,6 @@ def _cli(
     )
 
 
-def test_demo_writes_and_reads_back_a_governed_session(engine: Any) -> None:
-    console = Console(record=True, width=200)
-    counts = run_demo(engine, console)
-    text = console.export_text()
-    assert (counts["seq"], counts["entries"], counts["halts"]) == (3, 5, 1)
-    assert "superseded" in text and "VERSE_ADOPTION" in text and "NO_PLACEMENT" in text
-
-
 def test_operator_resolves_a_halt_from_the_cli(
     engine: Any, neo4j_target: Target, boundary_id: str
 ) -> None:
@@ -57,10 +47,10 @@ def test_operator_resolves_a_halt_from_the_cli(
     shown = _cli(neo4j_target, "halts", "show", halted.halt_id)
     assert shown.returncode == 0 and "suggested_amendment" in shown.stdout
     neither = _cli(neo4j_target, "halts", "resolve", halted.halt_id, "--reason", "x")
-    assert neither.returncode == 1 and "exactly one of" in neither.stderr
+    assert neither.returncode == 4 and "exactly one of" in neither.stderr  # invalid input
     resolve = ("halts", "resolve", halted.halt_id, "--approve", "--reason", "ok")
     unnamed = _cli(neo4j_target, *resolve, operator="ops-cli")
-    assert unnamed.returncode == 1 and "'ops-cli' is not an operator" in unnamed.stderr
+    assert unnamed.returncode == 8 and "'ops-cli' is not an operator" in unnamed.stderr
     assert "Traceback" not in unnamed.stderr and len(unnamed.stderr.strip().splitlines()) == 1
     done = _cli(neo4j_target, *resolve)
     assert done.returncode == 0, done.stderr
@@ -84,7 +74,7 @@ def test_constitution_cli_validates_and_proposes(
     bad = tmp_path / "bad.toml"
     bad.write_text("version = 1\n")
     invalid = _cli(neo4j_target, "constitution", "validate", str(bad))
-    assert invalid.returncode == 1 and "not a valid constitution" in invalid.stderr
+    assert invalid.returncode == 4 and "not a valid constitution" in invalid.stderr
     proposed = _cli(
         neo4j_target,
         "constitution",
@@ -107,3 +97,66 @@ def test_schema_json_exports_the_contracts(neo4j_target: Target, tmp_path: Path)
     schema = json.loads((tmp_path / "proposal.schema.json").read_text())
     assert {"id", "boundary_id", "writer_id", "writer_kind", "entries"} <= set(schema["properties"])
     assert "EntryClass" in schema["$defs"]
+
+
+def test_commands_take_ids_under_their_boundary_and_speak_json(
+    engine: Any, neo4j_target: Target, boundary_id: str
+) -> None:
+    team = engine.boundary(boundary_id)
+    first = team.commit(
+        proposal(boundary_id, entry(cls="goal", id=f"{boundary_id}-g", key="g"), targets=["g"])
+    )
+    why = _cli(neo4j_target, "why", f"{boundary_id}-g", "-b", boundary_id, "--json")
+    assert why.returncode == 0, why.stderr
+    assert json.loads(why.stdout)["held"] is True
+    elsewhere = engine.boundary(f"{boundary_id}-other")
+    assert elsewhere.id
+    missing = _cli(neo4j_target, "why", f"{boundary_id}-g", "-b", f"{boundary_id}-other")
+    assert missing.returncode == 5 and "no entry" in missing.stderr  # state: not in that boundary
+    walk = _cli(neo4j_target, "history", "walk", first.set_id, "-b", boundary_id, "--json")
+    assert walk.returncode == 0 and json.loads(walk.stdout)["seq"] == 1
+    other_walk = _cli(neo4j_target, "history", "walk", first.set_id, "-b", f"{boundary_id}-other")
+    assert other_walk.returncode == 5
+    for args in (
+        ("window", boundary_id),
+        ("stats", boundary_id),
+        ("history", "index", "-b", boundary_id),
+        ("history", "as-of", "1", "-b", boundary_id),
+        ("halts", "list", "--boundary", boundary_id),
+        ("constitution", "show", "--boundary", boundary_id),
+        ("audit", "ledger", "-b", boundary_id),
+        ("exit-codes",),
+    ):
+        done = _cli(neo4j_target, *args, "--json")
+        assert done.returncode == 0, (args, done.stderr)
+        json.loads(done.stdout)  # one JSON document, nothing else on stdout
+    unknown = _cli(neo4j_target, "window", f"{boundary_id}-nowhere")
+    assert unknown.returncode == 5 and unknown.stderr.startswith("error:")
+    usage = _cli(neo4j_target, "window")
+    assert usage.returncode == 2
+
+
+def test_attention_score_and_wave(engine: Any, neo4j_target: Target, boundary_id: str) -> None:
+    from kg_context import WorkspaceAttention
+
+    engine.boundary(boundary_id)
+    attention = WorkspaceAttention(engine, boundary_id=boundary_id)
+    planner, critic = f"{boundary_id}-planner", f"{boundary_id}-critic"
+    result = attention.select_and_broadcast(
+        {planner: {"text": "Index User.email.", "confidence": 0.9}, critic: "Cache it."},
+        "How do we speed up lookups?",
+        task_id=f"{boundary_id}-task",
+    )
+    score = _cli(neo4j_target, "attention", "score", planner, "-b", boundary_id, "--json")
+    assert score.returncode == 0, score.stderr
+    expected = attention.get_attention_score(planner)
+    assert json.loads(score.stdout)["attention_score"] == expected
+    nobody = _cli(neo4j_target, "attention", "score", f"{boundary_id}-nobody")
+    assert nobody.returncode == 5 and "no selected proposal" in nobody.stdout
+    wave = _cli(neo4j_target, "attention", "wave", result.wave_id, "--json")
+    assert wave.returncode == 0, wave.stderr
+    rows = json.loads(wave.stdout)
+    assert [r["rank"] for r in rows] == [1, 2]
+    assert {r["specialist"] for r in rows} == {planner, critic}
+    missing = _cli(neo4j_target, "attention", "wave", "w-nothing")
+    assert missing.returncode == 5

@@ -25,8 +25,6 @@ def _label_drift(engine: Any, boundary_id: str) -> list[Any]:
     rows: list[Any] = engine.executor.read(
         "audits/status_label_drift",
         boundary_id=boundary_id,
-        status_labels=STATUS_LABELS,
-        all_status_labels=list(STATUS_LABELS.values()),
     )
     return rows
 
@@ -246,8 +244,9 @@ def test_supersession_across_boundaries_halts(engine: Any, boundary_id: str) -> 
             entry(key="db", supersedes=[{"entry_id": f"{boundary_id}-base", "reason": "r"}]),
         )
     )
+    # a bare id names an entry of the proposal's own boundary: the other team's does not exist
     assert decision.reason_code == "SUPERSESSION_TARGET"
-    assert "is in boundary" in (decision.detail or "")
+    assert "which does not exist" in (decision.detail or "")
 
 
 def test_two_explicit_sets_on_one_target_are_decided_in_order_not_halted_for_it(
@@ -422,7 +421,9 @@ def test_injection_strings_in_every_text_field_are_stored_verbatim(
     assert decision.outcome == "commit"
     (stored,) = _entries(engine, boundary_id).values()
     assert (stored["key"], stored["body"]) == (text, text)
-    record = engine.executor.read("audits/proposal_record", proposal_id=data["id"])[0]
+    record = engine.executor.read(
+        "audits/proposal_record", boundary_id=boundary_id, proposal_id=data["id"]
+    )[0]
     import json
 
     payload = json.loads(record["payload"])

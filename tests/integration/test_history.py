@@ -150,7 +150,7 @@ def test_index_and_ledger_walk_forwards_and_backwards(engine: Any, boundary_id: 
     assert lines[0].standing == "1 superseded"
     assert [line.seq for line in index(team, from_seq=4, to_seq=6)] == [4, 5, 6]
 
-    third = walk(engine.executor, lines[2].set_id)  # db2 superseded db1
+    third = walk(team, lines[2].set_id)  # db2 superseded db1
     assert [(r["entry"], r["other"]) for r in third.superseded] == [(f"{b}-db2", f"{b}-db1")]
     assert [(r["other"], r["edge"]) for r in third.depended_on] == [(f"{b}-db1", "DERIVED_FROM")]
     assert (third.previous_set_id, third.next_set_id) == (lines[1].set_id, lines[3].set_id)
@@ -159,13 +159,13 @@ def test_index_and_ledger_walk_forwards_and_backwards(engine: Any, boundary_id: 
     assert [(r["other"], r["seq"]) for r in third.depended_on_by] == [(f"{b}-plan", 4)]
     assert third.later_sets == sorted([lines[3].set_id, lines[8].set_id])
     assert third.earlier_sets == [lines[0].set_id]
-    first = walk(engine.executor, lines[0].set_id)
+    first = walk(team, lines[0].set_id)
     assert [(r["other"], r["reason"], r["seq"]) for r in first.superseded_by] == [
         (f"{b}-db2", "graph model", 3)
     ]
     assert any("superseded by" in line for line in first.lines())
     with pytest.raises(StateError):
-        walk(engine.executor, f"{b}-no-such-set")
+        walk(team, f"{b}-no-such-set")
 
 
 def test_search_returns_set_ids_with_status_not_passages(engine: Any, boundary_id: str) -> None:

@@ -178,7 +178,7 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
     assert (last.set_id, last.kind) == (result.decision.set_id, "invalidation")
     assert f"{len(expected_at_risk)} at risk (essential)" in last.summary
     assert f"{len(expected_flagged)} flagged (supporting)" in last.summary
-    opened = walk(engine.executor, ten.set_id)
+    opened = walk(team, ten.set_id)
     assert {r["entry"] for r in opened.transitioned_later if r["to"] == "challenged"} == roots
     assert result.decision.set_id in opened.later_sets
 
@@ -272,11 +272,11 @@ def test_the_well_formed_lie_is_traced_and_a_is_recallable(engine: Any, boundary
     }
     # A: untouched by the walk, its record and its history intact.
     assert (rows[a]["status"], rows[a]["body"]) == ("superseded", "Use Postgres for storage")
-    opened = walk(engine.executor, first.set_id)
+    opened = walk(team, first.set_id)
     assert [(r["entry"], r["other"], r["reason"]) for r in opened.superseded_by] == [
         (a, lie, "storage settled")
     ]
-    lie_set = walk(engine.executor, rows[lie]["set_id"])
+    lie_set = walk(team, rows[lie]["set_id"])
     assert [(r["entry"], r["to"]) for r in lie_set.transitioned_later] == [(lie, "invalidated")]
     # ... and recallable through the gate, tagged with what superseded it.
     admission = admit(team, [a], writer_id="writer-3")

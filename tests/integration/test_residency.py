@@ -11,7 +11,6 @@ from typer.testing import CliRunner
 
 from kg_context.cli.app import app
 from kg_context.gate.constitution import load_constitution
-from kg_context.gate.contracts import STATUS_LABELS
 from kg_context.record.search import embed_pending, search_record
 from kg_context.residency.czar import every_n_commits, run_czar
 from kg_context.residency.metrics import stats
@@ -134,7 +133,10 @@ def test_soft_edge_unrenewed_retires_hard_edge_never_and_interface_keeps_needs(
     detail = engine.executor.read("recall/entries", ids=[interface_id], boundary_id=boundary_id)
     assert detail[0]["body"] == "key: owner\nteam: pay"
     links = engine.executor.read(
-        "residency/interface_holders", entry_id=interface_id, standing=["live"]
+        "residency/interface_holders",
+        boundary_id=boundary_id,
+        entry_id=interface_id,
+        standing=["live"],
     )
     assert [(r["held_id"], r["holder_id"]) for r in links] == [(soft_fact, dec)]
     props = window(team)
@@ -296,8 +298,6 @@ def test_300_set_session_every_resident_entry_has_a_root_path_and_nothing_is_los
     drift = engine.executor.read(
         "audits/status_label_drift",
         boundary_id=boundary_id,
-        status_labels=STATUS_LABELS,
-        all_status_labels=list(STATUS_LABELS.values()),
     )
     assert drift == []  # Browser labels followed every supersession and retirement
     assert current.sets.get("ratified", 0) >= 300
@@ -452,7 +452,7 @@ def test_window_stats_and_cli(engine: Any, boundary_id: str) -> None:
     shown = runner.invoke(app, ["window", boundary_id, "--json"])
     assert shown.exit_code == 0, shown.output
     assert json.loads(shown.output)["total_tokens"] == current.total_tokens
-    path = runner.invoke(app, ["why", dec])
+    path = runner.invoke(app, ["why", dec, "-b", boundary_id])
     assert path.exit_code == 0 and "decision root" in path.output
     numbers = runner.invoke(app, ["stats", boundary_id, "--json"])
     data = json.loads(numbers.output)

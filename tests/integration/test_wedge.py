@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kg_context.gate.batch import record_id
 from tests.factories import entry, proposal
 
 
@@ -57,7 +58,7 @@ def test_a_write_the_gate_did_not_foresee_is_rejected_write_failed_and_the_queue
     engine.executor.write(
         "gate/write_adoption",
         boundary_id=boundary_id,
-        receipt_id=f"{blocked_set}/commit",
+        receipt_id=record_id(boundary_id, blocked_set, "commit"),
         now="2026-01-01T00:00:00+00:00",
         operator_id="operator",
         reason="squatting on the receipt id the gate will write",

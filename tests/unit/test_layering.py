@@ -19,11 +19,14 @@ modules; docs/architecture.md says the same in words)::
     engine     the composition root             base, text, db, gate, residency, record
     attention  seed 001                         base, text, db, gate.sink, gate.contracts
     cycle      seed 000                         base, text, db, gate.sink, gate.contracts
+    api        the HTTP API (FastAPI)           base, gate, residency, record, engine,
+                                                attention (never db: no Cypher, no executor)
     cli        the command line and the demo    everything above except the package root
     package    kg_context/__init__.py           everything (it re-exports the public names)
 
-so imports run one way: base <- text <- db <- gate <- residency, record <- engine <- cli <-
-package; attention and cycle reach the gate only through its sink protocol and its contracts;
+so imports run one way: base <- text <- db <- gate <- residency, record <- engine <- api, cli
+<- package (the cli imports the api to serve it); attention and cycle reach the gate only
+through its sink protocol and its contracts;
 nothing below the engine imports ``kg_context.engine`` (not even for type checking).
 
 Residency and record are peers: neither imports the other, except for the edges in
@@ -71,6 +74,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "engine": ("kg_context.engine",),
     "attention": ("kg_context.attention",),
     "cycle": ("kg_context.cycle",),
+    "api": ("kg_context.api",),
     "cli": ("kg_context.cli",),
     "package": ("kg_context",),
 }
@@ -88,8 +92,9 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "engine":    ("base", "text", "db", "gate", "residency", "record"),
     "attention": _SIDE_ROOM,
     "cycle":     _SIDE_ROOM,
+    "api":       ("base", "gate", "residency", "record", "engine", "attention"),
     "cli":       ("base", "text", "db", "gate", "residency", "record", "engine", "attention",
-                  "cycle"),
+                  "cycle", "api"),
     "package":   tuple(room for room in LAYERS if room != "package"),
 }
 # fmt: on
@@ -371,6 +376,16 @@ def test_no_gate_function_over_the_line_limit(function: str) -> None:
     assert lines <= MAX_GATE_FUNCTION_LINES, (
         f"{function} has {lines} lines (limit {MAX_GATE_FUNCTION_LINES})"
     )
+
+
+def test_the_api_never_reaches_the_executor() -> None:
+    """The HTTP layer stays thin: no Cypher, no executor; it calls the engine's methods."""
+    for module in _modules():
+        if _room(module) != "api":
+            continue
+        for node in ast.walk(_tree(module)):
+            if isinstance(node, ast.Attribute):
+                assert node.attr not in {"executor", "_executor"}, (module, node.lineno)
 
 
 def test_allowlists_name_existing_code() -> None:

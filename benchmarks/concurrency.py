@@ -1,0 +1,262 @@
+"""Concurrent commits (issue 10, item 11): one boundary queues, different boundaries never wait.
+
+Separate processes (each its own engine and executor) commit single-entry explicit sets through
+``Boundary.commit`` against the resolved database. Each writer first commits one warm-up set (the
+tokenizer, query plans), then waits at a start barrier, so the timed windows overlap exactly.
+
+1. One boundary: 3 writers x 200 sets, plus a czar process compacting it meanwhile (every second
+   set holds a fact nothing requires, so the czar retires them). Every executor counts its
+   transaction attempts and the transient errors that caused retries, by Neo4j code: the figure
+   is the sum of DeadlockDetected retries (target 0); the ledger must be one contiguous seq.
+2. Isolation: 1 writer alone on its boundary, then 8 writers on 8 boundaries at once, 200 sets
+   each. Commits that waited on each other would show as transactions blocked on a lock: a
+   sampler (``SHOW TRANSACTIONS``, every 20 ms) counts samples with one of these boundaries'
+   transactions blocked (target 0; run 1 shows what queueing on one boundary looks like).
+   Throughput is bounded by the cores: the CPU one set costs alone (the writer's own CPU plus the
+   server's, read from its JMX ``ProcessCpuTime``) and the CPU the 8 writers and the server got
+   (cores, measured) explain a per-process rate of ``cores got / CPU per set / 8``. The figure
+   is the measured per-process rate over that (target >= 0.8: nothing beyond the cores is lost).
+   Without JMX (a remote server that hides it) only the rates and the blocked samples print.
+
+    python -m benchmarks.concurrency                 # both runs, JSON figures at the end
+    python -m benchmarks.concurrency --sets 50       # smaller (sets per writer)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from benchmarks._common import figure
+from kg_context.db.executor import DEADLOCK
+from kg_context.engine import Engine
+from kg_context.errors import QueryError
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE_S = 0.02
+
+
+def _set(boundary_id: str, prefix: str, i: int) -> dict[str, Any]:
+    pid = f"{prefix}-{i}"
+    body: dict[str, Any] = {"class": "decision", "key": pid, "body": f"n{i}"}
+    if i % 2:  # a fact nothing requires: the czar retires it
+        body = {**body, "class": "fact", "attributes": {"source": "bench"}}
+    return {
+        "id": pid,
+        "boundary_id": boundary_id,
+        "writer_id": f"writer-{prefix}",
+        "writer_kind": "agent",
+        "set_id": f"{pid}-set",
+        "entries": [body],
+    }
+
+
+def _writer(boundary_id: str, prefix: str, count: int, barrier: Path) -> dict[str, Any]:
+    with Engine.connect() as engine:
+        team = engine.boundary(boundary_id)
+        team.commit(_set(boundary_id, f"{prefix}-warm", 0))  # tokenizer, plans: not timed
+        (barrier / f"ready-{prefix}").touch()
+        while not (barrier / "go").exists():
+            time.sleep(0.005)
+        cpu, started = time.process_time(), time.perf_counter()
+        outcomes: Counter[str] = Counter()
+        for i in range(count):
+            outcomes[team.commit(_set(boundary_id, prefix, i)).outcome] += 1
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+        counts = engine.executor.retry_counts()
+    return {
+        "sets": count,
+        "elapsed": elapsed,
+        "cpu": cpu,
+        "outcomes": dict(outcomes),
+        "units": counts.units,
+        "attempts": counts.attempts,
+        "retries": dict(counts.retries),
+    }
+
+
+def _czar(boundary_id: str, stop_file: Path) -> dict[str, Any]:
+    with Engine.connect() as engine:
+        team = engine.boundary(boundary_id, create=False)
+        runs = committed = 0
+        while True:
+            last = stop_file.exists()
+            report = team.run_czar()
+            runs += 1
+            committed += sum(1 for d in report.decisions if d.outcome == "commit")
+            if last:
+                break
+            time.sleep(0.05)
+        counts = engine.executor.retry_counts()
+    return {"runs": runs, "committed": committed, "retries": dict(counts.retries)}
+
+
+def _spawn(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.concurrency", "--worker", *args],
+        cwd=ROOT,
+        env=dict(os.environ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _result(process: subprocess.Popen[str]) -> dict[str, Any]:
+    out, err = process.communicate(timeout=3600)
+    if process.returncode != 0:
+        raise SystemExit(f"a worker failed: {err[-2000:]}")
+    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    return result
+
+
+def _server_cpu_s(engine: Engine) -> float | None:
+    """The server process's CPU time so far (JMX), or None when the server does not say."""
+    try:
+        rows = engine.executor.read("bench/server_cpu")
+    except QueryError:
+        return None
+    value = rows[0]["cpu"] if rows else None
+    return float(value["value"]) / 1e9 if isinstance(value, dict) else None
+
+
+class _Sampler:
+    """Counts samples in which a transaction on one of the given boundaries was blocked."""
+
+    def __init__(self, engine: Engine, boundary_ids: set[str]) -> None:
+        self._engine, self._ids = engine, boundary_ids
+        self.samples = self.blocked = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            rows = self._engine.executor.read("bench/blocked_transactions")
+            self.samples += 1
+            if any(r["boundary_id"] in self._ids for r in rows):
+                self.blocked += 1
+            self._stop.wait(SAMPLE_S)
+
+    def __enter__(self) -> _Sampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def _timed(
+    engine: Engine, writers: dict[str, str], sets: int, watch: set[str]
+) -> tuple[list[dict[str, Any]], float, float | None, _Sampler]:
+    """Run writers (prefix -> boundary) through the start barrier: their results, the wall
+    time from go to the last one done, the server's CPU seconds meanwhile, and the sampler."""
+    with tempfile.TemporaryDirectory(prefix="kg-bench-barrier-") as tmp:
+        barrier = Path(tmp)
+        procs = [_spawn("writer", b, p, str(sets), tmp) for p, b in writers.items()]
+        while len(list(barrier.glob("ready-*"))) < len(procs):
+            if any(p.poll() is not None for p in procs):
+                raise SystemExit(f"a writer ended early: {_result(next(p for p in procs))}")
+            time.sleep(0.01)
+        with _Sampler(engine, watch) as sampler:
+            server_before, started = _server_cpu_s(engine), time.perf_counter()
+            (barrier / "go").touch()
+            results = [_result(p) for p in procs]
+            wall, server_after = time.perf_counter() - started, _server_cpu_s(engine)
+    server = server_after - server_before if server_before and server_after else None
+    for r in results:
+        if r["outcomes"] != {"commit": sets}:
+            raise SystemExit(f"not every set committed: {r['outcomes']}")
+    return results, wall, server, sampler
+
+
+def one_boundary(engine: Engine, run: str, sets: int) -> tuple[Counter[str], int, _Sampler]:
+    boundary_id = f"bench-conc-one-{run}"
+    engine.boundary(boundary_id)
+    stop = Path(tempfile.gettempdir()) / f"{boundary_id}.stop"
+    czar = _spawn("czar", boundary_id, str(stop))
+    writers = {f"{run}-{n}": boundary_id for n in "abc"}
+    results, _, _, sampler = _timed(engine, writers, sets, {boundary_id})
+    stop.touch()
+    czar_result = _result(czar)
+    stop.unlink()
+    retries: Counter[str] = Counter()
+    for r in [*results, czar_result]:
+        retries.update(r["retries"])
+    seqs = [r["seq"] for r in engine.executor.read("audits/ledger", boundary_id=boundary_id)]
+    expected = 3 * (sets + 1) + czar_result["committed"]  # one warm-up set per writer
+    if seqs != list(range(1, expected + 1)):
+        raise SystemExit(f"the ledger of {boundary_id} is not one contiguous seq 1..{expected}")
+    return retries, czar_result["committed"], sampler
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sets", type=int, default=200, help="sets per writer process")
+    parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        role, boundary_id, *rest = args.worker
+        if role == "czar":
+            result = _czar(boundary_id, Path(rest[0]))
+        else:
+            result = _writer(boundary_id, rest[0], int(rest[1]), Path(rest[2]))
+        print(json.dumps(result), flush=True)
+        return
+
+    cores = os.cpu_count() or 1
+    run, sets = uuid.uuid4().hex[:8], args.sets
+    with Engine.connect() as engine:
+        retries, czar_sets, queued = one_boundary(engine, run, sets)
+        alone_id = f"bench-conc-alone-{run}"
+        engine.boundary(alone_id)
+        (alone,), alone_wall, alone_server, _ = _timed(
+            engine, {f"{run}-alone": alone_id}, sets, {alone_id}
+        )
+        eight_ids = {f"{run}-{n}": f"bench-conc-eight-{run}-{n}" for n in range(8)}
+        for b in eight_ids.values():
+            engine.boundary(b)
+        eight, eight_wall, eight_server, sampler = _timed(
+            engine, eight_ids, sets, set(eight_ids.values())
+        )
+
+    figure("concurrency_one_boundary_deadlock_retries", retries[DEADLOCK], "count", "== 0",
+           retries[DEADLOCK] == 0)  # fmt: skip
+    figure("concurrency_one_boundary_transient_retries", sum(retries.values()), "count")
+    figure("concurrency_one_boundary_czar_sets", czar_sets, "count")
+    figure("concurrency_one_boundary_blocked_samples", queued.blocked, "count",
+           f"> 0 of {queued.samples} (one boundary queues)", queued.blocked > 0)  # fmt: skip
+    alone_rate = sets / alone["elapsed"]
+    per_process = sum(sets / r["elapsed"] for r in eight) / len(eight)
+    figure("concurrency_sets_per_s_alone", alone_rate, "sets/s")
+    figure("concurrency_sets_per_s_per_process_8_boundaries", per_process, "sets/s")
+    figure("concurrency_sets_per_s_aggregate_8_boundaries", 8 * sets / eight_wall, "sets/s")
+    figure("concurrency_per_process_8_over_alone", per_process / alone_rate, "ratio")
+    figure("concurrency_8_boundaries_blocked_samples", sampler.blocked, "count",
+           f"== 0 of {sampler.samples}", sampler.blocked == 0)  # fmt: skip
+    if alone_server is None or eight_server is None:
+        return
+    cpu_per_set = (alone["cpu"] + alone_server) / sets
+    cores_got = (sum(r["cpu"] for r in eight) + eight_server) / eight_wall
+    explained = cores_got / cpu_per_set / 8
+    figure("concurrency_cpu_ms_per_set_alone", cpu_per_set * 1000, "ms")
+    figure("concurrency_cores_used_alone", (alone["cpu"] + alone_server) / alone_wall, "cores",
+           f"of {cores}")  # fmt: skip
+    figure("concurrency_cores_used_8_boundaries", cores_got, "cores", f"of {cores}")
+    figure("concurrency_sets_per_s_per_process_explained_by_cores", explained, "sets/s")
+    ratio = per_process / explained
+    figure("concurrency_per_process_over_cores_explained", ratio, "ratio", ">= 0.8", ratio >= 0.8)
+
+
+if __name__ == "__main__":
+    main()

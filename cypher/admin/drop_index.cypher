@@ -1,0 +1,3 @@
+// Drop one index by name, if it exists: a schema rule a newer schema replaced (no data is
+// touched; schema apply creates the replacement first).
+DROP INDEX $name IF EXISTS

@@ -1,0 +1,14 @@
+// Question: Which entries are in the record without a ratified set that contains them and a
+//   commit receipt for that set?
+// Parameters:
+//   $boundary_id  the boundary (a string), or null for every boundary
+// Expect: empty (an invariant: nothing enters the record but through the gate's commit)
+MATCH (e:Entry)
+WHERE $boundary_id IS NULL OR e.boundary_id = $boundary_id
+OPTIONAL MATCH (s:Set)-[:CONTAINS]->(e)
+WITH e, s
+WHERE s IS NULL OR s.status <> 'ratified'
+   OR NOT EXISTS { MATCH (r:Receipt)-[:FOR]->(s) WHERE r.kind = 'commit' }
+RETURN e.boundary_id AS boundary_id, e.id AS entry_id, e.key AS key, s.id AS set_id,
+       s.status AS set_status
+ORDER BY boundary_id, entry_id

@@ -1,0 +1,262 @@
+"""Routes on one boundary: its state, proposals and sets, the window, stats, why, recall,
+invalidation. Every id under ``/boundaries/{boundary_id}/`` is that boundary's."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+
+from kg_context.api.auth import Principal, Scope, require
+from kg_context.api.deps import (
+    BoundaryId,
+    EntryId,
+    body_spec,
+    engine_of,
+    existing,
+    json_body,
+    not_found,
+    stamp,
+)
+from kg_context.api.models import (
+    AdmissionOut,
+    AdmitIn,
+    BoundaryIn,
+    BoundaryOut,
+    DecisionOut,
+    DecisionsOut,
+    InvalidationIn,
+    InvalidationOut,
+    ProposalBody,
+    SubmissionOut,
+)
+from kg_context.api.problems import ProblemError, responses
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/boundaries/{boundary_id}")
+
+Reader = Annotated[Principal, Depends(require(Scope.READER))]
+Writer = Annotated[Principal, Depends(require(Scope.WRITER))]
+Operator = Annotated[Principal, Depends(require(Scope.OPERATOR))]
+Record = dict[str, Any]
+BoundaryBody = Annotated[BoundaryIn, Depends(json_body(BoundaryIn, optional=True))]
+
+
+def _body(
+    body: Annotated[ProposalBody, Depends(json_body(ProposalBody))],
+    principal: Principal,
+    boundary_id: str,
+) -> dict[str, Any]:
+    return stamp(body.model_dump(mode="json", by_alias=True), principal, boundary_id)
+
+
+@router.put(
+    "",
+    response_model=BoundaryOut,
+    tags=["boundaries"],
+    responses=responses(403, 413, 422),
+    openapi_extra=body_spec(BoundaryIn, required=False),
+    summary="Create a boundary (default constitution), or read it if it exists",
+)
+def put_boundary(
+    request: Request, boundary_id: BoundaryId, principal: Operator, body: BoundaryBody
+) -> BoundaryOut:
+    wanted = body
+    handle = engine_of(request).boundary(
+        boundary_id, verse=wanted.verse.value, task_horizon=wanted.task_horizon
+    )
+    return BoundaryOut(**handle.state())
+
+
+@router.get(
+    "",
+    response_model=BoundaryOut,
+    tags=["boundaries"],
+    responses=responses(403, 404),
+    summary="A boundary's state: seq, verse, constitution version",
+)
+def get_boundary(request: Request, boundary_id: BoundaryId, principal: Reader) -> BoundaryOut:
+    return BoundaryOut(**existing(request, boundary_id).state())
+
+
+@router.post(
+    "/proposals",
+    response_model=SubmissionOut,
+    tags=["proposals"],
+    responses=responses(403, 404, 413, 422),
+    openapi_extra=body_spec(ProposalBody),
+    summary="Submit one proposal (pending until a close)",
+)
+def submit(
+    request: Request,
+    boundary_id: BoundaryId,
+    body: Annotated[ProposalBody, Depends(json_body(ProposalBody))],
+    principal: Writer,
+) -> SubmissionOut:
+    team = existing(request, boundary_id)
+    (submission,) = team.submit(_body(body, principal, boundary_id))
+    return SubmissionOut(**asdict(submission))
+
+
+@router.post(
+    "/close",
+    response_model=DecisionsOut,
+    tags=["proposals"],
+    responses=responses(403, 404),
+    summary="Close every pending proposal into sets; the gate decides each (with receipts)",
+)
+def close(request: Request, boundary_id: BoundaryId, principal: Writer) -> DecisionsOut:
+    decisions = existing(request, boundary_id).close()
+    request.app.state.metrics.count_decisions(decisions)
+    return DecisionsOut(decisions=[DecisionOut.of(d) for d in decisions])
+
+
+@router.post(
+    "/commit",
+    response_model=DecisionOut,
+    tags=["proposals"],
+    responses=responses(403, 404, 413, 422),
+    openapi_extra=body_spec(ProposalBody),
+    summary="Submit one proposal and close: the decision of its set, with the receipt id",
+)
+def commit(
+    request: Request,
+    boundary_id: BoundaryId,
+    body: Annotated[ProposalBody, Depends(json_body(ProposalBody))],
+    principal: Writer,
+) -> DecisionOut:
+    decision = existing(request, boundary_id).commit(_body(body, principal, boundary_id))
+    request.app.state.metrics.count_decisions([decision])
+    return DecisionOut.of(decision)
+
+
+@router.get(
+    "/proposals/{proposal_id:path}/decision",
+    response_model=DecisionOut,
+    tags=["proposals"],
+    responses=responses(403, 404),
+    summary="What the gate decided for a proposal (404 while it is pending or unknown)",
+)
+def decision(
+    request: Request, boundary_id: BoundaryId, proposal_id: EntryId, principal: Reader
+) -> DecisionOut:
+    found = existing(request, boundary_id).decision(proposal_id)
+    if found is None or found.boundary_id != boundary_id:
+        raise ProblemError(
+            404, "not-found", f"no decided proposal {proposal_id} in boundary {boundary_id}"
+        )
+    return DecisionOut.of(found)
+
+
+@router.get(
+    "/window",
+    tags=["residency"],
+    responses=responses(403, 404),
+    summary="The resident entries in prompt order, by class, with status tags and tokens",
+)
+def get_window(request: Request, boundary_id: BoundaryId, principal: Reader) -> Record:
+    return existing(request, boundary_id).window().as_dict()
+
+
+@router.get(
+    "/stats",
+    tags=["residency"],
+    responses=responses(403, 404),
+    summary="Retention ratio, resident tokens, set and halt counts",
+)
+def get_stats(request: Request, boundary_id: BoundaryId, principal: Reader) -> Record:
+    return existing(request, boundary_id).stats().as_dict()
+
+
+@router.get(
+    "/entries/{entry_id:path}/why",
+    tags=["residency"],
+    responses=responses(403, 404),
+    summary="The root path that keeps an entry resident (no nodes: nothing holds it)",
+)
+def get_why(
+    request: Request, boundary_id: BoundaryId, entry_id: EntryId, principal: Reader
+) -> Record:
+    team = existing(request, boundary_id)
+    with not_found():
+        path = team.why(entry_id)
+    return {**asdict(path), "held": path.held, "text": path.render()}
+
+
+@router.get(
+    "/recall",
+    tags=["recall"],
+    responses=responses(403, 404, 422),
+    summary="Candidates from the record for a query, status-tagged (changes nothing)",
+)
+def get_recall(
+    request: Request,
+    boundary_id: BoundaryId,
+    principal: Reader,
+    q: Annotated[str, Query(min_length=1, max_length=2000)],
+    k: Annotated[int, Query(ge=1, le=100)] = 10,
+) -> list[Record]:
+    hits = existing(request, boundary_id).recall(q, k=k)
+    return [{**asdict(h), "tag": h.tag()} for h in hits]
+
+
+@router.post(
+    "/recall/admit",
+    response_model=AdmissionOut,
+    tags=["recall"],
+    responses=responses(403, 404, 413, 422),
+    openapi_extra=body_spec(AdmitIn),
+    summary="Propose scratch copies of recalled entries through the gate (one use)",
+)
+def admit(
+    request: Request,
+    boundary_id: BoundaryId,
+    body: Annotated[AdmitIn, Depends(json_body(AdmitIn))],
+    principal: Writer,
+) -> AdmissionOut:
+    team = existing(request, boundary_id)
+    admission = team.admit(
+        body.entry_ids, writer_id=principal.writer_id, writer_kind=principal.writer_kind
+    )
+    request.app.state.metrics.count_decisions([admission.decision])
+    return AdmissionOut(
+        decision=DecisionOut.of(admission.decision),
+        copies=dict(admission.copies),
+        cut=list(admission.cut),
+    )
+
+
+@router.post(
+    "/invalidations",
+    response_model=InvalidationOut,
+    tags=["invalidation"],
+    responses=responses(403, 404, 413, 422),
+    openapi_extra=body_spec(InvalidationIn),
+    summary="Challenge or invalidate an entry or a set: one blast-radius set through the gate",
+)
+def invalidation(
+    request: Request,
+    boundary_id: BoundaryId,
+    body: Annotated[InvalidationIn, Depends(json_body(InvalidationIn))],
+    principal: Writer,
+) -> InvalidationOut:
+    team = existing(request, boundary_id)
+    run = team.challenge if body.mode == "challenge" else team.invalidate
+    with not_found():
+        result = run(
+            body.target,
+            reason=body.reason,
+            writer_id=principal.writer_id,
+            writer_kind=principal.writer_kind,
+        )
+    request.app.state.metrics.count_decisions([result.decision])
+    return InvalidationOut(
+        decision=DecisionOut.of(result.decision),
+        summary=result.proposal.summary,
+        failed=sorted(result.walk.failed),
+        at_risk=list(result.moved_at_risk),
+        flagged=list(result.walk.flagged),
+        recovery_actions=result.recovery_actions(),
+    )

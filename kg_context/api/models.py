@@ -1,0 +1,245 @@
+"""The HTTP API's request and response bodies (pydantic), as the OpenAPI spec documents them.
+
+Request bodies validate at the edge; a proposal body is the library's ``Proposal`` with the
+writer's id and kind (and the boundary) optional: the server stamps them from the token and the
+path, and refuses a body that claims another writer.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from kg_context.gate.contracts import Proposal
+from kg_context.gate.decision import Decision
+from kg_context.vocabulary import Outcome, ResolutionKind, Verse, WriterKind
+
+__all__ = [
+    "AdmissionOut",
+    "AdmitIn",
+    "BoundaryIn",
+    "BoundaryOut",
+    "DecisionOut",
+    "DecisionsOut",
+    "HaltOut",
+    "HaltViewOut",
+    "HealthOut",
+    "InvalidationIn",
+    "InvalidationOut",
+    "ProposalBody",
+    "ResolutionIn",
+    "ResolutionOut",
+    "ScoreOut",
+    "SpecialistOutputIn",
+    "SubmissionOut",
+    "WaveIn",
+    "WaveOut",
+]
+
+_ID = r"^[A-Za-z0-9][A-Za-z0-9._:/#@+-]{0,199}$"
+Record = dict[str, Any]
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ProposalBody(Proposal):
+    """A proposal as a writer sends it: ``writer_id``, ``writer_kind`` and ``boundary_id`` may
+    be left out (the server fills them from the token and the path); if given they must match.
+    It carries entries, transitions, or both."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "anyOf": [
+                {"required": ["entries"], "properties": {"entries": {"minItems": 1}}},
+                {"required": ["transitions"], "properties": {"transitions": {"minItems": 1}}},
+            ]
+        }
+    )
+
+    boundary_id: str | None = Field(default=None, pattern=_ID)  # type: ignore[assignment]
+    writer_id: str | None = Field(default=None, pattern=_ID)  # type: ignore[assignment]
+    writer_kind: WriterKind | None = None  # type: ignore[assignment]
+
+
+class DecisionOut(_Out):
+    """What the gate decided for one set: its outcome, the receipt, and for a refusal the
+    reason code, detail, suggested amendment and halt id."""
+
+    outcome: Outcome
+    set_id: str
+    boundary_id: str
+    seq: int | None
+    proposal_ids: list[str]
+    entry_ids: list[str]
+    receipt_id: str
+    constitution_version: str
+    reason_code: str | None = None
+    detail: str | None = None
+    suggested_amendment: str | None = None
+    halt_id: str | None = None
+    replayed: bool = False
+
+    @classmethod
+    def of(cls, decision: Decision) -> DecisionOut:
+        return cls(
+            outcome=Outcome(decision.outcome),
+            set_id=decision.set_id,
+            boundary_id=decision.boundary_id,
+            seq=decision.seq,
+            proposal_ids=list(decision.proposal_ids),
+            entry_ids=list(decision.entry_ids),
+            receipt_id=decision.receipt_id,
+            constitution_version=decision.constitution_version,
+            reason_code=decision.reason_code,
+            detail=decision.detail,
+            suggested_amendment=decision.suggested_amendment,
+            halt_id=decision.halt_id,
+            replayed=decision.replayed,
+        )
+
+
+class DecisionsOut(_Out):
+    decisions: list[DecisionOut]
+
+
+class SubmissionOut(_Out):
+    proposal_id: str
+    status: str
+    set_id: str | None
+    new: bool
+
+
+class BoundaryIn(_In):
+    verse: Verse = Verse.LOCAL
+    task_horizon: int | None = Field(default=None, ge=1, le=1_000_000)
+
+
+class BoundaryOut(_Out):
+    id: str
+    seq: int | None
+    verse: str | None
+    constitution_version: str | None
+    task_horizon: int | None
+    created_at: str | None
+
+
+class AdmitIn(_In):
+    entry_ids: list[str] = Field(min_length=1, max_length=256)
+
+
+class AdmissionOut(_Out):
+    decision: DecisionOut
+    copies: dict[str, str]
+    cut: list[str]
+
+
+class InvalidationIn(_In):
+    mode: Literal["challenge", "invalidate"]
+    target: str = Field(pattern=_ID, description="An entry id, or a set id (all its entries)")
+    reason: str = Field(min_length=1, max_length=2000)
+
+
+class InvalidationOut(_Out):
+    decision: DecisionOut
+    summary: str | None
+    failed: list[str]
+    at_risk: list[str]
+    flagged: list[str]
+    recovery_actions: dict[str, int]
+
+
+class SpecialistOutputIn(_In):
+    text: str = Field(min_length=1, max_length=32_768)
+    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+
+
+class WaveIn(_In):
+    outputs: dict[str, str | SpecialistOutputIn] = Field(
+        min_length=1, max_length=64, description="specialist id -> its output (at most 64)"
+    )
+    query: str = Field(min_length=1, max_length=10_000)
+    task_id: str = Field(pattern=_ID)
+
+
+class WaveProposalOut(_Out):
+    id: str
+    specialist_id: str
+    rank: int
+    composite: float
+    relevance: float
+    track_record: float
+    confidence: float
+    selected: bool
+
+
+class WaveOutcomeOut(_Out):
+    proposal_id: str
+    specialist_id: str
+    outcome: str
+    entry_ids: list[str]
+    set_id: str | None
+    receipt_id: str | None
+
+
+class WaveOut(_Out):
+    wave_id: str
+    task_id: str
+    broadcast: bool
+    proposals: list[WaveProposalOut]
+    outcomes: list[WaveOutcomeOut]
+
+
+class ScoreOut(_Out):
+    specialist_id: str
+    attention_score: float | None = Field(
+        description="The composite of its latest selected proposal; null when it has none"
+    )
+
+
+class HaltOut(_Out):
+    id: str
+    boundary_id: str
+    set_id: str | None
+    reason_code: str
+    detail: str | None
+    suggested_amendment: str | None
+    status: str
+    opened_at: str | None
+    resolved_at: str | None
+    resolution: str | None
+    resolved_by: str | None
+    resolution_seconds: float | None
+
+
+class HaltViewOut(_Out):
+    halt: Record
+    set: Record
+    proposals: list[Record]
+
+
+class ResolutionIn(_In):
+    resolution: ResolutionKind
+    reason: str = Field(min_length=1, max_length=2000)
+    amendment: str | None = Field(
+        default=None, max_length=262_144, description="The new constitution's TOML (amend)"
+    )
+
+
+class ResolutionOut(_Out):
+    halt_id: str
+    resolution: ResolutionKind
+    decision: DecisionOut | None
+    constitution_decision: DecisionOut | None
+
+
+class HealthOut(_Out):
+    status: Literal["ok"]
+    database: str
+    round_trip_ms: float

@@ -1,0 +1,225 @@
+"""Attention, halts, and the operational routes (``/healthz``, ``/metrics``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi.responses import PlainTextResponse
+
+from kg_context.api.auth import Principal, Scope, require
+from kg_context.api.deps import (
+    BoundaryId,
+    EntryId,
+    StampedSink,
+    body_spec,
+    engine_of,
+    existing,
+    json_body,
+    not_found,
+)
+from kg_context.api.metrics import CONTENT_TYPE
+from kg_context.api.models import (
+    DecisionOut,
+    HaltOut,
+    HaltViewOut,
+    HealthOut,
+    ResolutionIn,
+    ResolutionOut,
+    ScoreOut,
+    WaveIn,
+    WaveOut,
+    WaveOutcomeOut,
+    WaveProposalOut,
+)
+from kg_context.api.problems import ProblemError, responses
+from kg_context.attention import WorkspaceAttention
+from kg_context.vocabulary import HaltStatus
+
+__all__ = ["router"]
+
+router = APIRouter()
+Reader = Annotated[Principal, Depends(require(Scope.READER))]
+Writer = Annotated[Principal, Depends(require(Scope.WRITER))]
+Operator = Annotated[Principal, Depends(require(Scope.OPERATOR))]
+SpecialistId = Annotated[str, Path(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:#@+-]{0,199}$")]
+
+
+@router.post(
+    "/boundaries/{boundary_id}/attention/waves",
+    response_model=WaveOut,
+    tags=["attention"],
+    responses=responses(403, 404, 413, 422),
+    openapi_extra=body_spec(WaveIn),
+    summary="Score specialist outputs, record the wave, propose the winners to the gate",
+)
+def broadcast(
+    request: Request,
+    boundary_id: BoundaryId,
+    body: Annotated[WaveIn, Depends(json_body(WaveIn))],
+    principal: Writer,
+) -> WaveOut:
+    team = existing(request, boundary_id)
+    sink = StampedSink(team, principal)
+    attention = WorkspaceAttention(engine_of(request), boundary_id=boundary_id, sink=sink)
+    outputs = {
+        sid: out if isinstance(out, str) else out.model_dump(exclude_none=True)
+        for sid, out in body.outputs.items()
+    }
+    result = attention.select_and_broadcast(outputs, body.query, body.task_id)
+    request.app.state.metrics.count_decisions(sink.decisions)
+    return WaveOut(
+        wave_id=result.wave_id,
+        task_id=body.task_id,
+        broadcast=result.broadcast,
+        proposals=[
+            WaveProposalOut(
+                id=p.id,
+                specialist_id=p.specialist_id,
+                rank=p.rank,
+                composite=p.composite,
+                relevance=p.relevance,
+                track_record=p.track_record,
+                confidence=p.confidence,
+                selected=p.selected,
+            )
+            for p in result.proposals
+        ],
+        outcomes=[
+            WaveOutcomeOut(
+                proposal_id=o.proposal_id,
+                specialist_id=o.specialist_id,
+                outcome=o.outcome,
+                entry_ids=list(o.entry_ids),
+                set_id=o.set_id,
+                receipt_id=o.receipt_id,
+            )
+            for o in result.outcomes
+        ],
+    )
+
+
+@router.get(
+    "/specialists/{specialist_id}/attention",
+    response_model=ScoreOut,
+    tags=["attention"],
+    responses=responses(403, 422),
+    summary="A specialist's attention score: the composite of its latest selected proposal",
+)
+def attention_score(request: Request, specialist_id: SpecialistId, principal: Reader) -> ScoreOut:
+    score = WorkspaceAttention(engine_of(request)).get_attention_score(specialist_id)
+    return ScoreOut(specialist_id=specialist_id, attention_score=score)
+
+
+@router.get(
+    "/boundaries/{boundary_id}/halts",
+    response_model=list[HaltOut],
+    tags=["halts"],
+    responses=responses(403, 404, 422),
+    summary="The boundary's halts, newest first: open ones, or all",
+)
+def halts_list(
+    request: Request,
+    boundary_id: BoundaryId,
+    principal: Reader,
+    all_: Annotated[bool, Query(alias="all")] = False,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+) -> list[HaltOut]:
+    team = existing(request, boundary_id)
+    rows = team.halts(status=None if all_ else HaltStatus.OPEN, limit=limit)
+    return [HaltOut(**row) for row in rows]
+
+
+def _halt_of(request: Request, boundary_id: str, halt_id: str) -> HaltViewOut:
+    existing(request, boundary_id)
+    with not_found():
+        view = engine_of(request).halts.show(halt_id)
+    if view.halt.get("boundary_id") != boundary_id:
+        raise ProblemError(404, "not-found", f"no halt {halt_id} in boundary {boundary_id}")
+    return HaltViewOut(
+        halt=view.halt,
+        set=view.set,
+        proposals=[p.model_dump(mode="json", by_alias=True) for p in view.proposals],
+    )
+
+
+@router.get(
+    "/boundaries/{boundary_id}/halts/{halt_id:path}",
+    response_model=HaltViewOut,
+    tags=["halts"],
+    responses=responses(403, 404),
+    summary="One halt: reason, detail, suggested amendment, its set and proposals",
+)
+def halt_show(
+    request: Request, boundary_id: BoundaryId, halt_id: EntryId, principal: Reader
+) -> HaltViewOut:
+    return _halt_of(request, boundary_id, halt_id)
+
+
+@router.post(
+    "/boundaries/{boundary_id}/halts/{halt_id:path}/resolve",
+    response_model=ResolutionOut,
+    tags=["halts"],
+    responses=responses(403, 404, 409, 413, 422),
+    openapi_extra=body_spec(ResolutionIn),
+    summary="Resolve a halt as the token's operator: approve, reject, or amend",
+)
+def halt_resolve(
+    request: Request,
+    boundary_id: BoundaryId,
+    halt_id: EntryId,
+    body: Annotated[ResolutionIn, Depends(json_body(ResolutionIn))],
+    principal: Operator,
+) -> ResolutionOut:
+    _halt_of(request, boundary_id, halt_id)
+    result = engine_of(request).halts.resolve(
+        halt_id,
+        body.resolution,
+        operator_id=principal.writer_id,
+        reason=body.reason,
+        amendment=body.amendment,
+    )
+    decided = [d for d in (result.decision, result.constitution_decision) if d is not None]
+    request.app.state.metrics.count_decisions(decided)
+    return ResolutionOut(
+        halt_id=result.halt_id,
+        resolution=result.resolution,
+        decision=DecisionOut.of(result.decision) if result.decision else None,
+        constitution_decision=DecisionOut.of(result.constitution_decision)
+        if result.constitution_decision
+        else None,
+    )
+
+
+@router.get(
+    "/healthz",
+    response_model=HealthOut,
+    tags=["operations"],
+    responses={503: responses(503)[503]},
+    summary="Whether the server answers and its database answers a query (no token needed)",
+)
+def healthz(request: Request) -> HealthOut:
+    engine = engine_of(request)
+    seconds = engine.ping()
+    return HealthOut(
+        status="ok", database=engine.target.describe(), round_trip_ms=round(seconds * 1000, 3)
+    )
+
+
+@router.get(
+    "/metrics",
+    response_class=PlainTextResponse,
+    tags=["operations"],
+    responses={
+        200: {"content": {CONTENT_TYPE.split(";")[0]: {"schema": {"type": "string"}}}},
+        **responses(403),
+    },
+    summary="Prometheus text format: requests, gate decisions, halts, residency, attention",
+)
+def metrics(request: Request, principal: Reader) -> PlainTextResponse:
+    if principal.boundaries is not None:
+        raise ProblemError(
+            403, "forbidden", "a token fenced to boundaries cannot read every boundary's metrics"
+        )
+    overview = engine_of(request).overview(limit=request.app.state.settings.metrics_max_boundaries)
+    return PlainTextResponse(request.app.state.metrics.render(overview), media_type=CONTENT_TYPE)

@@ -1,0 +1,247 @@
+"""Issue 10, item 12: a database without the schema never runs unguarded. ``Engine.connect()``
+reads the schema record: it applies what differs (``KG_CONTEXT_SCHEMA_AUTO_APPLY``) or refuses in
+one line naming ``kg-context schema apply``; a database written under schema version 1 (ids
+unique across the database) upgrades to version 2 (ids unique within their boundary) with its
+data intact. Item 10's "every lookup by id seeks the composite index" is EXPLAINed here too.
+
+These tests own their server: a fresh local Neo4j on its own ports (the shared one is never
+reconfigured), stopped at the end.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import neo4j
+import pytest
+
+from kg_context.db import local_server as neo4j_local
+from kg_context.db.catalog import Catalog, default_catalog
+from kg_context.db.connection import Target, open_driver, target_for
+from kg_context.db.executor import Neo4jExecutor
+from kg_context.db.schema import OBSOLETE, SCHEMA_VERSION, package_rules
+from kg_context.engine import Engine
+from kg_context.errors import SchemaError
+from kg_context.settings import EngineSettings, LocalServerSettings, Neo4jSettings, SchemaSettings
+from tests.factories import entry, proposal
+from tests.unit.test_id_scoping import id_lookups
+
+FIXTURES = Path(__file__).parent / "schema_fixtures"
+NEW_RULES = {
+    "entry_id_in_boundary_unique": ("Entry", ["boundary_id", "id"]),
+    "set_id_in_boundary_unique": ("Set", ["boundary_id", "id"]),
+    "proposal_id_in_boundary_unique": ("Proposal", ["boundary_id", "id"]),
+    "writer_id_in_boundary_unique": ("Writer", ["boundary_id", "id"]),
+    "target_key_in_boundary_unique": ("Target", ["boundary_id", "key"]),
+}
+
+
+def _settings(auto_apply: bool) -> EngineSettings:
+    return EngineSettings(schema=SchemaSettings(auto_apply=auto_apply))
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
+    """A Neo4j where `kg-context schema apply` never ran (its own server, on free ports)."""
+    settings = LocalServerSettings(
+        home_dir=tmp_path_factory.mktemp("schema-neo4j"),
+        bolt_port=_free_port(),
+        http_port=_free_port(),
+        heap_size="512m",
+        pagecache_size="128m",
+    )
+    neo4j_local.start(settings)
+    try:
+        yield target_for("local", Neo4jSettings(), settings)
+    finally:
+        neo4j_local.stop(settings)
+
+
+@pytest.fixture(scope="module")
+def fixtures(fresh: Target) -> Iterator[Neo4jExecutor]:
+    with open_driver(fresh) as driver:
+        yield Neo4jExecutor(
+            driver, database=fresh.database, uri=fresh.uri, catalog=Catalog(FIXTURES)
+        )
+
+
+def _constraints(fixtures: Neo4jExecutor) -> dict[str, tuple[str, list[str]]]:
+    return {r["name"]: (r["label"], r["properties"]) for r in fixtures.read("fixture/constraints")}
+
+
+def test_connect_refuses_a_database_without_the_schema_in_one_line(
+    fresh: Target, fixtures: Neo4jExecutor
+) -> None:
+    with pytest.raises(SchemaError) as refused:
+        Engine.connect(fresh, engine_settings=_settings(auto_apply=False))
+    message = str(refused.value)
+    assert "\n" not in message
+    assert "run `kg-context schema apply`" in message
+    assert "has no kg-context schema record" in message
+    assert _constraints(fixtures) == {}  # refused: nothing was applied
+
+
+def test_a_version_1_database_with_data_upgrades_on_connect(
+    fresh: Target, fixtures: Neo4jExecutor
+) -> None:
+    """Schema version 1 (global id constraints) and data written under it, as the shared dev
+    server holds: connecting applies version 2 (composite constraints hold for the existing
+    data), drops the replaced rules (never data), records the version; then two boundaries
+    use the old boundary's ids again."""
+    for query in Catalog(FIXTURES).under("v1"):
+        fixtures.write(query.name)
+    old = "v1-team"
+    fixtures.write(
+        "fixture/old_data",
+        boundary_id=old,
+        set_id="s-1",
+        entry_id="e-1",
+        proposal_id="p-1",
+        writer_id="planner",
+        target="db-schema",
+    )
+    before = fixtures.read("fixture/counts")[0]
+    assert {name for _, name in OBSOLETE if name != "halt_set_id"} <= set(_constraints(fixtures))
+
+    with Engine.connect(fresh, engine_settings=_settings(auto_apply=True)) as engine:
+        constraints = _constraints(fixtures)
+        for name, shape in NEW_RULES.items():
+            assert constraints[name] == shape
+        assert not {name for _, name in OBSOLETE} & set(constraints)
+        indexes = {row["name"]: row for row in engine.executor.read("admin/show_indexes")}
+        assert {rule.name for rule in package_rules()} <= set(indexes)
+        assert all(row["state"] == "ONLINE" for row in indexes.values())
+        assert "halt_set_id" not in indexes
+        after = fixtures.read("fixture/counts")[0]
+        assert {**after, "schema_records": 0} == before  # nothing deleted, one record added
+        assert after["schema_records"] == 1
+        (record,) = fixtures.read("fixture/record")
+        assert record["version"] == SCHEMA_VERSION
+        assert sorted(record["rules"]) == sorted(rule.line for rule in package_rules())
+
+        # the old boundary's ids, in two new boundaries, through the gate
+        for b in ("v2-a", "v2-b"):
+            decision = engine.boundary(b).commit(
+                proposal(
+                    b,
+                    entry(key="db", body="v2", id="e-1"),
+                    pid="p-1",
+                    set_id="s-1",
+                    writer_id="planner",
+                    targets=["db-schema"],
+                )
+            )
+            assert (decision.outcome, decision.set_id, decision.entry_ids) == (
+                "commit",
+                "s-1",
+                ("e-1",),
+            )
+
+
+def test_a_current_database_is_one_read_and_no_write(
+    fresh: Target, fixtures: Neo4jExecutor
+) -> None:
+    (before,) = fixtures.read("fixture/record")
+    with Engine.connect(fresh, engine_settings=_settings(auto_apply=True)) as engine:
+        counts = engine.executor.retry_counts()
+        assert engine.check_schema().current
+        assert engine.executor.retry_counts().units - counts.units == 1  # the record, read once
+    (after,) = fixtures.read("fixture/record")
+    assert after["applied_at"] == before["applied_at"]
+
+
+def test_a_changed_rule_is_replaced_and_only_it(fresh: Target, fixtures: Neo4jExecutor) -> None:
+    rules = package_rules()
+    changed = next(r for r in rules if r.name == "entry_key")
+    recorded = [r.line if r is not changed else f"{r.name}=index:0000" for r in rules]
+    fixtures.write("fixture/set_record", version=SCHEMA_VERSION, rules=recorded)
+    with pytest.raises(
+        SchemaError,
+        match=rf"records schema version {SCHEMA_VERSION}, 1 changed .*; "
+        r"run `kg-context schema apply`",
+    ):
+        Engine.connect(fresh, engine_settings=_settings(auto_apply=False))
+    with Engine.connect(fresh, engine_settings=_settings(auto_apply=True)) as engine:
+        assert engine.check_schema().current
+    (record,) = fixtures.read("fixture/record")
+    assert changed.line in record["rules"]
+
+
+def test_a_newer_schema_is_refused_even_with_auto_apply(
+    fresh: Target, fixtures: Neo4jExecutor
+) -> None:
+    lines = [r.line for r in package_rules()]
+    fixtures.write("fixture/set_record", version=SCHEMA_VERSION + 1, rules=lines)
+    try:
+        with pytest.raises(SchemaError, match="newer than this kg-context's"):
+            Engine.connect(fresh, engine_settings=_settings(auto_apply=True))
+    finally:
+        fixtures.write("fixture/set_record", version=SCHEMA_VERSION, rules=lines)
+
+
+def test_concurrent_connects_to_an_outdated_database_all_apply_safely(
+    fresh: Target, fixtures: Neo4jExecutor
+) -> None:
+    """Eight engines connect at once to a database recording version 1 and missing two rules:
+    each applies (creates that race to "already exists", drops IF EXISTS), none fails, the
+    rules are back, one record results."""
+    with Engine.connect(fresh, check_schema=False) as engine:
+        engine.executor.write("admin/drop_index", name="entry_key")
+        engine.executor.write("admin/drop_constraint", name="writer_id_in_boundary_unique")
+    fixtures.write("fixture/set_record", version=1, rules=[])
+    assert "writer_id_in_boundary_unique" not in _constraints(fixtures)
+    failures: list[BaseException] = []
+
+    def connect() -> None:
+        try:
+            Engine.connect(fresh, engine_settings=_settings(auto_apply=True)).close()
+        except BaseException as err:  # noqa: BLE001 - collected and asserted below
+            failures.append(err)
+
+    threads = [threading.Thread(target=connect) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert fixtures.read("fixture/counts")[0]["schema_records"] == 1
+    (record,) = fixtures.read("fixture/record")
+    assert record["version"] == SCHEMA_VERSION
+    constraints = _constraints(fixtures)
+    assert constraints["writer_id_in_boundary_unique"] == NEW_RULES["writer_id_in_boundary_unique"]
+    assert not {name for _, name in OBSOLETE} & set(constraints)
+    with Engine.connect(fresh, check_schema=False) as engine:
+        indexes = {row["name"] for row in engine.executor.read("admin/show_indexes")}
+    assert "entry_key" in indexes
+
+
+def test_every_lookup_by_id_seeks_the_composite_index(engine: Any) -> None:
+    """EXPLAIN every statement that looks an Entry/Set/Proposal/Writer up by id (a Target by
+    key): each such variable is found through the (boundary_id, id) uniqueness index."""
+    checked = 0
+    with neo4j.GraphDatabase.driver(
+        engine.target.uri,
+        auth=(engine.target.username, engine.target.password),
+        notifications_min_severity="OFF",
+    ) as driver:
+        for name in sorted(default_catalog()):
+            query = default_catalog()[name]
+            for variable, label in id_lookups(query):
+                plan = driver.execute_query(
+                    "EXPLAIN " + query.text, database_=engine.target.database
+                ).summary.plan
+                key = "key" if label == "Target" else "id"
+                wanted = f"{variable}:{label}(boundary_id, {key})"
+                assert wanted in str(plan), (name, wanted)
+                checked += 1
+    assert checked >= 40

@@ -1,0 +1,90 @@
+"""Ids are scoped to their boundary (issue 10, item 10): every Cypher statement that looks an
+``:Entry``, ``:Set``, ``:Proposal`` or ``:Writer`` up by ``id`` (a ``:Target`` by ``key``) also
+names its ``boundary_id``, so the lookup can only ever find the boundary's own node, and seeks the
+composite ``(boundary_id, id)`` uniqueness index (tests/integration/test_schema.py EXPLAINs them).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from kg_context.db.catalog import Query, default_catalog
+
+SCOPED = {"Entry": "id", "Set": "id", "Proposal": "id", "Writer": "id", "Target": "key"}
+_BINDING = re.compile(r"\((\w+):(" + "|".join(SCOPED) + r")\b(?![\w])([^()]*)\)")
+
+
+def _code(text: str) -> str:
+    return "\n".join(line.split("//", 1)[0] for line in text.splitlines())
+
+
+def lookups(query: Query) -> list[tuple[str, str, str]]:
+    """(variable, label, how) for every lookup of a scoped label by its id without the boundary:
+    an inline map with the id and no boundary_id, or a WHERE on ``var.id`` with no
+    ``var.boundary_id`` anywhere in the statement."""
+    code = _code(query.text)
+    unscoped = []
+    bound: dict[str, str] = {}
+    for variable, label, rest in _BINDING.findall(code):
+        bound[variable] = label
+        key = SCOPED[label]
+        if re.search(rf"\b{key}\s*:", rest) and "boundary_id" not in rest:
+            unscoped.append((variable, label, f"{{{key}: ...}} without boundary_id"))
+    for variable, label in bound.items():
+        key = SCOPED[label]
+        if re.search(rf"\b{variable}\.{key}\s*(=|IN\b)", code) and not (
+            re.search(rf"\b{variable}\.boundary_id\s*=", code)
+            or re.search(rf"\({variable}:{label}\s*\{{[^}}]*boundary_id", code)
+        ):
+            unscoped.append((variable, label, f"WHERE {variable}.{key} without boundary_id"))
+    return unscoped
+
+
+def id_lookups(query: Query) -> list[tuple[str, str]]:
+    """(variable, label) of every lookup by id in a statement: a node pattern that starts a
+    MATCH or MERGE pattern (not a CREATE, not a node reached over a relationship) and names the
+    id, inline or in a WHERE."""
+    code = _code(query.text)
+    found = []
+    for match in _BINDING.finditer(code):
+        variable, label, rest = match.groups()
+        before = code[: match.start()].rstrip()
+        if before.endswith(("-", ">", "CREATE")):
+            continue
+        key = SCOPED[label]
+        if re.search(rf"\b{key}\s*:", rest) or re.search(rf"\b{variable}\.{key}\s*(=|IN\b)", code):
+            found.append((variable, label))
+    return sorted(set(found))
+
+
+STATEMENTS = sorted(name for name in default_catalog() if not name.startswith("schema/"))
+
+
+@pytest.mark.parametrize("name", STATEMENTS)
+def test_every_lookup_by_id_names_the_boundary(name: str) -> None:
+    assert lookups(default_catalog()[name]) == []
+
+
+def test_the_check_finds_what_it_is_for() -> None:
+    """The check itself: an unscoped map, an unscoped WHERE, a scoped one, ProposalNode apart."""
+    from pathlib import Path
+
+    def q(text: str) -> Query:
+        return Query("t", text, frozenset(), Path("t.cypher"))
+
+    assert lookups(q("MATCH (e:Entry {id: $id}) RETURN e")) == [
+        ("e", "Entry", "{id: ...} without boundary_id")
+    ]
+    assert lookups(q("MATCH (s:Set) WHERE s.id IN $ids RETURN s")) == [
+        ("s", "Set", "WHERE s.id without boundary_id")
+    ]
+    assert lookups(q("MERGE (t:Target {key: $k})")) == [
+        ("t", "Target", "{key: ...} without boundary_id")
+    ]
+    assert lookups(q("MATCH (e:Entry {boundary_id: $b, id: $id}) RETURN e")) == []
+    assert lookups(q("MATCH (e:Entry) WHERE e.id IN $ids AND e.boundary_id = $b RETURN e")) == []
+    assert lookups(q("MATCH (p:ProposalNode {id: $id}) RETURN p")) == []
+    assert id_lookups(q("MATCH (e:Entry {boundary_id: $b, id: $id}) RETURN e")) == [("e", "Entry")]
+    assert len([n for n in STATEMENTS if id_lookups(default_catalog()[n])]) >= 25

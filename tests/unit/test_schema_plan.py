@@ -1,0 +1,82 @@
+"""The schema record and the plan to apply (pure logic): which rules a database lacks, which
+changed, which are obsolete; and the version the package ships names exactly its rules."""
+
+from __future__ import annotations
+
+from kg_context.db.schema import (
+    OBSOLETE,
+    SCHEMA_VERSION,
+    RuleKind,
+    SchemaRecord,
+    package_rules,
+    plan_schema,
+    schema_digest,
+)
+
+# The digest of every rule of schema version SCHEMA_VERSION. A change to a file in
+# cypher/schema/ (code, not comments) changes it: bump SCHEMA_VERSION (and list the rules it
+# replaces in OBSOLETE), then update this digest.
+VERSION_DIGEST = {
+    2: "8c3bbe607b8f5bdfd1ae1513f2bfadc25f6c3e19d5ad796760f4c3ed5d49f404",
+    3: "a6fd08622d8ca9221d9e7a1a9744386c5f6296d1e71069f9245f16a2f48c96fa",
+}
+
+
+def _record(version: int = SCHEMA_VERSION) -> SchemaRecord:
+    return SchemaRecord(version, {r.name: (r.kind, r.digest) for r in package_rules()})
+
+
+def test_the_shipped_version_names_exactly_the_shipped_rules() -> None:
+    assert schema_digest() == VERSION_DIGEST[SCHEMA_VERSION], (
+        "cypher/schema/ changed: bump SCHEMA_VERSION, list replaced rules in OBSOLETE, and "
+        "record the new digest here"
+    )
+
+
+def test_rules_know_their_kind_and_obsolete_ones_are_gone() -> None:
+    rules = {r.name: r for r in package_rules()}
+    assert rules["entry_id_in_boundary_unique"].kind is RuleKind.CONSTRAINT
+    assert rules["entry_embedding_vector"].kind is RuleKind.INDEX
+    assert rules["entry_body_fulltext"].kind is RuleKind.INDEX
+    assert not {name for _, name in OBSOLETE} & set(rules)
+
+
+def test_a_database_recording_this_version_needs_nothing() -> None:
+    plan = plan_schema(_record())
+    assert plan.current
+    assert (plan.create, plan.replace, plan.drop) == ([], [], [])
+
+
+def test_no_record_creates_everything_and_drops_the_obsolete() -> None:
+    plan = plan_schema(None)
+    assert not plan.current
+    assert [r.name for r in plan.create] == [r.name for r in package_rules()]
+    assert plan.drop == list(OBSOLETE)
+    assert plan.describe() == "has no kg-context schema record"
+
+
+def test_an_older_record_gets_only_what_it_lacks_and_the_obsolete_drops() -> None:
+    rules = package_rules()
+    held = {r.name: (r.kind, r.digest) for r in rules if r.name != "halt_boundary_set"}
+    held["entry_id_unique"] = (RuleKind.CONSTRAINT, "old")
+    plan = plan_schema(SchemaRecord(1, held))
+    assert [r.name for r in plan.create] == ["halt_boundary_set"]
+    assert plan.replace == []
+    assert set(plan.drop) == set(OBSOLETE)
+    assert plan.describe() == "records schema version 1, 1 rule(s) missing, 6 obsolete"
+
+
+def test_a_changed_statement_is_replaced_and_a_dropped_rule_is_dropped() -> None:
+    record = _record()
+    record.rules["entry_key"] = (RuleKind.INDEX, "0000")
+    record.rules["gone_index"] = (RuleKind.INDEX, "1111")
+    plan = plan_schema(record)
+    assert [r.name for r in plan.replace] == ["entry_key"]
+    assert plan.create == []
+    assert plan.drop == [(RuleKind.INDEX, "gone_index")]
+
+
+def test_apply_everything_recreates_all_if_not_exists_whatever_the_record() -> None:
+    plan = plan_schema(_record(), everything=True)
+    assert len(plan.create) == len(package_rules())
+    assert plan.drop == list(OBSOLETE)
