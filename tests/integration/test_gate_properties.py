@@ -44,25 +44,38 @@ TALLY: Counter[str] = Counter()
 INVARIANTS = sorted((a for a in audit_library().values() if a.must_be_empty), key=lambda a: a.name)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def report() -> Iterator[None]:
-    """Counts of the run: printed, and written to KG_CONTEXT_FUZZ_REPORT when set."""
-    TALLY.clear()
-    started = time.monotonic()
-    yield
-    figures = {
+STARTED: list[float] = []
+
+
+def _figures(complete: bool) -> dict[str, Any]:
+    return {
         "seed": SEED,
         # max_examples asked of hypothesis; "sequences" counts the generated sequences that ran
         # to the end (every step, the no-wedge follow-up and the audits), "calls" every call of
         # the test, "proposals" the proposals those sequences sent to the gate.
         "examples_requested": EXAMPLES,
         "invariant_audits": [a.name for a in INVARIANTS],
-        "wall_seconds": round(time.monotonic() - started, 1),
+        "wall_seconds": round(time.monotonic() - STARTED[0], 1),
+        "complete": complete,
         **dict(sorted(TALLY.items())),
     }
-    print("\ngate property test:", json.dumps(figures, sort_keys=True))
+
+
+def _write(figures: dict[str, Any]) -> None:
     if REPORT:
         Path(REPORT).write_text(json.dumps(figures, indent=2, sort_keys=True) + "\n")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def report() -> Iterator[None]:
+    """Counts of the run: printed, and written to KG_CONTEXT_FUZZ_REPORT when set (also every
+    100 sequences while it runs, ``complete: false``)."""
+    TALLY.clear()
+    STARTED[:] = [time.monotonic()]
+    yield
+    figures = _figures(complete=True)
+    print("\ngate property test:", json.dumps(figures, sort_keys=True))
+    _write(figures)
 
 
 def _fingerprint(engine: Engine, world: World) -> dict[str, Any]:
@@ -243,3 +256,5 @@ def test_no_wedge_no_change_but_the_record_and_the_audits_stay_empty(
         TALLY[f"step:{step.mode}"] += 1
     run.finish()
     TALLY["sequences"] += 1
+    if TALLY["sequences"] % 100 == 0:
+        _write(_figures(complete=False))
