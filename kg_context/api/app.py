@@ -25,7 +25,7 @@ from kg_context.api.problems import install_handlers, problem_response
 from kg_context.engine import Engine
 from kg_context.settings import ApiSettings
 
-__all__ = ["create_app", "serve"]
+__all__ = ["create_app", "log_config", "serve"]
 
 API_VERSION = "1"
 
@@ -161,6 +161,21 @@ def _problem_schema(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
+def log_config() -> dict[str, Any]:
+    """uvicorn's logging configuration, plus the server's own loggers: the API's (``kg_context``,
+    errors answered 5xx) and the driver's (``neo4j``, warnings such as a dropped connection) go
+    to the server's log (stderr) through the same formatter, at WARNING and above. Nothing in
+    them carries a password or a token: messages name URIs, ids and codes only."""
+    import copy
+
+    from uvicorn.config import LOGGING_CONFIG
+
+    config: dict[str, Any] = copy.deepcopy(LOGGING_CONFIG)
+    for name in ("kg_context", "neo4j"):
+        config["loggers"][name] = {"handlers": ["default"], "level": "WARNING", "propagate": False}
+    return config
+
+
 def serve(
     settings: ApiSettings | None = None, *, engine: Engine | None = None, log_level: str = "info"
 ) -> None:
@@ -174,7 +189,13 @@ def serve(
     try:
         engine.ping()
         app = create_app(engine, settings, tokens)
-        uvicorn.run(app, host=settings.host, port=settings.port, log_level=log_level)
+        uvicorn.run(
+            app,
+            host=settings.host,
+            port=settings.port,
+            log_level=log_level,
+            log_config=log_config(),
+        )
     finally:
         if owned:
             engine.close()
