@@ -221,5 +221,10 @@ def metrics(request: Request, principal: Reader) -> PlainTextResponse:
         raise ProblemError(
             403, "forbidden", "a token fenced to boundaries cannot read every boundary's metrics"
         )
-    overview = engine_of(request).overview(limit=request.app.state.settings.metrics_max_boundaries)
-    return PlainTextResponse(request.app.state.metrics.render(overview), media_type=CONTENT_TYPE)
+    engine = engine_of(request)
+    overview = engine.overview(limit=request.app.state.settings.metrics_max_boundaries)
+    counts = engine.executor.retry_counts()
+    text = request.app.state.metrics.render(
+        overview, units=counts.units, attempts=counts.attempts, retries=counts.retries
+    )
+    return PlainTextResponse(text, media_type=CONTENT_TYPE)
