@@ -20,7 +20,13 @@ import neo4j
 from kg_context.db import local_server as neo4j_local
 from kg_context.db.catalog import Catalog
 from kg_context.db.connection import Target, open_driver, resolve_source, target_for
-from kg_context.db.executor import Neo4jExecutor, Record, RetryPolicy, translate_driver_errors
+from kg_context.db.executor import (
+    Neo4jExecutor,
+    Record,
+    RetryCounts,
+    RetryPolicy,
+    translate_driver_errors,
+)
 from kg_context.db.schema import SchemaPlan, check_schema
 from kg_context.errors import InputValidationError, StateError
 from kg_context.gate.batch import record_id
@@ -259,6 +265,10 @@ class Engine:
     def overview(self, *, limit: int = 1000) -> Overview:
         """Database-wide gauges for ``/metrics``: per boundary (up to ``limit``) and halts."""
         return overview(self.executor, limit=limit)
+
+    def retry_counts(self) -> RetryCounts:
+        """The executor's units of work, attempts, and the errors that caused retries by code."""
+        return self.executor.retry_counts()
 
     def ping(self) -> float:
         """One round trip to the database (a read): its duration in seconds."""

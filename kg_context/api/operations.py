@@ -223,7 +223,7 @@ def metrics(request: Request, principal: Reader) -> PlainTextResponse:
         )
     engine = engine_of(request)
     overview = engine.overview(limit=request.app.state.settings.metrics_max_boundaries)
-    counts = engine.executor.retry_counts()
+    counts = engine.retry_counts()
     text = request.app.state.metrics.render(
         overview, units=counts.units, attempts=counts.attempts, retries=counts.retries
     )
