@@ -56,8 +56,8 @@ SpecialistId = Annotated[str, Path(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:#@+-]{0,19
 def broadcast(
     request: Request,
     boundary_id: BoundaryId,
-    body: Annotated[WaveIn, Depends(json_body(WaveIn))],
     principal: Writer,
+    body: Annotated[WaveIn, Depends(json_body(WaveIn))],
 ) -> WaveOut:
     team = existing(request, boundary_id)
     sink = StampedSink(team, principal)
@@ -168,8 +168,8 @@ def halt_resolve(
     request: Request,
     boundary_id: BoundaryId,
     halt_id: EntryId,
-    body: Annotated[ResolutionIn, Depends(json_body(ResolutionIn))],
     principal: Operator,
+    body: Annotated[ResolutionIn, Depends(json_body(ResolutionIn))],
 ) -> ResolutionOut:
     _halt_of(request, boundary_id, halt_id)
     result = engine_of(request).halts.resolve(

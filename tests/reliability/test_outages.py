@@ -8,7 +8,6 @@ server is back, on the same engine and the same API server (no reconnect by the 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,17 +16,16 @@ from kg_context.engine import Engine
 from kg_context.errors import DatabaseUnavailableError
 from kg_context.settings import DatabaseSettings, EngineSettings
 from tests.integration.api_server import running
-from tests.reliability.servers import KillableServer, killable_server
+from tests.reliability.servers import KillableServer
 
 OUTAGE_S = 10.0
 BOUND_S = 2.0  # KG_CONTEXT_DB_UNAVAILABLE_TIMEOUT_S for this engine
 CONNECT_S = 2.0  # KG_CONTEXT_DB_CONNECTION_TIMEOUT_S
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KillableServer]:
-    with killable_server(tmp_path_factory.mktemp("outage-neo4j")) as started:
-        yield started
+@pytest.fixture
+def server(killable: KillableServer) -> KillableServer:
+    return killable
 
 
 def _proposal(boundary_id: str, n: int) -> dict[str, object]:
