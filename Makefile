@@ -7,7 +7,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install db schema lint test fuzz demo bench triangle neo4j-start neo4j-stop neo4j-status clean
+.PHONY: install db schema lint test fuzz demo bench triangle soak reliability fuzz-input neo4j-start neo4j-stop neo4j-status clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -52,6 +52,20 @@ bench: schema
 # writes benchmarks/triangle/RESULTS.md, triangle.json and the plots, then one JSON line per figure.
 triangle: schema
 	$(BIN)/python -m benchmarks.triangle
+
+# The soak (benchmarks/soak): a mixed workload for KG_CONTEXT_SOAK_SECONDS (default 30 minutes);
+# writes benchmarks/soak/RESULTS.md and soak.json, then one JSON line per figure.
+soak: schema
+	$(BIN)/python -m benchmarks.soak
+
+# The reliability suite's long runs (tests/reliability): 5,000 sets through each API under
+# 8 writers and 2 gates, and 10,000 generated proposals through the gate (a short variant of
+# each runs in make test).
+reliability: schema
+	KG_TEST_LOAD_SETS=5000 $(BIN)/pytest -s tests/reliability/test_concurrency.py
+
+fuzz-input: schema
+	KG_TEST_FUZZ_EXAMPLES=10000 $(BIN)/pytest -s tests/reliability/test_bad_input.py
 
 neo4j-start: install
 	$(BIN)/kg-context neo4j start

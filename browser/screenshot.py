@@ -41,12 +41,21 @@ def main() -> None:
     parser.add_argument("--url", default="http://127.0.0.1:7474/browser/")
     parser.add_argument("--bolt", default="127.0.0.1:7687")
     parser.add_argument("--user", default="neo4j")
-    parser.add_argument("--password", default="kg-context-local")
+    parser.add_argument(
+        "--password",
+        default=None,
+        help="default: the local server's generated password (.kg-context/neo4j/password)",
+    )
     parser.add_argument("--boundary", required=True)
     parser.add_argument("--query", default="browser/boundary_overview")
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "browser-demo.png")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     args = parser.parse_args()
+    if args.password is None:
+        from kg_context.db.local_password import local_password
+        from kg_context.settings import LocalServerSettings
+
+        args.password = local_password(LocalServerSettings()).get_secret_value()
 
     grass = (REPO / "browser" / "kg-context.grass").read_text(encoding="utf-8")
     query = (REPO / "cypher" / f"{args.query}.cypher").read_text(encoding="utf-8")

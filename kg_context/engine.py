@@ -19,7 +19,13 @@ import neo4j
 from kg_context.db import local_server as neo4j_local
 from kg_context.db.catalog import Catalog
 from kg_context.db.connection import Target, open_driver, resolve_source, target_for
-from kg_context.db.executor import Neo4jExecutor, Record, translate_driver_errors
+from kg_context.db.executor import (
+    Neo4jExecutor,
+    Record,
+    RetryCounts,
+    RetryPolicy,
+    translate_driver_errors,
+)
 from kg_context.db.schema import SchemaPlan, check_schema
 from kg_context.errors import InputValidationError, StateError
 from kg_context.gate.boundary import Boundary
@@ -66,7 +72,11 @@ class Engine:
         self.target = target
         self.settings = settings or EngineSettings()
         self.executor = Neo4jExecutor(
-            driver, database=target.database, uri=target.uri, catalog=catalog
+            driver,
+            database=target.database,
+            uri=target.uri,
+            catalog=catalog,
+            retry=RetryPolicy.from_settings(self.settings.database),
         )
         self.constitutions = ConstitutionRegistry(self.executor)
         self._store: GateStore | None = None
@@ -107,7 +117,8 @@ class Engine:
             if source == "local" and start_local:
                 neo4j_local.start(local)
             target = target_for(source, settings, local)
-        engine = cls(open_driver(target), target, settings=engine_settings)
+        driver = open_driver(target, database=engine_settings.database)
+        engine = cls(driver, target, settings=engine_settings)
         if check_schema:
             try:
                 engine.check_schema()
@@ -265,6 +276,10 @@ class Engine:
     def overview(self, *, limit: int = 1000) -> Overview:
         """Database-wide gauges for ``/metrics``: per boundary (up to ``limit``) and halts."""
         return overview(self.executor, limit=limit)
+
+    def retry_counts(self) -> RetryCounts:
+        """The executor's units of work, attempts, and the errors that caused retries by code."""
+        return self.executor.retry_counts()
 
     def ping(self) -> float:
         """One round trip to the database (a read): its duration in seconds."""

@@ -26,6 +26,7 @@ __all__ = [
     "ApiSettings",
     "AttentionSettings",
     "CycleSettings",
+    "DatabaseSettings",
     "EmbeddingSettings",
     "EngineSettings",
     "InvalidationSettings",
@@ -75,7 +76,12 @@ class LocalServerSettings(BaseSettings):
     home_dir: Path = Path(".kg-context") / "neo4j"
     # User-wide: the resolved jars, shared by every checkout.
     cache_dir: Path = Field(default_factory=_user_cache_dir)
-    password: SecretStr = SecretStr("kg-context-local")
+    # Unset (the default): a random password generated when the server is provisioned, kept in
+    # <home_dir>/password (mode 0600); set, it overrides that file.
+    password: SecretStr | None = None
+    # The HTTP connector serves Neo4j Browser (and Neo4j's HTTP API, which runs Cypher): turn it
+    # off when nobody needs Browser, and Bolt is the only way in.
+    http_enabled: bool = True
     heap_size: str = "1g"
     pagecache_size: str = "512m"
     start_timeout_s: float = Field(default=180.0, gt=0)
@@ -87,11 +93,37 @@ class LocalServerSettings(BaseSettings):
 
     @property
     def browser_url(self) -> str:
+        if not self.http_enabled:
+            return "(off: KG_CONTEXT_LOCAL_HTTP_ENABLED=false)"
         return f"http://{self.host}:{self.http_port}/browser/"
+
+    @property
+    def password_file(self) -> Path:
+        """Where the generated password is kept (read by the CLI, the tests and the engine)."""
+        return self.home_dir / "password"
 
     @property
     def lib_dir(self) -> Path:
         return self.cache_dir / f"neo4j-{self.neo4j_version}-browser-{self.browser_version}" / "lib"
+
+
+class DatabaseSettings(BaseSettings):
+    """How long the engine waits on the database (``KG_CONTEXT_DB_*``).
+
+    Two bounds, kept apart: a database that does not answer (connection refused, a dropped
+    connection, a database still starting) is retried for ``unavailable_timeout_s``, then the
+    call raises ``DatabaseUnavailableError`` naming the cause; a transient transaction error
+    (a deadlock, a lock timeout, a leader switch) is retried for ``max_retry_time_s`` with the
+    driver's 1 s doubling delays. One connection attempt gives up after ``connection_timeout_s``,
+    so a call against a database that is down returns within about the sum of the first and the
+    last.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="KG_CONTEXT_DB_", env_file=".env", extra="ignore")
+
+    unavailable_timeout_s: float = Field(default=3.0, ge=0.0, le=3600.0)
+    max_retry_time_s: float = Field(default=30.0, ge=0.0, le=3600.0)
+    connection_timeout_s: float = Field(default=5.0, gt=0.0, le=600.0)
 
 
 class EmbeddingSettings(BaseSettings):
@@ -248,6 +280,8 @@ class ApiSettings(BaseSettings):
     tokens: SecretStr | None = None
     max_body_bytes: int = Field(default=1_048_576, ge=1024, le=1_073_741_824)
     metrics_max_boundaries: int = Field(default=1000, ge=0, le=1_000_000)
+    # The Retry-After a 503 (the database does not answer) carries, in seconds.
+    retry_after_s: int = Field(default=5, ge=1, le=3600)
 
 
 SettingsT = TypeVar("SettingsT", bound=BaseSettings)
@@ -290,6 +324,10 @@ def _schema() -> SchemaSettings:
     return load_settings(SchemaSettings)
 
 
+def _database() -> DatabaseSettings:
+    return load_settings(DatabaseSettings)
+
+
 @dataclass(frozen=True, slots=True)
 class EngineSettings:
     """How one engine behaves: every group read once (from the environment, unless given) when
@@ -304,3 +342,4 @@ class EngineSettings:
     cycle: CycleSettings = field(default_factory=_cycle)
     embedding: EmbeddingSettings = field(default_factory=_embedding)
     schema: SchemaSettings = field(default_factory=_schema)
+    database: DatabaseSettings = field(default_factory=_database)

@@ -19,7 +19,8 @@ _RESOLVED: dict[str, Any] = {}
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        if "tests/integration/" in item.nodeid.replace("\\", "/"):
+        path = item.nodeid.replace("\\", "/")
+        if "tests/integration/" in path or "tests/reliability/" in path:
             item.add_marker(pytest.mark.integration)
 
 

@@ -10,6 +10,7 @@ No Cypher and no gate logic here: routes call ``Engine`` and ``BoundaryHandle`` 
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -25,9 +26,10 @@ from kg_context.api.problems import install_handlers, problem_response
 from kg_context.engine import Engine
 from kg_context.settings import ApiSettings
 
-__all__ = ["create_app", "serve"]
+__all__ = ["create_app", "log_config", "serve"]
 
 API_VERSION = "1"
+access = logging.getLogger("kg_context.api.access")
 
 
 class _BodyLimit:
@@ -102,9 +104,12 @@ class _Latency:
         finally:
             route = scope.get("route")
             template = getattr(route, "path_format", None) or "unmatched"
-            self.metrics.observe_request(
-                scope.get("method", ""), template, status, time.perf_counter() - started
-            )
+            took = time.perf_counter() - started
+            method = scope.get("method", "")
+            self.metrics.observe_request(method, template, status, took)
+            # The access log: the route template, never the path or its query string (ids,
+            # search text, or a secret a client put in a URL by mistake).
+            access.info("%s %s %d %.1fms", method, template, status, took * 1000)
 
 
 def create_app(
@@ -161,6 +166,27 @@ def _problem_schema(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
+def log_config() -> dict[str, Any]:
+    """uvicorn's logging configuration, plus the server's own loggers: the API's (``kg_context``,
+    errors answered 5xx) and the driver's (``neo4j``, warnings such as a dropped connection) go
+    to the server's log (stderr) through the same formatter, at WARNING and above, and the access
+    log (``kg_context.api.access``: method, route template, status, duration) at INFO. Nothing
+    in them carries a password or a token: messages name URIs, templates, ids and codes only."""
+    import copy
+
+    from uvicorn.config import LOGGING_CONFIG
+
+    config: dict[str, Any] = copy.deepcopy(LOGGING_CONFIG)
+    for name in ("kg_context", "neo4j"):
+        config["loggers"][name] = {"handlers": ["default"], "level": "WARNING", "propagate": False}
+    config["loggers"]["kg_context.api.access"] = {
+        "handlers": ["default"],
+        "level": "INFO",
+        "propagate": False,
+    }
+    return config
+
+
 def serve(
     settings: ApiSettings | None = None, *, engine: Engine | None = None, log_level: str = "info"
 ) -> None:
@@ -174,7 +200,14 @@ def serve(
     try:
         engine.ping()
         app = create_app(engine, settings, tokens)
-        uvicorn.run(app, host=settings.host, port=settings.port, log_level=log_level)
+        uvicorn.run(
+            app,
+            host=settings.host,
+            port=settings.port,
+            log_level=log_level,
+            log_config=log_config(),
+            access_log=False,  # ours (kg_context.api.access) logs route templates, not paths
+        )
     finally:
         if owned:
             engine.close()

@@ -45,7 +45,7 @@ BoundaryBody = Annotated[BoundaryIn, Depends(json_body(BoundaryIn, optional=True
 
 
 def _body(
-    body: Annotated[ProposalBody, Depends(json_body(ProposalBody))],
+    body: ProposalBody,
     principal: Principal,
     boundary_id: str,
 ) -> dict[str, Any]:
@@ -92,8 +92,8 @@ def get_boundary(request: Request, boundary_id: BoundaryId, principal: Reader) -
 def submit(
     request: Request,
     boundary_id: BoundaryId,
-    body: Annotated[ProposalBody, Depends(json_body(ProposalBody))],
     principal: Writer,
+    body: Annotated[ProposalBody, Depends(json_body(ProposalBody))],
 ) -> SubmissionOut:
     team = existing(request, boundary_id)
     (submission,) = team.submit(_body(body, principal, boundary_id))
@@ -124,8 +124,8 @@ def close(request: Request, boundary_id: BoundaryId, principal: Writer) -> Decis
 def commit(
     request: Request,
     boundary_id: BoundaryId,
-    body: Annotated[ProposalBody, Depends(json_body(ProposalBody))],
     principal: Writer,
+    body: Annotated[ProposalBody, Depends(json_body(ProposalBody))],
 ) -> DecisionOut:
     decision = existing(request, boundary_id).commit(_body(body, principal, boundary_id))
     request.app.state.metrics.count_decisions([decision])
@@ -213,8 +213,8 @@ def get_recall(
 def admit(
     request: Request,
     boundary_id: BoundaryId,
-    body: Annotated[AdmitIn, Depends(json_body(AdmitIn))],
     principal: Writer,
+    body: Annotated[AdmitIn, Depends(json_body(AdmitIn))],
 ) -> AdmissionOut:
     team = existing(request, boundary_id)
     admission = team.admit(
@@ -239,8 +239,8 @@ def admit(
 def invalidation(
     request: Request,
     boundary_id: BoundaryId,
-    body: Annotated[InvalidationIn, Depends(json_body(InvalidationIn))],
     principal: Writer,
+    body: Annotated[InvalidationIn, Depends(json_body(InvalidationIn))],
 ) -> InvalidationOut:
     team = existing(request, boundary_id)
     run = team.challenge if body.mode == "challenge" else team.invalidate

@@ -56,7 +56,10 @@ def known_query_only(request: Request) -> None:
 
 def json_body(model: type[M], *, optional: bool = False) -> Callable[[Request], Awaitable[M]]:
     """A dependency: the request body as ``model``, validated strictly from the JSON text (no
-    coercion: ``true`` is not ``1`` and ``"1"`` is not a number), a 422 problem otherwise."""
+    coercion: ``true`` is not ``1`` and ``"1"`` is not a number), a 422 problem otherwise.
+
+    A route declares its principal (``require``) before its body: FastAPI resolves dependencies
+    in order, so who is asking is settled (401, 403) before a byte of the body is parsed."""
 
     async def dependency(request: Request) -> M:
         raw = await request.body()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from kg_context.attention import workspace_attention_telemetry
@@ -80,11 +80,21 @@ class Metrics:
                 if decision.reason_code:
                     self._refusals[decision.reason_code] += 1
 
-    def render(self, overview: Overview) -> str:
+    def render(
+        self,
+        overview: Overview,
+        *,
+        units: int = 0,
+        attempts: int = 0,
+        retries: Mapping[str, int] | None = None,
+    ) -> str:
+        """The text; ``units``, ``attempts`` and ``retries`` are the engine's executor counts
+        (transactions run, their attempts, and the errors that caused a retry, by code)."""
         lines: list[str] = []
         with self._lock:
             self._render_requests(lines)
             self._render_decisions(lines)
+        _render_transactions(lines, units, attempts, retries or {})
         _render_overview(lines, overview)
         _render_attention(lines)
         return "\n".join(lines) + "\n"
@@ -162,6 +172,22 @@ def _render_overview(lines: list[str], overview: Overview) -> None:
         if gauge.retention_ratio is not None:
             labels = _labels(boundary=gauge.boundary_id)
             lines.append(f"{metric}{labels} {_number(gauge.retention_ratio)}")
+
+
+def _render_transactions(
+    lines: list[str], units: int, attempts: int, retries: Mapping[str, int]
+) -> None:
+    for name, value, text in (
+        ("kg_context_db_transactions_total", units, "Units of work the engine ran."),
+        ("kg_context_db_attempts_total", attempts, "Their attempts (a retry is one more)."),
+    ):
+        lines += [f"# HELP {name} {text}", f"# TYPE {name} counter", f"{name} {value}"]
+    name = "kg_context_db_retries_total"
+    lines += [
+        f"# HELP {name} Failures retried (deadlocks, an unavailable database), by Neo4j code.",
+        f"# TYPE {name} counter",
+    ]
+    lines += [f"{name}{_labels(code=code)} {n}" for code, n in sorted(retries.items())]
 
 
 def _render_attention(lines: list[str]) -> None:

@@ -56,8 +56,8 @@ SpecialistId = Annotated[str, Path(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:#@+-]{0,19
 def broadcast(
     request: Request,
     boundary_id: BoundaryId,
-    body: Annotated[WaveIn, Depends(json_body(WaveIn))],
     principal: Writer,
+    body: Annotated[WaveIn, Depends(json_body(WaveIn))],
 ) -> WaveOut:
     team = existing(request, boundary_id)
     sink = StampedSink(team, principal)
@@ -168,8 +168,8 @@ def halt_resolve(
     request: Request,
     boundary_id: BoundaryId,
     halt_id: EntryId,
-    body: Annotated[ResolutionIn, Depends(json_body(ResolutionIn))],
     principal: Operator,
+    body: Annotated[ResolutionIn, Depends(json_body(ResolutionIn))],
 ) -> ResolutionOut:
     _halt_of(request, boundary_id, halt_id)
     result = engine_of(request).halts.resolve(
@@ -221,5 +221,10 @@ def metrics(request: Request, principal: Reader) -> PlainTextResponse:
         raise ProblemError(
             403, "forbidden", "a token fenced to boundaries cannot read every boundary's metrics"
         )
-    overview = engine_of(request).overview(limit=request.app.state.settings.metrics_max_boundaries)
-    return PlainTextResponse(request.app.state.metrics.render(overview), media_type=CONTENT_TYPE)
+    engine = engine_of(request)
+    overview = engine.overview(limit=request.app.state.settings.metrics_max_boundaries)
+    counts = engine.retry_counts()
+    text = request.app.state.metrics.render(
+        overview, units=counts.units, attempts=counts.attempts, retries=counts.retries
+    )
+    return PlainTextResponse(text, media_type=CONTENT_TYPE)

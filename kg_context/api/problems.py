@@ -153,11 +153,16 @@ def install_handlers(app: FastAPI) -> None:
         )
 
     @app.exception_handler(KgContextError)
-    async def _library(_request: Request, error: KgContextError) -> JSONResponse:
+    async def _library(request: Request, error: KgContextError) -> JSONResponse:
         status, kind = _status_for(error)
         if status >= 500:
             log.error("kg-context API: %s: %s", type(error).__name__, error)
-        return problem_response(status, kind, str(error))
+        headers = None
+        if status == 503:
+            # The client may come back: say when (RFC 9110, 10.2.3).
+            retry_after = getattr(request.app.state.settings, "retry_after_s", 5)
+            headers = {"Retry-After": str(retry_after)}
+        return problem_response(status, kind, str(error), headers=headers)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, error: Exception) -> JSONResponse:
@@ -178,7 +183,7 @@ _DESCRIPTIONS = {
     409: "The record does not allow this now (e.g. a halt no longer open)",
     413: "The request body is larger than the server accepts",
     422: "The input does not validate; nothing was changed",
-    503: "The database does not answer",
+    503: "The database does not answer; Retry-After says when to try again",
 }
 
 
@@ -191,6 +196,16 @@ def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
             "model": Problem,
             "description": _DESCRIPTIONS[status],
             "content": _problem_content(),
+            **({"headers": _RETRY_AFTER} if status == 503 else {}),
         }
         for status in wanted
     }
+
+
+_RETRY_AFTER = {
+    "Retry-After": {
+        "description": "Seconds to wait before trying again (KG_CONTEXT_API_RETRY_AFTER_S)",
+        "required": True,
+        "schema": {"type": "string", "pattern": "^[0-9]+$"},
+    }
+}

@@ -8,19 +8,22 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
+from urllib.parse import urlsplit
 
 import neo4j
 
 from kg_context.db.executor import translate_driver_errors
+from kg_context.db.local_password import local_password
 from kg_context.errors import ConfigurationError
-from kg_context.settings import LocalServerSettings, Neo4jSettings
+from kg_context.settings import DatabaseSettings, LocalServerSettings, Neo4jSettings
 
 __all__ = [
     "COMPOSE_PASSWORD",
     "Source",
     "Target",
+    "check_uri",
     "docker_engine_answers",
     "open_driver",
     "resolve_source",
@@ -40,7 +43,7 @@ class Target:
     source: Source
     uri: str
     username: str
-    password: str
+    password: str = field(repr=False)  # never in a repr, a log line or a traceback's locals
     database: str
 
     def describe(self) -> str:
@@ -109,7 +112,7 @@ def target_for(
         "local",
         uri or local.bolt_uri,
         "neo4j",
-        local.password.get_secret_value(),
+        local_password(local).get_secret_value(),
         settings.database,
     )
 
@@ -117,21 +120,41 @@ def target_for(
 _SCHEMES = ("neo4j", "neo4j+s", "neo4j+ssc", "bolt", "bolt+s", "bolt+ssc")
 
 
-def open_driver(target: Target, *, verify: bool = True) -> neo4j.Driver:
-    """A driver for the target; with ``verify`` a wrong URI or password fails here, clearly."""
-    scheme = target.uri.split("://", 1)[0] if "://" in target.uri else ""
+def check_uri(uri: str) -> None:
+    """A Bolt URI with a scheme the driver speaks and a host; else a ``ConfigurationError``.
+
+    The driver would read ``bolt://`` (no host) as ``localhost:7687``: a silent fallback to
+    whatever server answers there, never what was meant."""
+    scheme = uri.split("://", 1)[0] if "://" in uri else ""
     if scheme not in _SCHEMES:
         raise ConfigurationError(
-            f"NEO4J_URI {target.uri!r} is not a Bolt URI; use one of "
+            f"NEO4J_URI {uri!r} is not a Bolt URI; use one of "
             + ", ".join(f"{s}://" for s in _SCHEMES)
         )
+    try:
+        host = urlsplit(uri).hostname
+    except ValueError as err:
+        raise ConfigurationError(f"NEO4J_URI {uri!r} does not parse: {err}") from err
+    if not host:
+        raise ConfigurationError(
+            f"NEO4J_URI {uri!r} has an empty host; name the server, e.g. {scheme}://127.0.0.1:7687"
+        )
+
+
+def open_driver(
+    target: Target, *, verify: bool = True, database: DatabaseSettings | None = None
+) -> neo4j.Driver:
+    """A driver for the target; with ``verify`` a wrong URI or password fails here, clearly.
+    ``database`` bounds one connection attempt (``connection_timeout_s``)."""
+    check_uri(target.uri)
+    timeout = (database or DatabaseSettings()).connection_timeout_s
     with translate_driver_errors(target.uri, "connection"):
         try:
             driver = neo4j.GraphDatabase.driver(
                 target.uri,
                 auth=(target.username, target.password),
-                connection_acquisition_timeout=30.0,
-                connection_timeout=10.0,
+                connection_acquisition_timeout=max(30.0, timeout),
+                connection_timeout=timeout,
                 max_transaction_retry_time=30.0,
                 notifications_min_severity="OFF",
             )

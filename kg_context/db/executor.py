@@ -6,15 +6,22 @@ writes) that names its database; units of work must be idempotent, because a tra
 (a deadlock, a leader switch) runs them again. One bookmark manager per executor makes a read
 after a write see it on a cluster.
 
-The executor retries transient failures itself (the driver's policy: up to 30 s, 1 s doubling
-with jitter), so that it can count them: every attempt of a unit of work, and every transient
-error that caused a retry, by Neo4j code (``Neo.TransientError.Transaction.DeadlockDetected``).
-``retry_counts()`` reads the counters.
+The executor retries failures itself, so that it can count them (every attempt of a unit of
+work, and every error that caused a retry, by Neo4j code such as
+``Neo.TransientError.Transaction.DeadlockDetected``; ``retry_counts()`` reads the counters) and
+bound them apart (``RetryPolicy``): a transient transaction error (a deadlock, a lock timeout) is
+retried up to 30 s with 1 s doubling delays (the driver's policy); a database that does not answer
+(connection refused, a connection dropped, a database still starting) only up to
+``unavailable_timeout_s`` (3 s by default), with short delays, and then the call raises
+``DatabaseUnavailableError`` with the cause in its message. A commit whose outcome the driver
+cannot know (the connection dropped during COMMIT) is never retried blindly: the error says to
+resubmit the same proposal ids, which the gate answers idempotently.
 """
 
 from __future__ import annotations
 
 import random
+import re
 import threading
 import time
 from collections import Counter
@@ -34,6 +41,7 @@ from kg_context.errors import (
     DatabaseUnavailableError,
     QueryError,
 )
+from kg_context.settings import DatabaseSettings
 
 __all__ = [
     "DEADLOCK",
@@ -43,6 +51,7 @@ __all__ = [
     "RetryCounts",
     "RetryPolicy",
     "Transaction",
+    "is_unavailable",
     "translate_driver_errors",
 ]
 
@@ -76,6 +85,12 @@ def translate_driver_errors(uri: str, what: str = "query") -> Iterator[None]:
     """Turn ``neo4j`` exceptions into kg-context errors with a message that says what to do."""
     try:
         yield
+    except neo4j_errors.IncompleteCommit as err:
+        raise DatabaseUnavailableError(
+            f"the connection to Neo4j at {uri} dropped while a {what} committed, so whether it "
+            f"committed is unknown ({_one_line(err)}); submit the same proposal ids again: the "
+            "gate answers a decided proposal with its recorded decision"
+        ) from err
     except neo4j_errors.AuthError as err:
         raise AuthenticationError(
             f"Neo4j at {uri} refused the credentials ({err.message or err}); "
@@ -83,7 +98,7 @@ def translate_driver_errors(uri: str, what: str = "query") -> Iterator[None]:
         ) from err
     except neo4j_errors.ServiceUnavailable as err:
         raise DatabaseUnavailableError(
-            f"cannot reach Neo4j at {uri} ({_first_line(err)}); check NEO4J_URI, or unset it "
+            f"cannot reach Neo4j at {uri} ({_one_line(err)}); check NEO4J_URI, or unset it "
             "and run `kg-context neo4j start` for the local server"
         ) from err
     except neo4j_errors.ConfigurationError as err:
@@ -95,12 +110,22 @@ def translate_driver_errors(uri: str, what: str = "query") -> Iterator[None]:
             query=what,
         ) from err
     except neo4j_errors.DriverError as err:
-        raise DatabaseError(f"Neo4j driver error talking to {uri}: {_first_line(err)}") from err
+        raise DatabaseError(f"Neo4j driver error talking to {uri}: {_one_line(err)}") from err
 
 
 def _first_line(value: object) -> str:
     text = str(value).strip()
     return text.splitlines()[0] if text else type(value).__name__
+
+
+_CAUSE_LIMIT = 400
+
+
+def _one_line(value: object) -> str:
+    """The whole message on one line, bounded: a driver's "Couldn't connect to ...:" line is
+    followed by the cause ("Connection refused"), which must not be cut off."""
+    text = re.sub(r"\s+", " ", str(value)).strip() or type(value).__name__
+    return text if len(text) <= _CAUSE_LIMIT else text[: _CAUSE_LIMIT - 3] + "..."
 
 
 def _as_dict(record: neo4j.Record) -> Record:
@@ -125,18 +150,57 @@ class _Tx:
 
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
-    """How long a unit of work is retried after transient failures (the driver's defaults)."""
+    """How long a unit of work is retried, by the kind of failure.
+
+    Transient transaction errors (a deadlock, a lock timeout: the database answered) are
+    retried until ``max_retry_time_s`` has passed since the first failure, with delays from
+    ``initial_delay_s`` multiplied by ``multiplier`` (the driver's defaults). A database that
+    does not answer is retried until ``unavailable_timeout_s`` has passed since it first did
+    not, with delays from ``unavailable_delay_s`` doubling up to ``unavailable_max_delay_s``;
+    then the call raises ``DatabaseUnavailableError``.
+    """
 
     max_retry_time_s: float = 30.0
     initial_delay_s: float = 1.0
     multiplier: float = 2.0
     jitter: float = 0.2
+    unavailable_timeout_s: float = 3.0
+    unavailable_delay_s: float = 0.2
+    unavailable_max_delay_s: float = 1.0
+
+    @classmethod
+    def from_settings(cls, settings: DatabaseSettings) -> RetryPolicy:
+        return cls(
+            max_retry_time_s=settings.max_retry_time_s,
+            unavailable_timeout_s=settings.unavailable_timeout_s,
+        )
 
     def delays(self) -> Iterator[float]:
         delay = self.initial_delay_s
         while True:
             yield delay * (1 + random.uniform(-self.jitter, self.jitter))
             delay *= self.multiplier
+
+    def unavailable_delays(self) -> Iterator[float]:
+        delay = self.unavailable_delay_s
+        while True:
+            yield delay * (1 + random.uniform(-self.jitter, self.jitter))
+            delay = min(delay * 2, self.unavailable_max_delay_s)
+
+
+# Server codes that mean "the database is not there (yet)", not "this transaction conflicted".
+_UNAVAILABLE_CODES = ("Neo.TransientError.General.DatabaseUnavailable",)
+
+
+def is_unavailable(error: Exception) -> bool:
+    """Whether a driver error means the database does not answer (as opposed to a transient
+    conflict of this transaction): bounded by ``RetryPolicy.unavailable_timeout_s``."""
+    if isinstance(error, neo4j_errors.IncompleteCommit):
+        return False
+    if isinstance(error, neo4j_errors.ServiceUnavailable | neo4j_errors.SessionExpired):
+        return True
+    code = getattr(error, "code", None)
+    return isinstance(code, str) and code.startswith(_UNAVAILABLE_CODES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +225,39 @@ class RetryCounts:
 
 # The Neo4j code of a deadlock the server broke by failing one transaction (retried here).
 DEADLOCK = "Neo.TransientError.Transaction.DeadlockDetected"
+
+
+class _Retrying:
+    """The retry state of one unit of work: which bound applies to a failure, and when it ran
+    out. The two kinds of failure are timed apart: a database that stops answering during a
+    burst of deadlocks gets its own, shorter bound."""
+
+    def __init__(self, policy: RetryPolicy) -> None:
+        self._policy = policy
+        self._transient = policy.delays()
+        self._unavailable = policy.unavailable_delays()
+        self._first_transient: float | None = None
+        self._first_unavailable: float | None = None
+
+    def unavailable_for(self) -> float:
+        if self._first_unavailable is None:
+            return 0.0
+        return time.monotonic() - self._first_unavailable
+
+    def next_delay(self, error: Exception) -> float | None:
+        """How long to wait before the next attempt, or ``None``: give up now."""
+        now = time.monotonic()
+        if is_unavailable(error):
+            if self._first_unavailable is None:
+                self._first_unavailable = now
+            left = self._first_unavailable + self._policy.unavailable_timeout_s - now
+            return min(next(self._unavailable), left) if left > 0 else None
+        self._first_unavailable = None  # it answered again: a later outage is timed anew
+        if self._first_transient is None:
+            self._first_transient = now
+        if now - self._first_transient > self._policy.max_retry_time_s:
+            return None
+        return next(self._transient)
 
 
 class Neo4jExecutor:
@@ -215,8 +312,7 @@ class Neo4jExecutor:
             return work(_Tx(tx, self._catalog))
 
         self._count(units=1)
-        delays = self._retry.delays()
-        started = time.monotonic()
+        retry = _Retrying(self._retry)
         with (
             translate_driver_errors(self._uri, what),
             self._driver.session(
@@ -234,11 +330,19 @@ class Neo4jExecutor:
                 except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as err:
                     if not err.is_retryable():
                         raise
-                    if time.monotonic() - started > self._retry.max_retry_time_s:
+                    delay = retry.next_delay(err)
+                    if delay is None:
+                        if is_unavailable(err):
+                            raise DatabaseUnavailableError(
+                                f"Neo4j at {self._uri} did not answer for "
+                                f"{retry.unavailable_for():.1f}s ({_one_line(err)}); the call "
+                                "was not done; try again when the database is back (check "
+                                "NEO4J_URI, or `kg-context neo4j status` for the local server)"
+                            ) from err
                         raise
                     code = err.code if isinstance(err, neo4j_errors.Neo4jError) else None
                     self._count(code=code or type(err).__name__)
-                    time.sleep(next(delays))
+                    time.sleep(delay)
 
     def _statement(
         self, name: str, params: dict[str, Any], mode: neo4j.RoutingControl

@@ -6,6 +6,9 @@ with ``mvn -q dependency:copy-dependencies`` into a user cache directory. ``star
 use, runs ``org.neo4j.server.CommunityEntryPoint`` in the background, waits for Bolt to answer and
 writes a pid file. ``start`` is idempotent, a stale pid file is handled, and ``stop`` leaves no
 java process behind. Data survives a killed server: the next ``start`` recovers it.
+
+The server is not a back door: auth on, 127.0.0.1 only, a random password kept in a 0600 file
+(``local_password``), and the HTTP connector can be off (``KG_CONTEXT_LOCAL_HTTP_ENABLED``).
 """
 
 from __future__ import annotations
@@ -26,10 +29,19 @@ from pathlib import Path
 import neo4j
 from neo4j import exceptions as neo4j_errors
 
+from kg_context.db.local_password import ensure_password, local_password, set_initial_password
 from kg_context.errors import LocalServerError
 from kg_context.settings import LocalServerSettings
 
-__all__ = ["ServerStatus", "provision", "start", "status", "stop"]
+__all__ = [
+    "ServerStatus",
+    "ensure_password",
+    "local_password",
+    "provision",
+    "start",
+    "status",
+    "stop",
+]
 
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 ADMIN_TOOL = "org.neo4j.cli.AdminTool"
@@ -139,6 +151,8 @@ def provision(settings: LocalServerSettings | None = None) -> Path:
 def _write_config(settings: LocalServerSettings) -> Path:
     home = _home(settings)
     conf_dir = home / "conf"
+    home.mkdir(parents=True, exist_ok=True)
+    home.chmod(0o700)  # the store, the logs and the password file are the server's alone
     for sub in ("conf", "data", "logs", "run", "plugins", "import"):
         (home / sub).mkdir(parents=True, exist_ok=True)
     lines = [
@@ -149,10 +163,11 @@ def _write_config(settings: LocalServerSettings) -> Path:
         f"server.directories.plugins={home / 'plugins'}",
         f"server.directories.import={home / 'import'}",
         f"server.default_listen_address={settings.host}",
+        "dbms.security.auth_enabled=true",
         "server.bolt.enabled=true",
         f"server.bolt.listen_address={settings.host}:{settings.bolt_port}",
         f"server.bolt.advertised_address={settings.host}:{settings.bolt_port}",
-        "server.http.enabled=true",
+        f"server.http.enabled={'true' if settings.http_enabled else 'false'}",
         f"server.http.listen_address={settings.host}:{settings.http_port}",
         f"server.http.advertised_address={settings.host}:{settings.http_port}",
         "server.https.enabled=false",
@@ -211,7 +226,7 @@ def _bolt_answers(settings: LocalServerSettings) -> str | None:
     try:
         with neo4j.GraphDatabase.driver(
             settings.bolt_uri,
-            auth=("neo4j", settings.password.get_secret_value()),
+            auth=("neo4j", local_password(settings).get_secret_value()),
             connection_timeout=3.0,
         ) as driver:
             info = driver.get_server_info()
@@ -252,27 +267,7 @@ def _log_tail(settings: LocalServerSettings, lines: int = 8) -> str:
 
 def _set_initial_password(settings: LocalServerSettings, lib_dir: Path, conf_dir: Path) -> None:
     env = dict(os.environ, NEO4J_HOME=str(_home(settings)), NEO4J_CONF=str(conf_dir))
-    done = subprocess.run(
-        [
-            _java(),
-            "-cp",
-            _classpath(lib_dir),
-            "-Dfile.encoding=UTF-8",
-            ADMIN_TOOL,
-            "dbms",
-            "set-initial-password",
-            settings.password.get_secret_value(),
-        ],
-        env=env,
-        cwd=_home(settings),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise LocalServerError(
-            "neo4j-admin dbms set-initial-password failed: " + (done.stderr or done.stdout).strip()
-        )
+    set_initial_password(settings, [_java(), "-cp", _classpath(lib_dir)], ADMIN_TOOL, env)
 
 
 # The steps of ``start`` on a cold machine, in order (``on_step`` is told each one).
@@ -299,7 +294,10 @@ def start(
         _say(f"removing {current.detail}")
         _pid_path(settings).unlink(missing_ok=True)
         grace_s = 30.0  # a server that just died may still be releasing its ports
-    for port in (settings.bolt_port, settings.http_port):
+    ports = (
+        (settings.bolt_port, settings.http_port) if settings.http_enabled else (settings.bolt_port,)
+    )
+    for port in ports:
         deadline = time.monotonic() + grace_s
         while _port_open(settings.host, port) and time.monotonic() < deadline:
             time.sleep(0.5)
@@ -316,6 +314,8 @@ def start(
     step(START_STEPS[3])
     if not (home / "data" / "dbms").exists():
         _set_initial_password(settings, lib_dir, conf_dir)
+    else:
+        local_password(settings)  # fail before starting a server nobody could log into
     step(START_STEPS[4])
     console = (home / "logs" / "console.log").open("ab")
     command = [

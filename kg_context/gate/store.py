@@ -99,7 +99,17 @@ class GateStore:
         records = self._executor.write(
             "gate/submit_proposals", boundary_id=boundary_id, proposals=rows, now=now_iso()
         )
-        return submissions(records, digests, boundary_id)
+        recorded = submissions(records, digests, boundary_id)
+        self._forget(
+            boundary_id, [s.proposal_id for s in recorded if s.status != ProposalStatus.PENDING]
+        )
+        return recorded
+
+    def _forget(self, boundary_id: str, proposal_ids: Sequence[str]) -> None:
+        """Drop decided proposals from memory: they are only needed between submit and close
+        (kept, a long-running process's memory grew with every set it committed)."""
+        for proposal_id in proposal_ids:
+            self._submitted.pop((boundary_id, proposal_id), None)
 
     def _prepare(
         self, boundary_id: str, proposals: Sequence[Proposal]
@@ -152,6 +162,7 @@ class GateStore:
                 batch, more = isolate(self._executor, steps)
             prepared = None
             decisions.extend(batch)
+            self._forget(boundary_id, [pid for d in batch for pid in d.proposal_ids])
         return decisions
 
     def _record_prepared(

@@ -11,7 +11,9 @@ boundaries in a shared database; within it they may write whatever the gate acce
 from __future__ import annotations
 
 import uuid
+from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +22,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode, checks
 
+from kg_context.db.catalog import Catalog
+from kg_context.db.connection import Target, open_driver
+from kg_context.engine import Engine
 from tests.integration.api_server import Server, running
+
+COUNTS = Path(__file__).resolve().parents[1] / "reliability" / "fixtures"
 
 EXAMPLES_PER_OPERATION = 12
 # No 5xx, and every answer as the spec says; invalid requests are refused. Not run:
@@ -57,9 +64,11 @@ def _operations(url: str) -> list[Any]:
 
 @pytest.mark.parametrize("mode", list(GenerationMode), ids=lambda m: m.value)
 def test_the_spec_holds_for_generated_requests(
-    mode: GenerationMode, fuzz_server: Server, fuzzed_boundary: str
+    mode: GenerationMode, fuzz_server: Server, fuzzed_boundary: str, graph: Engine
 ) -> None:
-    """Every operation, valid and invalid requests: no 5xx, every answer as documented."""
+    """Every operation, valid and invalid requests: no 5xx, every answer as documented, and no
+    refused request (4xx) changed the graph (its nodes and relationships counted around each)."""
+    refused: Counter[bool] = Counter()
     headers = {"Authorization": f"Bearer {fuzz_server.tokens['operator']}"}
     operations = _operations(fuzz_server.url)
     assert len(operations) >= 20
@@ -79,7 +88,11 @@ def test_the_spec_holds_for_generated_requests(
             database=None,
         )
         def check(case: Any) -> None:
-            case.call_and_validate(headers=headers, checks=CHECKS, timeout=120)
+            before = _graph(graph)
+            response = case.call_and_validate(headers=headers, checks=CHECKS, timeout=120)
+            if 400 <= response.status_code < 500:  # refused: nothing of it was recorded
+                assert _graph(graph) == before, (case.method, case.path, response.status_code)
+            refused[response.status_code >= 400] += 1
 
         try:
             check()
@@ -89,3 +102,18 @@ def test_the_spec_holds_for_generated_requests(
             continue
         exercised.append(operation.label)
     assert len(exercised) >= (len(operations) if mode is GenerationMode.POSITIVE else 15)
+    print(f"\nschemathesis {mode.value}: {refused[True]} refused, {refused[False]} answered")
+    if mode is GenerationMode.NEGATIVE:
+        assert refused[True] > 0
+
+
+@pytest.fixture(scope="module")
+def graph(neo4j_target: Target) -> Iterator[Engine]:
+    """The database's node and relationship counts, read with a test-only statement."""
+    with Engine(open_driver(neo4j_target), neo4j_target, catalog=Catalog(COUNTS)) as raw:
+        yield raw
+
+
+def _graph(raw: Engine) -> tuple[int, int]:
+    row = raw.executor.read("counts/graph")[0]
+    return row["nodes"], row["relationships"]

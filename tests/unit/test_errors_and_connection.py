@@ -6,6 +6,7 @@ import inspect
 
 import pytest
 from neo4j import exceptions as neo4j_errors
+from pydantic import SecretStr
 
 import kg_context
 from kg_context import errors
@@ -56,7 +57,9 @@ def test_resolution_order(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "NEO4J_URI" in target.describe()
     monkeypatch.delenv("NEO4J_URI")
     assert resolve_source(Neo4jSettings(), probe_docker=False) == "local"
-    local = target_for("local", Neo4jSettings(), LocalServerSettings(bolt_port=7999))
+    local = target_for(
+        "local", Neo4jSettings(), LocalServerSettings(bolt_port=7999, password=SecretStr("pw"))
+    )
     assert local.uri == "bolt://127.0.0.1:7999"
     assert "local server" in local.describe()
 
@@ -72,3 +75,8 @@ def test_env_uri_without_password_is_a_configuration_error(monkeypatch: pytest.M
 def test_non_bolt_uri_is_refused_before_connecting(uri: str) -> None:
     with pytest.raises(errors.ConfigurationError, match="not a Bolt URI"):
         open_driver(Target("env", uri, "neo4j", "pw", "neo4j"))
+
+
+def test_a_target_never_shows_its_password() -> None:
+    target = Target("env", "bolt://h:1", "neo4j", "s3cret-value", "neo4j")
+    assert "s3cret-value" not in repr(target) and "s3cret-value" not in target.describe()

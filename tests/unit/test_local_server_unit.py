@@ -41,3 +41,93 @@ def test_a_live_pid_that_is_not_neo4j_is_not_taken_for_the_server(tmp_path: Path
     pid_file.parent.mkdir(parents=True)
     pid_file.write_text(f"{os.getpid()}\n")  # pytest itself: alive, but not a Neo4j server
     assert not neo4j_local.status(settings).running
+
+
+# -- issue 15, item 5: the local server is not a back door ----------------------------------------
+
+
+def test_provisioning_generates_a_random_password_kept_0600(tmp_path: Path) -> None:
+    import stat
+
+    first, second = _settings(tmp_path / "a"), _settings(tmp_path / "b")
+    password = neo4j_local.ensure_password(first).get_secret_value()
+    assert len(password) >= 32 and password != "kg-context-local"
+    assert neo4j_local.ensure_password(first).get_secret_value() == password  # kept, not redone
+    assert neo4j_local.local_password(first).get_secret_value() == password  # what clients read
+    assert neo4j_local.ensure_password(second).get_secret_value() != password
+    mode = stat.S_IMODE(first.password_file.stat().st_mode)
+    assert mode == 0o600, oct(mode)
+
+
+def test_the_environment_overrides_the_password_file_and_writes_none(tmp_path: Path) -> None:
+    from pydantic import SecretStr
+
+    settings = LocalServerSettings(home_dir=tmp_path / "home", password=SecretStr("given-one"))
+    assert neo4j_local.ensure_password(settings).get_secret_value() == "given-one"
+    assert neo4j_local.local_password(settings).get_secret_value() == "given-one"
+    assert not settings.password_file.exists()
+
+
+def test_a_server_without_its_password_is_an_error_saying_what_to_do(tmp_path: Path) -> None:
+    import pytest
+
+    from kg_context.errors import LocalServerError
+
+    settings = _settings(tmp_path)
+    with pytest.raises(LocalServerError, match="kg-context neo4j start"):
+        neo4j_local.local_password(settings)
+    (tmp_path / "home" / "data" / "dbms").mkdir(parents=True)  # provisioned before issue 15
+    with pytest.raises(LocalServerError, match="KG_CONTEXT_LOCAL_PASSWORD"):
+        neo4j_local.local_password(settings)
+
+
+def test_the_initial_password_never_reaches_a_command_line(
+    tmp_path: Path, monkeypatch: object
+) -> None:
+    import subprocess
+
+    import pytest
+
+    settings = _settings(tmp_path)
+    conf_dir = neo4j_local._write_config(settings)
+    seen: dict[str, object] = {}
+
+    def fake_run(command: list[str], **_: object) -> subprocess.CompletedProcess[str]:
+        argfile = Path(command[-1].removeprefix("@"))
+        seen["command"] = command
+        seen["argfile"] = argfile.read_text()
+        seen["mode"] = argfile.stat().st_mode & 0o777
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    monkeypatch.setattr(neo4j_local, "_java", lambda: "java")
+    from kg_context.db import local_password as passwords
+
+    monkeypatch.setattr(passwords.subprocess, "run", fake_run)
+    neo4j_local._set_initial_password(settings, tmp_path / "lib", conf_dir)
+    password = neo4j_local.local_password(settings).get_secret_value()
+    command = seen["command"]
+    assert isinstance(command, list) and command[-1].startswith("@")
+    assert not any(password in part for part in command)
+    assert f'"{password}"' in str(seen["argfile"]) and seen["mode"] == 0o600
+    assert not list((tmp_path / "home" / "run").glob("*.args"))  # removed afterwards
+
+
+def test_the_argfile_quotes_whatever_a_given_password_holds() -> None:
+    from kg_context.db.local_password import argfile_quote
+
+    assert argfile_quote('a "b" \\c') == '"a \\"b\\" \\\\c"'
+
+
+def test_auth_is_on_the_home_is_private_and_http_can_be_turned_off(tmp_path: Path) -> None:
+    import stat
+
+    on = _settings(tmp_path / "on")
+    conf = (neo4j_local._write_config(on) / "neo4j.conf").read_text()
+    assert "dbms.security.auth_enabled=true" in conf
+    assert "server.http.enabled=true" in conf
+    assert stat.S_IMODE(on.home_dir.stat().st_mode) == 0o700
+    off = LocalServerSettings(home_dir=tmp_path / "off", http_enabled=False)
+    conf = (neo4j_local._write_config(off) / "neo4j.conf").read_text()
+    assert "server.http.enabled=false" in conf
+    assert "off" in off.browser_url
