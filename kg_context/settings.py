@@ -33,6 +33,7 @@ __all__ = [
     "Neo4jSettings",
     "ResidencySettings",
     "SchemaSettings",
+    "SearchSettings",
     "load_settings",
 ]
 
@@ -220,6 +221,23 @@ class ResidencySettings(BaseSettings):
     recall_max_entries: int = Field(default=16, ge=1, le=1000)
 
 
+class SearchSettings(BaseSettings):
+    """Search over the record (recall, history search): how the vector half finds a
+    boundary's nearest entries (``KG_CONTEXT_SEARCH_*``).
+
+    A boundary with at most ``exact_max_entries`` embedded entries (or at most ``k``) is ranked
+    exactly: the cosine of every one of its entries, nothing approximate. A larger one asks the
+    shared vector index for nearest neighbours across every boundary and keeps its own, widening
+    the request until ``k`` of its entries are found or the whole index has been asked.
+    """
+
+    model_config = SettingsConfigDict(
+        env_prefix="KG_CONTEXT_SEARCH_", env_file=".env", extra="ignore"
+    )
+
+    exact_max_entries: int = Field(default=2_000, ge=0, le=1_000_000)
+
+
 class SchemaSettings(BaseSettings):
     """The schema check when an engine connects (``KG_CONTEXT_SCHEMA_*``)."""
 
@@ -286,6 +304,10 @@ def _embedding() -> EmbeddingSettings:
     return load_settings(EmbeddingSettings)
 
 
+def _search() -> SearchSettings:
+    return load_settings(SearchSettings)
+
+
 def _schema() -> SchemaSettings:
     return load_settings(SchemaSettings)
 
@@ -304,3 +326,4 @@ class EngineSettings:
     cycle: CycleSettings = field(default_factory=_cycle)
     embedding: EmbeddingSettings = field(default_factory=_embedding)
     schema: SchemaSettings = field(default_factory=_schema)
+    search: SearchSettings = field(default_factory=_search)

@@ -26,6 +26,7 @@ from kg_context.db.executor import Neo4jExecutor
 from kg_context.db.schema import OBSOLETE, SCHEMA_VERSION, package_rules
 from kg_context.engine import Engine
 from kg_context.errors import SchemaError
+from kg_context.record import history
 from kg_context.settings import EngineSettings, LocalServerSettings, Neo4jSettings, SchemaSettings
 from tests.factories import entry, proposal
 from tests.unit.test_id_scoping import id_lookups
@@ -129,6 +130,11 @@ def test_a_version_1_database_with_data_upgrades_on_connect(
         assert record["version"] == SCHEMA_VERSION
         assert sorted(record["rules"]) == sorted(rule.line for rule in package_rules())
 
+        # version 3: the old entry got its boundary token (the fulltext index filters by it)
+        # and its embedding marker, so the boundary's search finds it
+        hits = history.search(engine.boundary(old, create=False), "v1 db", k=5)
+        assert [h.entry_id for h in hits] == ["e-1"]
+
         # the old boundary's ids, in two new boundaries, through the gate
         for b in ("v2-a", "v2-b"):
             decision = engine.boundary(b).commit(
@@ -166,7 +172,9 @@ def test_a_changed_rule_is_replaced_and_only_it(fresh: Target, fixtures: Neo4jEx
     recorded = [r.line if r is not changed else f"{r.name}=index:0000" for r in rules]
     fixtures.write("fixture/set_record", version=SCHEMA_VERSION, rules=recorded)
     with pytest.raises(
-        SchemaError, match=r"records schema version 2, 1 changed .*; run `kg-context schema apply`"
+        SchemaError,
+        match=rf"records schema version {SCHEMA_VERSION}, 1 changed .*; "
+        r"run `kg-context schema apply`",
     ):
         Engine.connect(fresh, engine_settings=_settings(auto_apply=False))
     with Engine.connect(fresh, engine_settings=_settings(auto_apply=True)) as engine:

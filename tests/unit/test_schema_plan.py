@@ -16,7 +16,12 @@ from kg_context.db.schema import (
 # The digest of every rule of schema version SCHEMA_VERSION. A change to a file in
 # cypher/schema/ (code, not comments) changes it: bump SCHEMA_VERSION (and list the rules it
 # replaces in OBSOLETE), then update this digest.
-VERSION_DIGEST = {2: "8c3bbe607b8f5bdfd1ae1513f2bfadc25f6c3e19d5ad796760f4c3ed5d49f404"}
+VERSION_DIGEST = {
+    2: "8c3bbe607b8f5bdfd1ae1513f2bfadc25f6c3e19d5ad796760f4c3ed5d49f404",
+    # 3 (issue 13): the boundary token in the fulltext index; (boundary_id, key),
+    # (boundary_id, embedding_pending) and per-boundary attention indexes.
+    3: "b0955425a98885ada6f4e4c4c91080c27fefed25a3abd74625e2ef8f76476aff",
+}
 
 
 def _record(version: int = SCHEMA_VERSION) -> SchemaRecord:
@@ -71,6 +76,21 @@ def test_a_changed_statement_is_replaced_and_a_dropped_rule_is_dropped() -> None
     assert [r.name for r in plan.replace] == ["entry_key"]
     assert plan.create == []
     assert plan.drop == [(RuleKind.INDEX, "gone_index")]
+
+
+def test_a_version_2_record_replaces_the_fulltext_index_and_adds_the_boundary_indexes() -> None:
+    rules = {r.name: r for r in package_rules()}
+    new = {
+        "entry_boundary_key",
+        "entry_boundary_embedding_pending",
+        "proposal_node_boundary_attention",
+    }
+    held = {name: (r.kind, r.digest) for name, r in rules.items() if name not in new}
+    held["entry_body_fulltext"] = (RuleKind.INDEX, "version-2-digest")
+    plan = plan_schema(SchemaRecord(2, held))
+    assert {r.name for r in plan.create} == new
+    assert [r.name for r in plan.replace] == ["entry_body_fulltext"]
+    assert "boundary_token" in rules["entry_body_fulltext"].query.text
 
 
 def test_apply_everything_recreates_all_if_not_exists_whatever_the_record() -> None:
