@@ -20,6 +20,7 @@ from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from kg_context.errors import ConfigurationError
+from kg_context.vocabulary import AttentionScope
 
 __all__ = [
     "DEFAULT_EMBEDDING_MODEL",
@@ -171,6 +172,9 @@ class AttentionSettings(BaseSettings):
     prior_alpha: float = Field(default=2.0, gt=0)
     prior_beta: float = Field(default=2.0, gt=0)
     track_record_window: int = Field(default=200, ge=1, le=100_000)
+    # Scores and track records per boundary (the default) or across every boundary (global, an
+    # explicit option): KG_CONTEXT_ATTENTION_SCOPE=boundary|global.
+    scope: AttentionScope = AttentionScope.BOUNDARY
     # Used when a specialist declares no confidence (neither metadata nor a "confidence:" line).
     default_confidence: float = Field(default=0.5, ge=0, le=1)
     # Misses with zero hits after broadcasts before the mismatch guard fires (seed condition).
