@@ -193,17 +193,25 @@ class AttentionSettings(BaseSettings):
 
 
 class InvalidationSettings(BaseSettings):
-    """Bounds of the invalidation walk (issue 5): how deep and how wide it may go before the
-    blast-radius summary says a bound cut it, and how many ids the summary body lists."""
+    """Bounds of the invalidation walk (issues 5 and 13): how deep and how wide it may go before
+    the blast-radius summary says a bound cut it, how many entries one page of the walk expands,
+    how many transitions one governed set of the blast radius carries, and how many ids the
+    summary body lists."""
 
     model_config = SettingsConfigDict(
         env_prefix="KG_CONTEXT_INVALIDATION_", env_file=".env", extra="ignore"
     )
 
     max_depth: int = Field(default=64, ge=1, le=100_000)
-    # Descendants (essential and supporting together); a proposal carries at most 10,000
-    # transitions, so the default leaves room for the failed entries themselves.
-    max_nodes: int = Field(default=5_000, ge=1, le=1_000_000)
+    # Descendants (essential and supporting together). The walk holds one id per descendant (in
+    # the caller, never in a server transaction) and reads in pages, so the bound is what it
+    # may cost, not what the server can hold: 100,000 descendants walk in well under a minute.
+    max_nodes: int = Field(default=100_000, ge=1, le=1_000_000)
+    # Entries of one level expanded per statement of the walk.
+    page_size: int = Field(default=2_000, ge=1, le=100_000)
+    # Transitions per governed set of one blast radius (a proposal carries at most 10,000): a
+    # larger radius is committed as several linked sets, in order.
+    transitions_per_set: int = Field(default=5_000, ge=2, le=10_000)
     summary_ids: int = Field(default=40, ge=0, le=1_000)
 
 

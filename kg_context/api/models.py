@@ -147,7 +147,13 @@ class InvalidationIn(_In):
 
 
 class InvalidationOut(_Out):
-    decision: DecisionOut
+    decision: DecisionOut = Field(description="Part 1: the failed entries and the whole summary")
+    parts: list[DecisionOut] = Field(
+        description="Every governed set of the blast radius the gate decided, in order (a "
+        "radius over KG_CONTEXT_INVALIDATION_TRANSITIONS_PER_SET transitions takes several)"
+    )
+    complete: bool = Field(description="Every part was committed")
+    pages: int = Field(description="Statements the walk ran (pages of one level each)")
     summary: str | None
     failed: list[str]
     at_risk: list[str]
