@@ -96,12 +96,17 @@ class Boundary:
         return self._after(self._store.close(self.id, self.gateway_id))
 
     def commit(self, proposal: ProposalInput) -> Decision:
-        """Submit one proposal, close, and return the decision of the set it landed in."""
+        """Submit one proposal, close, and return the decision of the set it landed in: one
+        locked transaction (the proposal is recorded and decided in it, with whatever else is
+        pending). A proposal decided before returns the recorded decision (``replayed``)."""
         parsed = self._parse(proposal)
-        (submission,) = self._store.submit(self.id, [parsed])
-        if submission.status != ProposalStatus.PENDING:
+        found, decisions = self._store.commit(
+            self.id, self.gateway_id, [parsed], replays_close=False
+        )
+        self._after(decisions)
+        if found and found[0].status != ProposalStatus.PENDING:
             return self._recorded(parsed.id)
-        for decision in self.close():  # close() runs the post-commit hook
+        for decision in decisions:
             if parsed.id in decision.proposal_ids:
                 return decision
         return self._recorded(parsed.id)  # another process's close decided it

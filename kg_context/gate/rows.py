@@ -1,9 +1,11 @@
 """The rows the gate hands to its write statements, typed (pure data).
 
-Each ``TypedDict`` here is exactly what one ``cypher/gate/write_*.cypher`` statement reads from
-``row`` (``tests/unit/test_gate_rows.py`` checks the keys against the files, the way the catalog
-checks top-level parameters). A ``Plan`` holds every row one commit transaction writes; the gate
-(``decision``, ``commit_plan``) fills it, the store (``store``) writes it. ``receipt_row`` is the
+Each ``TypedDict`` here is exactly what one part of ``cypher/gate/write_plan.cypher`` (the one
+statement that writes everything a gate transaction decided) reads from its row variable
+(``set_row``, ``derived``, ``transition``, ...; ``tests/unit/test_gate_rows.py`` checks the keys
+against the file, the way the catalog checks top-level parameters). A ``Plan`` holds every row
+one commit transaction writes; the gate (``decision``, ``commit_plan``) fills it, the store
+(``store``) writes it. ``receipt_row`` is the
 one receipt builder: the gate's review, commit, halt and rejection receipts and an operator's
 resolution receipt all come from it.
 """
@@ -38,21 +40,21 @@ Props = dict[str, Any]
 
 
 class WriterRow(TypedDict):
-    """``(:Set)-[:BY]->(:Writer {id, kind})``, nested in ``write_sets``."""
+    """``(:Set)-[:BY]->(:Writer {id, kind})``, nested in ``write_plan``'s sets."""
 
     id: str
     kind: str
 
 
 class ProposalOutcomeRow(TypedDict):
-    """What became of one proposal (``p.status``, ``IN_SET``), nested in ``write_sets``."""
+    """What became of one proposal (``p.status``, ``IN_SET``), nested in ``write_plan``'s sets."""
 
     id: str
     status: ProposalStatus
 
 
 class EntryRow(TypedDict):
-    """A new entry with its labels and declared targets, nested in ``write_sets``."""
+    """A new entry with its labels and declared targets, nested in ``write_plan``'s sets."""
 
     labels: list[str]
     targets: list[str]
@@ -68,7 +70,7 @@ class SetRow(TypedDict):
 
 
 class SetWriteRow(TypedDict):
-    """One row of ``write_sets``: a set with its writers, receipts, proposals and entries."""
+    """One row of ``write_plan``'s ``$sets``: a set, its writers, receipts, proposals, entries."""
 
     id: str
     prev_id: str | None
@@ -87,7 +89,7 @@ class ReceiptRow(TypedDict):
 
 
 class HaltRow(TypedDict):
-    """One row of ``write_halts``: a halt (its props carry its id) ON a set."""
+    """One row of ``write_plan``'s ``$halts``: a halt (its props carry its id) ON a set."""
 
     set_id: str
     props: Props
@@ -130,7 +132,7 @@ TransitionRow = TypedDict(
 
 
 class BoundaryRow(TypedDict):
-    """The parameters of ``advance_boundary``: the boundary after the transaction's sets."""
+    """The boundary parameters of ``write_plan``: the boundary after the transaction's sets."""
 
     seq: int
     last_set_id: str | None
@@ -142,7 +144,7 @@ class BoundaryRow(TypedDict):
 
 @dataclass(slots=True)
 class _Decided:
-    """A decided set's rows that ``write_sets`` nests under it."""
+    """A decided set's rows that ``write_plan`` nests under it."""
 
     writers: list[WriterRow] = field(default_factory=list)
     receipts: list[ReceiptRow] = field(default_factory=list)
@@ -187,7 +189,7 @@ class Plan:
 
 def nested_sets(plan: Plan) -> list[SetWriteRow]:
     """The plan's set rows with their writers, receipts, proposals and entries nested, for the one
-    ``write_sets`` statement."""
+    ``$sets`` of ``write_plan``."""
     out: list[SetWriteRow] = []
     for row in plan.sets:
         decided = plan.decided[row["id"]]

@@ -1,11 +1,17 @@
 """The gate's I/O: record proposals, and run the set constructor and the gate inside ONE locked
 write transaction per batch (the single committer of a boundary, across processes and hosts).
 
-The transaction takes the boundary's write lock first, then reads the pending proposals, builds
-the closed sets, reads the state they refer to, lets the gate decide (pure logic), and writes the
-plan. Everything it does is a function of what it read under the lock, so a retried transaction
-(the driver retries transient failures) decides the same way, and proposals already decided are
-no longer pending: nothing commits twice.
+The transaction takes the boundary's write lock first, then records the proposals submitted with
+it, reads the pending proposals, builds the closed sets, reads the state they refer to, lets the
+gate decide (pure logic), and writes the plan. Everything it does is a function of what it read
+under the lock, so a retried transaction (the executor retries transient failures) decides the
+same way, and proposals already decided are no longer pending: nothing commits twice.
+
+Round trips: the lock, the submission, the pending proposals and the state the submitted
+proposals refer to are one statement (``open_batch``), everything decided is one more
+(``write_plan``): a single ``commit()`` is one transaction of two statements, as a bare write of
+the same graph is. The state is read again only when other writers' pending proposals join the
+batch and refer to more.
 """
 
 from __future__ import annotations
@@ -31,7 +37,14 @@ from kg_context.gate.proposal_records import (
 )
 from kg_context.gate.set_constructor import ClosedSet, construct_sets
 from kg_context.gate.snapshot import BoundaryState, Snapshot
-from kg_context.gate.transaction_io import load_snapshot, lock_boundary, write_plan
+from kg_context.gate.transaction_io import (
+    References,
+    load_snapshot,
+    lock_boundary,
+    open_batch,
+    references,
+    write_plan,
+)
 from kg_context.vocabulary import ProposalStatus
 
 __all__ = ["GateStore", "Submission", "now_iso"]
@@ -101,21 +114,41 @@ class GateStore:
 
         ``submit``: proposals to record first, in the same transaction as the first batch.
         """
+        return self.commit(boundary_id, gateway_id, submit)[1]
+
+    def commit(
+        self,
+        boundary_id: str,
+        gateway_id: str,
+        submit: Sequence[Proposal] = (),
+        *,
+        replays_close: bool = True,
+    ) -> tuple[list[Submission], list[Decision]]:
+        """``close`` that also says what the record held for each submitted proposal (a
+        proposal decided before is not pending: its decision is the recorded one). Without
+        ``replays_close``, a submission that was entirely decided before closes nothing."""
         prepared = self._prepare(boundary_id, submit) if submit else None
+        # The state the submitted proposals refer to is read with the lock, in the statement
+        # that takes it: when nothing else is pending, that is all the gate reads.
+        expected = references(construct_sets(list(submit), 1).sets) if submit else References()
         decisions: list[Decision] = []
+        recorded: list[Submission] = []
         more = True
         while more:
-            batch, more = self._executor.write_tx(
+            batch, more, found = self._executor.write_tx(
                 partial(
                     self._close_batch,
                     boundary_id=boundary_id,
                     gateway_id=gateway_id,
                     prepared=prepared,
+                    expected=expected,
+                    replays_close=replays_close,
                 )
             )
-            prepared = None
+            prepared, expected = None, References()
+            recorded = recorded or found
             decisions.extend(batch)
-        return decisions
+        return recorded, decisions
 
     def decide_sets(
         self,
@@ -144,26 +177,37 @@ class GateStore:
         boundary_id: str,
         gateway_id: str,
         prepared: tuple[list[dict[str, Any]], dict[str, str]] | None,
-    ) -> tuple[list[Decision], bool]:
-        boundary = lock_boundary(tx, boundary_id)
-        if prepared is not None:
-            rows, digests = prepared
-            records = tx.run(
-                "gate/submit_proposals", boundary_id=boundary_id, proposals=rows, now=now_iso()
-            )
-            submissions(records, digests, boundary_id)
-        pending_rows = tx.run(
-            "gate/pending_proposals", boundary_id=boundary_id, limit=self._batch_limit
+        expected: References,
+        replays_close: bool = True,
+    ) -> tuple[list[Decision], bool, list[Submission]]:
+        rows, digests = prepared if prepared is not None else ([], {})
+        opened = open_batch(
+            tx,
+            boundary_id,
+            proposals=rows,
+            now=now_iso(),
+            limit=self._batch_limit,
+            expected=expected,
         )
-        if not pending_rows:
-            return [], False
-        pending = self._pending_proposals(tx, boundary_id, pending_rows)
+        found = submissions(opened.submitted, digests, boundary_id) if prepared else []
+        replayed = bool(found) and not any(f.new for f in found)
+        if not opened.pending or (replayed and not replays_close):
+            return [], False, found
+        pending = self._pending_proposals(tx, boundary_id, opened.pending)
+        boundary = opened.boundary
         constitution = self._constitution_for(boundary.constitution_version)
         construction = construct_sets(pending, constitution.window.proposals)
+        snapshot = opened.snapshot(references(construction.sets))
         decisions = self._decide(
-            tx, boundary, construction.sets, construction.unplaced, gateway_id, frozenset()
+            tx,
+            boundary,
+            construction.sets,
+            construction.unplaced,
+            gateway_id,
+            frozenset(),
+            snapshot,
         )
-        return decisions, len(pending_rows) >= self._batch_limit
+        return decisions, len(opened.pending) >= self._batch_limit, found
 
     def _pending_proposals(
         self, tx: Transaction, boundary_id: str, rows: list[Record]
@@ -190,10 +234,13 @@ class GateStore:
         unplaced: list[Proposal],
         gateway_id: str,
         waive: frozenset[str],
+        snapshot: Snapshot | None = None,
     ) -> list[Decision]:
+        """Decide ``sets`` on ``snapshot`` (read with the lock), or on the state read now."""
         constitution = self._constitution_for(boundary.constitution_version)
         expected_seq = boundary.seq  # evaluate advances the in-memory state
-        snapshot = load_snapshot(tx, boundary, sets)
+        if snapshot is None:
+            snapshot = load_snapshot(tx, boundary, sets)
         decisions, plan = evaluate(
             sets,
             snapshot,

@@ -121,8 +121,7 @@ def embed_pending(
         embedder = embedder or get_embedder(boundary.settings.embedding)
         vectors = embedder.encode([f"{r['key']}: {r['body']}" for r in rows])
         payload = [
-            {"id": r["id"], "embedding": [float(x) for x in v]}
-            for r, v in zip(rows, vectors, strict=True)
+            {"id": r["id"], "embedding": v.tolist()} for r, v in zip(rows, vectors, strict=True)
         ]
         written = executor.write(
             "record/write_embeddings",
@@ -143,7 +142,7 @@ def vector_search(boundary: Boundary, vector: Sequence[float], k: int) -> Vector
     """The boundary's ``k`` nearest entries to ``vector``, exactly for a small boundary, through
     the shared index widened until ``k`` hits (or the whole index) for a large one."""
     executor, boundary_id = boundary.executor, boundary.id
-    values = [float(x) for x in vector]
+    values = [float(x) for x in vector]  # any sequence of numbers: a list of Python floats
     cap = max(boundary.settings.search.exact_max_entries, k) + 1
     sizes = executor.read("record/search_vector_sizes", boundary_id=boundary_id, cap=cap)[0]
     if int(sizes["embedded"]) < cap:

@@ -3,11 +3,12 @@ pages whose memory does not grow with the blast radius.
 
 The walk is a level-by-level breadth-first search driven from here, one read transaction, one
 statement per page: ``cypher/invalidation/children.cypher`` takes at most
-``InvalidationSettings.page_size`` entries of the current level and streams one row per
-``DERIVED_FROM`` edge into them (the child, whether the edge is essential, the child's status).
-Nothing is collected on the server, so a statement's memory is one row's, whatever the fan-out,
+``InvalidationSettings.page_size`` entries of the current level and streams one row per entry:
+its ``DERIVED_FROM`` children (ids, whether each edge is essential, their statuses), at most
+``max_nodes`` + the failed entries + 1 of them, smallest ids first (a top-N: the statement never
+holds more). So a statement's memory is bounded by the walk's bound, whatever the blast radius,
 and the server's transaction memory limit is never approached; what the walk holds is here, in
-Python: one id per descendant, at most ``max_nodes`` of them.
+Python: one id per descendant, at most ``max_nodes`` of them (and one page's rows).
 
 - **Depth**: every descendant at its least depth from the failed entries; nothing deeper than
   ``max_depth`` (the level past it is read only to learn whether the bound cut something).
@@ -104,24 +105,34 @@ def _pages(ids: list[str], size: int) -> Iterable[list[str]]:
 
 
 def _expand(
-    tx: Transaction, boundary_id: str, frontier: list[str], page_size: int, s: _Search
+    tx: Transaction,
+    boundary_id: str,
+    frontier: list[str],
+    page_size: int,
+    cap: int,
+    s: _Search,
 ) -> dict[str, str]:
     """One level: the children of ``frontier`` not seen before, each with its nearest root
     (the smallest root id among the parents that reach it at this level)."""
     found: dict[str, str] = {}
     for page in _pages(frontier, page_size):
         s.pages += 1
-        for row in tx.run("invalidation/children", parents=page, boundary_id=boundary_id):
-            s.edges += 1
-            parent, child = row["parent"], row["child"]
-            s.status[child] = row["status"]
-            if row["essential"]:
-                s.essential_children.setdefault(parent, []).append(child)
-            if child in s.depth:
-                continue
+        rows = tx.run("invalidation/children", parents=page, boundary_id=boundary_id, cap=cap)
+        for row in rows:
+            parent = row["parent"]
             root = s.root[parent]
-            if child not in found or root < found[child]:
-                found[child] = root
+            children = row["children"]
+            s.edges += len(children)
+            for child, essential, status in zip(
+                children, row["essential"], row["statuses"], strict=True
+            ):
+                s.status[child] = status
+                if essential:
+                    s.essential_children.setdefault(parent, []).append(child)
+                if child in s.depth:
+                    continue
+                if child not in found or root < found[child]:
+                    found[child] = root
     return found
 
 
@@ -134,10 +145,13 @@ def _search(
     page_size: int,
 ) -> _Search:
     s = _Search(depth=dict.fromkeys(roots, 0), root={r: r for r in roots})
+    # The most children of one entry the walk could keep: the size bound, plus the entries it
+    # has already seen (at most the bound and the roots), plus one to tell a cut.
+    cap = max_nodes + len(roots) + 1
     frontier = roots
     reached = 0
     while frontier:
-        found = _expand(tx, boundary_id, frontier, page_size, s)
+        found = _expand(tx, boundary_id, frontier, page_size, cap, s)
         if s.level == max_depth:  # the level past the bound: read only to know if it cut
             s.cut_by_depth = bool(found)
             break

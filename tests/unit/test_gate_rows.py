@@ -19,19 +19,19 @@ from kg_context.gate import rows
 
 # statement -> {the variable the file binds: the TypedDict of what it reads from it}
 STATEMENTS: dict[str, dict[str, Any]] = {
-    "gate/write_sets": {
-        "row": rows.SetWriteRow,
+    "gate/write_plan": {
+        "set_row": rows.SetWriteRow,
         "w": rows.WriterRow,
         "decided": rows.ProposalOutcomeRow,
         "entry": rows.EntryRow,
+        "derived": rows.DerivedFromRow,
+        "summary": rows.SummarizesRow,
+        "required": rows.RequiresRow,
+        "superseded": rows.SupersedesRow,
+        "halt": rows.HaltRow,
+        "transition": rows.TransitionRow,
     },
-    "gate/write_derived_from": {"row": rows.DerivedFromRow},
-    "gate/write_summarizes": {"row": rows.SummarizesRow},
-    "gate/write_requires": {"row": rows.RequiresRow},
-    "gate/write_supersedes": {"row": rows.SupersedesRow},
-    "gate/write_halts": {"row": rows.HaltRow},
     "gate/write_receipts": {"row": rows.ReceiptRow},
-    "gate/write_transitions": {"row": rows.TransitionRow},
 }
 # Keys a statement's rows carry for the gate's own bookkeeping, never read by the statement:
 # none today (every key the gate writes is read).
@@ -56,12 +56,28 @@ def test_rows_carry_exactly_what_the_statement_reads(name: str) -> None:
         )
 
 
-def test_advance_boundary_takes_the_boundary_row() -> None:
-    params = default_catalog()["gate/advance_boundary"].params
-    assert params == set(rows.BoundaryRow.__annotations__) | {"boundary_id", "expected_seq"}
+def test_write_plan_takes_the_boundary_row_and_every_plan_list() -> None:
+    params = default_catalog()["gate/write_plan"].params
+    lists = {"sets", "derived", "summarizes", "requires", "supersedes", "halts", "transitions"}
+    assert params == set(rows.BoundaryRow.__annotations__) | lists | {
+        "boundary_id",
+        "expected_seq",
+    }
 
 
 def test_every_gate_write_statement_is_covered() -> None:
     writes = {name for name in default_catalog() if name.startswith("gate/write_")}
     covered = set(STATEMENTS) | {"gate/write_adoption"}  # adoption: top-level params only
     assert writes == covered
+
+
+def _code(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
+
+
+def test_open_batch_reads_the_state_exactly_as_load_state_does() -> None:
+    """The state the gate decides on is read by one of two statements (with the lock, or again
+    when other writers' proposals join the batch): the reads must be the same."""
+    load_state = _code(default_catalog()["gate/load_state"].text)
+    reads = load_state[: load_state.rindex("RETURN")].strip()
+    assert reads in _code(default_catalog()["gate/open_batch"].text)

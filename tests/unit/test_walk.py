@@ -33,6 +33,7 @@ class GraphExecutor:
                 self.children.setdefault(parent, []).append((child, essential))
         self.status = status
         self.pages: list[int] = []
+        self.caps: list[int] = []
 
     def run(self, name: str, /, **params: Any) -> list[Record]:
         default_catalog()[name].bind(params)
@@ -40,11 +41,19 @@ class GraphExecutor:
             return [{"seq": 7}]
         assert name == "invalidation/children"
         self.pages.append(len(params["parents"]))
-        return [
-            {"parent": p, "child": c, "essential": e, "status": self.status.get(c, "live")}
-            for p in params["parents"]
-            for c, e in self.children.get(p, [])
-        ]
+        self.caps.append(params["cap"])
+        rows = []
+        for p in params["parents"]:
+            children = sorted(self.children.get(p, []))[: params["cap"]]
+            rows.append(
+                {
+                    "parent": p,
+                    "children": [c for c, _ in children],
+                    "essential": [e for _, e in children],
+                    "statuses": [self.status.get(c, "live") for c, _ in children],
+                }
+            )
+        return rows
 
     def read(self, name: str, /, **params: Any) -> list[Record]:
         return self.run(name, **params)
@@ -147,3 +156,13 @@ def test_an_essential_path_deeper_than_the_bound_cuts_by_depth() -> None:
     found = walk(GraphExecutor(edges, {}), "b", {"root": "live"}, max_depth=2, max_nodes=10)
     assert found.supporting == {"x": "root"} and set(found.essential) == {"p1", "p2"}
     assert found.cut_by_depth
+
+
+def test_a_hub_returns_at_most_the_cap_and_the_cut_keeps_its_smallest_children() -> None:
+    edges: Edges = {f"c{i:03d}": [("root", i % 2 == 0)] for i in range(500)}
+    executor = GraphExecutor(edges, {})
+    found = walk(executor, "b", {"root": "live"}, max_depth=64, max_nodes=10, page_size=5)
+    assert executor.caps == [12]  # max_nodes + one root + 1: never the hub's 500 children
+    assert found.cut_by_size and found.reached == 10
+    assert sorted([*found.essential, *found.supporting]) == [f"c{i:03d}" for i in range(10)]
+    assert found.at_risk == [f"c{i:03d}" for i in range(0, 10, 2)]
