@@ -3,8 +3,9 @@
 One run builds one database through the gate's batched path (``Boundary.commit_many``, 500 sets
 per locked transaction): ``--boundaries`` boundaries (100) holding ``--sets`` committed sets
 between them (1,000,000: five million entries and their edges, every entry embedded), a
-boundary with 50,000 live entries beside a growing history, and ``--proposal-nodes``
-attention ProposalNodes (ten per set). It measures everything at 1% of that size, grows the
+boundary with ``--live`` live entries (50,000) beside a growing history (half an entry per
+set: 500,000 entries at full size), and ``--proposal-nodes`` attention ProposalNodes (ten per
+set). It measures everything at 1% of that size, grows the
 database to 10%, measures again, grows it to 100%, measures again, and prints each figure at
 each size and the ratio of the largest size to the 1% one, all within the one run:
 
@@ -29,6 +30,7 @@ home) the store size on disk and the server's resident memory.
 
     python -m benchmarks.scale                          # the full size
     python -m benchmarks.scale --sets 100000 --neo4j-home /path/to/neo4j/home
+    python -m benchmarks.scale --sets 10000 --live 5000  # minutes: what `make bench` runs
     python -m benchmarks.scale --quick                  # seconds: the test suite runs this
 """
 
@@ -171,10 +173,12 @@ def build(run: Run, fraction: float) -> dict[str, float]:
             _commit_all(run.handle(b), chain_proposals(b, index, have, per_boundary), cfg.batch)
             run.built[b] = per_boundary
     took["chains"] = time.perf_counter() - started
+    _built("chains", per_boundary * cfg.boundaries, took["chains"])
     started = time.perf_counter()
     for b in progress(run.chains, "embeddings"):
         embed_pending(run.handle(b), run.encoder, batch=2_000)
     took["embeddings"] = time.perf_counter() - started
+    _built("embeddings of the chains", 5 * per_boundary * cfg.boundaries, took["embeddings"])
     started = time.perf_counter()
     live_target = cfg.live // 5
     if run.live_sets < live_target:
@@ -188,6 +192,7 @@ def build(run: Run, fraction: float) -> dict[str, float]:
         _commit_all(run.handle(run.live), proposals, cfg.batch)
         run.history_sets = history_target
     took["live_and_history"] = time.perf_counter() - started
+    _built("live and history", run.live_sets + run.history_sets, took["live_and_history"])
     started = time.perf_counter()
     target = round(cfg.proposal_nodes * fraction)
     chunk = 50_000
@@ -203,7 +208,12 @@ def build(run: Run, fraction: float) -> dict[str, float]:
         )
     run.proposal_nodes = max(run.proposal_nodes, target)
     took["proposal_nodes"] = time.perf_counter() - started
+    _built("proposal nodes", run.proposal_nodes, took["proposal_nodes"])
     return took
+
+
+def _built(what: str, total: int, seconds: float) -> None:
+    print(f"# built {what}: {total:,} in all ({seconds:,.0f} s this step)", file=sys.stderr)
 
 
 # -- measuring --------------------------------------------------------------------------------
@@ -467,11 +477,21 @@ def main(argv: list[str] | None = None, *, engine: Engine | None = None) -> None
     parser.add_argument("--sets", type=int, help="committed sets at full size (1,000,000)")
     parser.add_argument("--boundaries", type=int, help="boundaries holding them (100)")
     parser.add_argument("--proposal-nodes", type=int, help="at full size (ten per set)")
+    parser.add_argument(
+        "--live", type=int, help="live entries of the residency boundary (50,000; a multiple of 5)"
+    )
+    parser.add_argument(
+        "--runs", type=int, help="timed runs of reachability, czar plan and walk (7)"
+    )
     parser.add_argument("--neo4j-home", type=Path, help="a local server's home: disk and RSS")
     args = parser.parse_args(argv)
     cfg = QUICK if args.quick else Config()
-    if args.sets:
-        cfg = replace(cfg, sets=args.sets, proposal_nodes=10 * args.sets)
+    if args.sets:  # the history and the ProposalNodes keep their share of the size
+        cfg = replace(cfg, sets=args.sets, history=args.sets // 2, proposal_nodes=10 * args.sets)
+    if args.live:
+        cfg = replace(cfg, live=args.live)
+    if args.runs:
+        cfg = replace(cfg, runs=args.runs)
     if args.boundaries:
         cfg = replace(cfg, boundaries=args.boundaries)
     if args.proposal_nodes is not None:
