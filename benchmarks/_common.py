@@ -1,8 +1,13 @@
-"""Benchmark helpers: timing, progress, and the one-JSON-line-per-figure output. Benchmarks
-connect the way everything else does: ``Engine.connect()`` (the resolved database, settings read
-once), which ensures the schema through ``kg_context.db.schema.ensure_schema``, the same function
-``make bench`` runs first (``kg-context schema apply``): no benchmark runs on an unindexed store.
-Progress bars go to stderr, only on a terminal; stdout carries the JSON lines alone."""
+"""Benchmark helpers: timing, progress, honest baselines, and the one-JSON-line-per-figure output.
+
+Benchmarks connect through ``open_engine``: ``Engine.connect()`` (the resolved database, settings
+read once), which ensures the schema through ``kg_context.db.schema.ensure_schema``, the same
+function ``make bench`` runs first (``kg-context schema apply``), so no benchmark runs on an
+unindexed store, even a fresh one; then it prints the store's node and relationship counts (on
+stderr, and as figures at the end). ``check_plans`` EXPLAINs every statement a benchmark compares
+(the statements the executor really ran, by name) and stops the run, loudly, when one scans
+instead of seeking by index. Progress bars go to stderr, only on a terminal; stdout carries the
+JSON lines alone."""
 
 from __future__ import annotations
 
@@ -15,6 +20,8 @@ from typing import Any, TypeVar
 
 from rich.console import Console
 from rich.progress import track
+
+from kg_context.engine import Engine
 
 T = TypeVar("T")
 _STDERR = Console(stderr=True)
@@ -62,3 +69,82 @@ def figure(
             {"metric": metric, "value": round(value, 4), "unit": unit, "target": target, "met": met}
         )
     )
+
+
+def store_counts(engine: Engine) -> tuple[int, int]:
+    """The store's node and relationship counts (the count store: one cheap read)."""
+    row = engine.executor.read("bench/store_counts")[0]
+    return int(row["nodes"]), int(row["relationships"])
+
+
+def open_engine(name: str, **connect: Any) -> tuple[Engine, tuple[int, int]]:
+    """Connect (ensuring the schema) and say what the store holds at start, on stderr. The
+    caller prints the counts as figures with the rest (``count_figures``)."""
+    engine = Engine.connect(**connect)
+    counts = store_counts(engine)
+    print(
+        f"# {name}: {engine.target.describe()} holds {counts[0]:,} nodes and {counts[1]:,} "
+        "relationships at start",
+        file=sys.stderr,
+    )
+    return engine, counts
+
+
+def count_figures(counts: tuple[int, int]) -> None:
+    figure("store_nodes_at_start", counts[0], "nodes")
+    figure("store_relationships_at_start", counts[1], "relationships")
+
+
+# Operators that read a whole label, relationship type, index or store: a statement a benchmark
+# compares must not need one (with the schema in place, every lookup is a seek).
+SCANS = frozenset(
+    {
+        "AllNodesScan",
+        "NodeByLabelScan",
+        "NodeIndexScan",
+        "NodeIndexContainsScan",
+        "NodeIndexEndsWithScan",
+        "DirectedRelationshipTypeScan",
+        "UndirectedRelationshipTypeScan",
+        "DirectedAllRelationshipsScan",
+        "UndirectedAllRelationshipsScan",
+        "DirectedRelationshipIndexScan",
+        "UndirectedRelationshipIndexScan",
+    }
+)
+
+
+def operators(plan: dict[str, Any]) -> list[str]:
+    """Every operator of a plan tree, depth first (``NodeIndexSeek``, ``ProcedureCall``, ...)."""
+    found = [str(plan.get("operatorType", "")).split("@")[0]]
+    for child in plan.get("children", []):
+        found += operators(child)
+    return found
+
+
+class ScanningPlan(SystemExit):
+    """A compared statement planned a scan: the run stops, loudly (the figures would mean
+    nothing on an unindexed store)."""
+
+
+def check_plans(engine: Engine, names: Iterable[str]) -> dict[str, list[str]]:
+    """EXPLAIN every statement named; return each one's operators. Raise ``ScanningPlan``
+    naming every statement whose plan scans (``SCANS``) instead of seeking by index."""
+    plans = {name: operators(engine.executor.explain(name)) for name in sorted(set(names))}
+    bad = {name: ops for name, ops in plans.items() if SCANS & set(ops)}
+    if bad:
+        lines = [f"  {name}: {' > '.join(ops)}" for name, ops in bad.items()]
+        raise ScanningPlan(
+            "these statements plan a scan instead of an index seek (is the schema applied?):\n"
+            + "\n".join(lines)
+        )
+    print(f"# plans checked: {len(plans)} statements seek by index, none scans", file=sys.stderr)
+    return plans
+
+
+def statements_during(engine: Engine, work: Callable[[], T]) -> tuple[T, set[str]]:
+    """Run ``work`` and return its result and the names of the statements it sent."""
+    before = engine.executor.statement_counts()
+    result = work()
+    after = engine.executor.statement_counts()
+    return result, {name for name, n in after.items() if n > before.get(name, 0)}

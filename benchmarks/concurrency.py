@@ -37,7 +37,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from benchmarks._common import figure
+from benchmarks._common import (
+    check_plans,
+    count_figures,
+    figure,
+    open_engine,
+    statements_during,
+)
 from kg_context.db.executor import DEADLOCK
 from kg_context.engine import Engine
 from kg_context.errors import QueryError
@@ -216,7 +222,19 @@ def main() -> None:
 
     cores = os.cpu_count() or 1
     run, sets = uuid.uuid4().hex[:8], args.sets
-    with Engine.connect() as engine:
+    engine, counts = open_engine("concurrency")  # ensures the schema; counts on stderr
+    with engine:
+        # What every writer and the czar run (commit() transactions, the czar's plan and its
+        # compaction set), sampled here and checked before anything is timed.
+        sample = engine.boundary(f"bench-conc-plans-{run}")
+
+        def one_of_each() -> None:
+            for i in range(2):
+                sample.commit(_set(sample.id, f"{run}-plans", i))
+            sample.run_czar()
+
+        _, names = statements_during(engine, one_of_each)
+        check_plans(engine, names)
         retries, czar_sets, queued = one_boundary(engine, run, sets)
         alone_id = f"bench-conc-alone-{run}"
         engine.boundary(alone_id)
@@ -230,6 +248,7 @@ def main() -> None:
             engine, eight_ids, sets, set(eight_ids.values())
         )
 
+    count_figures(counts)
     figure("concurrency_one_boundary_deadlock_retries", retries[DEADLOCK], "count", "== 0",
            retries[DEADLOCK] == 0)  # fmt: skip
     figure("concurrency_one_boundary_transient_retries", sum(retries.values()), "count")

@@ -9,9 +9,10 @@ boundary and reused by later runs (never deleted).
 
 Timed alternately run by run (60 each after 10 warm-up runs), in this one process against the
 same server, both returning ids to Python:
-- ours: ``kg_context.record.walk.walk`` (the product's walk: one Cypher statement with two
-  pruned BFS traversals, essential/supporting grading, depth and size bounds, boundary filter,
-  the status check of what may move to at_risk, and the Python that assembles the result);
+- ours: ``kg_context.record.walk.walk`` (the product's walk: a breadth-first search in pages of
+  at most 2,000 entries of one level, each one statement that streams the DERIVED_FROM rows into
+  them, in one read transaction; essential/supporting grading, depth and size bounds, boundary
+  filter, the status check of what may move to at_risk, in Python);
 - bare: one variable-length ``MATCH (root)<-[:DERIVED_FROM*]-(d)`` returning
   ``collect(DISTINCT d.id)`` (one list, so both pay the same kind of transfer).
 """
@@ -22,8 +23,15 @@ import random
 import time
 from typing import Any
 
-from benchmarks._common import figure, median, percentile
-from kg_context.engine import Engine
+from benchmarks._common import (
+    check_plans,
+    count_figures,
+    figure,
+    median,
+    open_engine,
+    percentile,
+    statements_during,
+)
 from kg_context.record.walk import walk
 
 BOUNDARY = "bench-invalidation-v1"
@@ -79,7 +87,8 @@ def _interleaved(ours: Any, bare: Any) -> tuple[list[float], list[float]]:
 
 
 def main() -> None:
-    with Engine.connect() as engine:
+    engine, counts = open_engine("invalidation")  # ensures the schema; counts on stderr
+    with engine:
         root = _ensure_graph(engine)
         executor = engine.executor
 
@@ -92,7 +101,8 @@ def main() -> None:
             )
             return list(rows[0]["ids"])
 
-        found, baseline = ours(), bare()
+        (found, baseline), names = statements_during(engine, lambda: (ours(), bare()))
+        check_plans(engine, names)  # both compared paths seek by index, or the run stops
         assert found.reached == DESCENDANTS, found.reached
         assert set(baseline) == {*found.essential, *found.supporting}
         assert len(baseline) == DESCENDANTS
@@ -100,7 +110,9 @@ def main() -> None:
         ours_s, bare_s = _interleaved(ours, bare)
 
     ratio = median(ours_s) / median(bare_s)
+    count_figures(counts)
     figure("invalidation_walk_descendants", found.reached, "entries")
+    figure("invalidation_walk_pages", found.pages, "statements")
     figure("invalidation_walk_at_risk", len(found.at_risk), "entries")
     figure("invalidation_walk_flagged", len(found.flagged), "entries")
     figure("invalidation_walk_median_ms", median(ours_s) * 1000, "ms")

@@ -19,7 +19,15 @@ import time
 import uuid
 from typing import Any
 
-from benchmarks._common import figure, median, timings
+from benchmarks._common import (
+    check_plans,
+    count_figures,
+    figure,
+    median,
+    open_engine,
+    statements_during,
+    timings,
+)
 from kg_context.engine import Engine
 from kg_context.gate.constitution import load_constitution
 from kg_context.gate.store import now_iso
@@ -126,9 +134,19 @@ def _scripted_session(engine: Engine, sets: int) -> Any:
 
 def main() -> None:
     constitution = load_constitution()
-    with Engine.connect() as engine:
+    engine, counts = open_engine("residency")  # ensures the schema; counts on stderr
+    with engine:
         small = _ensure(engine, SMALL)
         large = _ensure(engine, LARGE)
+
+        def once_each() -> None:
+            reachable(engine.boundary(large), constitution=constitution)
+            plan_compaction(
+                engine.executor, large, constitution, settings=engine.settings.residency
+            )
+
+        _, names = statements_during(engine, once_each)
+        check_plans(engine, names)  # what is compared seeks by index, or the run stops
         results = {}
         for name, boundary_id in (("10k", small), ("200k", large)):
             handle = engine.boundary(boundary_id)
@@ -140,6 +158,7 @@ def main() -> None:
 
             samples = timings(reach_once, RUNS, warmup=5)
             results[name] = median(samples)
+        count_figures(counts)
         figure("reachability_ms_live2000_retired10000", results["10k"] * 1000, "ms")
         figure("reachability_ms_live2000_retired200000", results["200k"] * 1000, "ms")
         ratio = results["200k"] / results["10k"]

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import neo4j
 
-from benchmarks._common import figure, percentile, timings
+from benchmarks._common import check_plans, count_figures, figure, open_engine, percentile, timings
 from kg_context.db.catalog import default_catalog
-from kg_context.engine import Engine
 
 RUNS = 500
 
 
 def main() -> None:
-    engine = Engine.connect()
+    engine, counts = open_engine("roundtrip")  # ensures the schema; counts on stderr
+    check_plans(engine, ["admin/ping"])  # the compared statement reads nothing: no scan
     target = engine.target
     text = default_catalog()["admin/ping"].text
     with (
@@ -31,6 +31,7 @@ def main() -> None:
             RUNS,
         )
     ours_p50, base_p50 = percentile(ours, 50), percentile(base, 50)
+    count_figures(counts)
     figure("roundtrip_executor_p50", ours_p50 * 1000, "ms")
     figure("roundtrip_bare_driver_p50", base_p50 * 1000, "ms")
     figure(

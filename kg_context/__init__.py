@@ -4,6 +4,8 @@ The public surface is what ``__all__`` lists; everything else is internal.
 """
 
 from kg_context.attention import (
+    AttentionScope,
+    AttentionScore,
     BroadcastResult,
     ScoredProposal,
     WorkspaceAttention,
@@ -73,12 +75,15 @@ from kg_context.settings import (
     Neo4jSettings,
     ResidencySettings,
     SchemaSettings,
+    SearchSettings,
 )
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Admission",
+    "AttentionScope",
+    "AttentionScore",
     "AttentionSettings",
     "AuthenticationError",
     "AuthorizationError",
@@ -131,6 +136,7 @@ __all__ = [
     "SchemaError",
     "SchemaSettings",
     "ScoredProposal",
+    "SearchSettings",
     "SelectionBroadcastCycle",
     "StateError",
     "SubscriberReport",

@@ -46,7 +46,7 @@ from kg_context.residency.reachability import RootPath, why
 from kg_context.residency.recall import Admission, admit, recall
 from kg_context.residency.window import Window, window
 from kg_context.settings import EngineSettings, LocalServerSettings, Neo4jSettings
-from kg_context.text.embeddings import Embedder
+from kg_context.text.embeddings import TextEncoder
 from kg_context.text.tokens import get_token_counter
 from kg_context.vocabulary import HaltStatus
 
@@ -324,7 +324,7 @@ class BoundaryHandle(Boundary):
         return why(self, entry_id)
 
     def recall(
-        self, query: str, *, k: int = 10, embedder: Embedder | None = None
+        self, query: str, *, k: int = 10, embedder: TextEncoder | None = None
     ) -> list[RecordHit]:
         """Candidates from the record, status-tagged; changes nothing (``kg_context.recall``)."""
         return recall(self, query, k=k, embedder=embedder)

@@ -20,6 +20,7 @@ from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from kg_context.errors import ConfigurationError
+from kg_context.vocabulary import AttentionScope
 
 __all__ = [
     "DEFAULT_EMBEDDING_MODEL",
@@ -34,6 +35,7 @@ __all__ = [
     "Neo4jSettings",
     "ResidencySettings",
     "SchemaSettings",
+    "SearchSettings",
     "load_settings",
 ]
 
@@ -202,6 +204,9 @@ class AttentionSettings(BaseSettings):
     prior_alpha: float = Field(default=2.0, gt=0)
     prior_beta: float = Field(default=2.0, gt=0)
     track_record_window: int = Field(default=200, ge=1, le=100_000)
+    # Scores and track records per boundary (the default) or across every boundary (global, an
+    # explicit option): KG_CONTEXT_ATTENTION_SCOPE=boundary|global.
+    scope: AttentionScope = AttentionScope.BOUNDARY
     # Used when a specialist declares no confidence (neither metadata nor a "confidence:" line).
     default_confidence: float = Field(default=0.5, ge=0, le=1)
     # Misses with zero hits after broadcasts before the mismatch guard fires (seed condition).
@@ -220,17 +225,25 @@ class AttentionSettings(BaseSettings):
 
 
 class InvalidationSettings(BaseSettings):
-    """Bounds of the invalidation walk (issue 5): how deep and how wide it may go before the
-    blast-radius summary says a bound cut it, and how many ids the summary body lists."""
+    """Bounds of the invalidation walk (issues 5 and 13): how deep and how wide it may go before
+    the blast-radius summary says a bound cut it, how many entries one page of the walk expands,
+    how many transitions one governed set of the blast radius carries, and how many ids the
+    summary body lists."""
 
     model_config = SettingsConfigDict(
         env_prefix="KG_CONTEXT_INVALIDATION_", env_file=".env", extra="ignore"
     )
 
     max_depth: int = Field(default=64, ge=1, le=100_000)
-    # Descendants (essential and supporting together); a proposal carries at most 10,000
-    # transitions, so the default leaves room for the failed entries themselves.
-    max_nodes: int = Field(default=5_000, ge=1, le=1_000_000)
+    # Descendants (essential and supporting together). The walk holds one id per descendant (in
+    # the caller, never in a server transaction) and reads in pages, so the bound is what it
+    # may cost, not what the server can hold: 100,000 descendants walk in well under a minute.
+    max_nodes: int = Field(default=100_000, ge=1, le=1_000_000)
+    # Entries of one level expanded per statement of the walk.
+    page_size: int = Field(default=2_000, ge=1, le=100_000)
+    # Transitions per governed set of one blast radius (a proposal carries at most 10,000): a
+    # larger radius is committed as several linked sets, in order.
+    transitions_per_set: int = Field(default=5_000, ge=2, le=10_000)
     summary_ids: int = Field(default=40, ge=0, le=1_000)
 
 
@@ -250,6 +263,23 @@ class ResidencySettings(BaseSettings):
     # Recall: how many dependency hops (and entries) one admission may bring along.
     recall_max_depth: int = Field(default=2, ge=0, le=32)
     recall_max_entries: int = Field(default=16, ge=1, le=1000)
+
+
+class SearchSettings(BaseSettings):
+    """Search over the record (recall, history search): how the vector half finds a
+    boundary's nearest entries (``KG_CONTEXT_SEARCH_*``).
+
+    A boundary with at most ``exact_max_entries`` embedded entries (or at most ``k``) is ranked
+    exactly: the cosine of every one of its entries, nothing approximate. A larger one asks the
+    shared vector index for nearest neighbours across every boundary and keeps its own, widening
+    the request until ``k`` of its entries are found or the whole index has been asked.
+    """
+
+    model_config = SettingsConfigDict(
+        env_prefix="KG_CONTEXT_SEARCH_", env_file=".env", extra="ignore"
+    )
+
+    exact_max_entries: int = Field(default=2_000, ge=0, le=1_000_000)
 
 
 class SchemaSettings(BaseSettings):
@@ -320,6 +350,10 @@ def _embedding() -> EmbeddingSettings:
     return load_settings(EmbeddingSettings)
 
 
+def _search() -> SearchSettings:
+    return load_settings(SearchSettings)
+
+
 def _schema() -> SchemaSettings:
     return load_settings(SchemaSettings)
 
@@ -343,3 +377,4 @@ class EngineSettings:
     embedding: EmbeddingSettings = field(default_factory=_embedding)
     schema: SchemaSettings = field(default_factory=_schema)
     database: DatabaseSettings = field(default_factory=_database)
+    search: SearchSettings = field(default_factory=_search)

@@ -33,6 +33,7 @@ __all__ = [
     "RESIDENT_LABEL",
     "STANDING_STATUSES",
     "STATUS_LABELS",
+    "AttentionScope",
     "EntryClass",
     "EntryStatus",
     "HaltStatus",
@@ -310,3 +311,16 @@ PRE_AUTHORIZED_CZAR_CASES: tuple[JustificationCase, ...] = (
     JustificationCase.REACHABLE,
     JustificationCase.NOT_STANDING,
 )
+
+
+# -- what attention reads from ---------------------------------------------------------------------
+class AttentionScope(StrEnum):
+    """Which proposals an attention score and a track record are read from.
+
+    ``boundary`` (the default): the specialist's proposals in one boundary only, so its work in
+    one team never moves its standing in another. ``global``: its proposals in every boundary
+    (the explicit option, and the only one for waves recorded without a boundary).
+    """
+
+    BOUNDARY = "boundary"
+    GLOBAL = "global"

@@ -2,9 +2,11 @@
 // from it (set and entry ids are that boundary's: the ProposalNode records the boundary too).
 // outcome: commit | halt | reject (the word of the gate) or reinforce (a repeat win of an entry that
 // already stands: the new ProposalNode links to the existing entry instead of adding a copy).
+// A ProposalNode of another boundary is never touched.
 // $rows: [{proposal_id, outcome, entry_ids, set_id, receipt_id}]
 UNWIND $rows AS row
 MATCH (p:ProposalNode {id: row.proposal_id})
+WHERE p.boundary_id IS NULL OR p.boundary_id = $boundary_id
 SET p.outcome = row.outcome,
     p.boundary_id = $boundary_id,
     p.outcome_at = $at,

@@ -1,4 +1,5 @@
-// A specialist attention score: the composite of its most recent selected proposal.
+// A specialist's GLOBAL attention score (the explicit option; score_in_boundary.cypher is the
+// default): the composite of its most recent selected proposal in any boundary.
 // One seek on the composite index proposal_node_attention (specialist_id, selected, at) (the
 // SEEK hint: on a near-empty index the planner may otherwise choose a scan), read
 // backwards in index order: ordering by all three index properties (the first two are fixed by

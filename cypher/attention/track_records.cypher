@@ -1,5 +1,6 @@
-// Outcome counts over each specialist last $window selected proposals, for a whole wave
-// (read backwards in index order from proposal_node_attention, stopping after $window).
+// GLOBAL track records (the explicit option; track_records_in_boundary.cypher is the default):
+// outcome counts over each specialist's last $window selected proposals in any boundary, for a
+// whole wave (read backwards in index order from proposal_node_attention, stopping after $window).
 // A proposal counts as a failure when it was reported invalidated, when an entry admitted from
 // it is in a $failed_statuses status, or when the gate halted or rejected it; as a success when
 // an admitted entry stands or the gate committed/reinforced it; otherwise it is pending.

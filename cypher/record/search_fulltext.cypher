@@ -1,6 +1,9 @@
-// Fulltext matches over entry keys and bodies, filtered to one boundary, status-tagged with the
-// set that committed each entry and the newest entry that superseded it (if any).
-CALL db.index.fulltext.queryNodes('entry_body_fulltext', $query, {limit: $candidates})
+// Fulltext matches over entry keys and bodies of ONE boundary, status-tagged with the set that
+// committed each entry and the newest entry that superseded it (if any). $query filters inside
+// the index (`+boundary_token:<token> +(words)`, kg_context/db/text_index.py), so Lucene ranks
+// only the boundary's entries and the top $k are exactly the boundary's top $k, whatever other
+// boundaries hold; the boundary_id check below keeps even a token collision out.
+CALL db.index.fulltext.queryNodes('entry_body_fulltext', $query, {limit: $k})
 YIELD node, score
 WHERE node.boundary_id = $boundary_id
 WITH node, score ORDER BY score DESC, node.id LIMIT $k

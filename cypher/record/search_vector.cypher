@@ -1,5 +1,7 @@
-// Nearest entries by embedding (cosine), filtered to one boundary, status-tagged with the set
-// that committed each entry and the newest entry that superseded it (if any).
+// Nearest entries by embedding (cosine) through the shared vector index: the $candidates
+// nearest across every boundary, of which this boundary's best $k, status-tagged with the set
+// that committed each entry and the newest entry that superseded it (if any). The caller widens
+// $candidates until $k rows come back or the index is exhausted (kg_context/record/search.py).
 CALL db.index.vector.queryNodes('entry_embedding_vector', $candidates, $vector)
 YIELD node, score
 WHERE node.boundary_id = $boundary_id

@@ -234,7 +234,7 @@ def admit(
     tags=["invalidation"],
     responses=responses(403, 404, 413, 422),
     openapi_extra=body_spec(InvalidationIn),
-    summary="Challenge or invalidate an entry or a set: one blast-radius set through the gate",
+    summary="Challenge or invalidate an entry or a set: its blast radius through the gate",
 )
 def invalidation(
     request: Request,
@@ -251,9 +251,12 @@ def invalidation(
             writer_id=principal.writer_id,
             writer_kind=principal.writer_kind,
         )
-    request.app.state.metrics.count_decisions([result.decision])
+    request.app.state.metrics.count_decisions(list(result.decisions))
     return InvalidationOut(
         decision=DecisionOut.of(result.decision),
+        parts=[DecisionOut.of(d) for d in result.decisions],
+        complete=result.complete,
+        pages=result.walk.pages,
         summary=result.proposal.summary,
         failed=sorted(result.walk.failed),
         at_risk=list(result.moved_at_risk),

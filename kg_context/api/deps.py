@@ -19,6 +19,7 @@ from kg_context.gate.decision import Decision
 
 __all__ = [
     "BODY_MODELS",
+    "BOUNDARY_ID_PATTERN",
     "BoundaryId",
     "EntryId",
     "StampedSink",
@@ -84,9 +85,8 @@ def body_spec(model: type[BaseModel], *, required: bool = True) -> dict[str, Any
 
 # Path parameters: a boundary id is one path segment; an entry, set, proposal or halt id may
 # hold "/" (``db/2``), so those routes take the rest of the path up to their suffix.
-BoundaryId = Annotated[
-    str, Path(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:#@+-]{0,199}$", description="A boundary id")
-]
+BOUNDARY_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:#@+-]{0,199}$"
+BoundaryId = Annotated[str, Path(pattern=BOUNDARY_ID_PATTERN, description="A boundary id")]
 EntryId = Annotated[str, Path(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:/#@+-]{0,199}$")]
 
 

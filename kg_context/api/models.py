@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kg_context.gate.contracts import Proposal
 from kg_context.gate.decision import Decision
-from kg_context.vocabulary import Outcome, ResolutionKind, Verse, WriterKind
+from kg_context.vocabulary import AttentionScope, Outcome, ResolutionKind, Verse, WriterKind
 
 __all__ = [
     "AdmissionOut",
@@ -147,7 +147,13 @@ class InvalidationIn(_In):
 
 
 class InvalidationOut(_Out):
-    decision: DecisionOut
+    decision: DecisionOut = Field(description="Part 1: the failed entries and the whole summary")
+    parts: list[DecisionOut] = Field(
+        description="Every governed set of the blast radius the gate decided, in order (a "
+        "radius over KG_CONTEXT_INVALIDATION_TRANSITIONS_PER_SET transitions takes several)"
+    )
+    complete: bool = Field(description="Every part was committed")
+    pages: int = Field(description="Statements the walk ran (pages of one level each)")
     summary: str | None
     failed: list[str]
     at_risk: list[str]
@@ -199,8 +205,13 @@ class WaveOut(_Out):
 class ScoreOut(_Out):
     specialist_id: str
     attention_score: float | None = Field(
-        description="The composite of its latest selected proposal; null when it has none"
+        description="The composite of its latest selected proposal in the scope; null when it "
+        "has none there"
     )
+    scope: AttentionScope = Field(
+        description="What the score was read from: boundary (one boundary's proposals) or global"
+    )
+    boundary_id: str | None = Field(description="The boundary of the boundary scope")
 
 
 class HaltOut(_Out):

@@ -9,6 +9,7 @@ from fastapi.responses import PlainTextResponse
 
 from kg_context.api.auth import Principal, Scope, require
 from kg_context.api.deps import (
+    BOUNDARY_ID_PATTERN,
     BoundaryId,
     EntryId,
     StampedSink,
@@ -34,7 +35,7 @@ from kg_context.api.models import (
 )
 from kg_context.api.problems import ProblemError, responses
 from kg_context.attention import WorkspaceAttention
-from kg_context.vocabulary import HaltStatus
+from kg_context.vocabulary import AttentionScope, HaltStatus
 
 __all__ = ["router"]
 
@@ -103,12 +104,57 @@ def broadcast(
     "/specialists/{specialist_id}/attention",
     response_model=ScoreOut,
     tags=["attention"],
-    responses=responses(403, 422),
-    summary="A specialist's attention score: the composite of its latest selected proposal",
+    responses=responses(403, 404, 422),
+    summary="A specialist's attention score in one boundary (or, explicitly, across all)",
+    description=(
+        "The composite of the specialist's latest selected proposal in the boundary named by "
+        "`boundary_id` (the default scope: its work in other boundaries never counts), or, with "
+        "`scope=global` and no `boundary_id`, in any boundary (not for a token fenced to "
+        "boundaries). The answer says which scope it was read from."
+    ),
 )
-def attention_score(request: Request, specialist_id: SpecialistId, principal: Reader) -> ScoreOut:
-    score = WorkspaceAttention(engine_of(request)).get_attention_score(specialist_id)
-    return ScoreOut(specialist_id=specialist_id, attention_score=score)
+def attention_score(
+    request: Request,
+    specialist_id: SpecialistId,
+    principal: Reader,
+    boundary_id: Annotated[
+        str | None, Query(pattern=BOUNDARY_ID_PATTERN, description="The boundary")
+    ] = None,
+    scope: Annotated[AttentionScope, Query(description="boundary (default) or global")] = (
+        AttentionScope.BOUNDARY
+    ),
+) -> ScoreOut:
+    if scope is AttentionScope.GLOBAL:
+        if boundary_id is not None:
+            raise ProblemError(
+                422, "invalid-input", "scope=global reads every boundary: drop boundary_id"
+            )
+        if principal.boundaries is not None:
+            raise ProblemError(
+                403, "forbidden", "a token fenced to boundaries cannot read a global score"
+            )
+        attention = WorkspaceAttention(engine_of(request), scope=AttentionScope.GLOBAL)
+    else:
+        if boundary_id is None:
+            raise ProblemError(
+                422,
+                "invalid-input",
+                "attention scores are per boundary: name it (?boundary_id=...), or ask for "
+                "?scope=global",
+            )
+        if not principal.reaches(boundary_id):
+            raise ProblemError(403, "forbidden", f"this token does not reach {boundary_id}")
+        team = existing(request, boundary_id)  # reads never create a boundary: 404
+        attention = WorkspaceAttention(
+            engine_of(request), boundary_id=boundary_id, sink=team, scope=scope
+        )
+    read = attention.attention_score(specialist_id)
+    return ScoreOut(
+        specialist_id=specialist_id,
+        attention_score=read.score,
+        scope=read.scope,
+        boundary_id=read.boundary_id,
+    )
 
 
 @router.get(

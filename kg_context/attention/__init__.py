@@ -14,6 +14,8 @@ from kg_context.attention.consensus import (
 )
 from kg_context.attention.insights import insight_proposal
 from kg_context.attention.models import (
+    AttentionScope,
+    AttentionScore,
     BroadcastResult,
     ConfidenceSource,
     ScoredProposal,
@@ -29,6 +31,8 @@ from kg_context.attention.telemetry import (
 from kg_context.attention.workspace import WorkspaceAttention, load_attention_settings
 
 __all__ = [
+    "AttentionScope",
+    "AttentionScore",
     "AttentionTelemetry",
     "BroadcastResult",
     "ConfidenceSource",

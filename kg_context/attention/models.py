@@ -9,9 +9,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
-from kg_context.vocabulary import EntryStatus, Outcome
+from kg_context.vocabulary import AttentionScope, EntryStatus, Outcome
 
 __all__ = [
+    "AttentionScope",  # re-exported from kg_context.vocabulary
+    "AttentionScore",
     "BroadcastResult",
     "ConfidenceSource",
     "ScoredProposal",
@@ -19,6 +21,18 @@ __all__ = [
     "WinnerFate",
     "WinnerOutcome",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class AttentionScore:
+    """A specialist's attention score and what it was read from: ``scope`` and, for the
+    boundary scope, ``boundary_id``. ``score`` is ``None`` when it has no selected proposal
+    there yet."""
+
+    specialist_id: str
+    score: float | None
+    scope: AttentionScope
+    boundary_id: str | None
 
 
 class ConfidenceSource(StrEnum):

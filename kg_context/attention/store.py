@@ -1,7 +1,8 @@
 """Every database call of workspace attention: named Cypher files under ``cypher/attention/``.
 
 All writes of one wave go in one batched ``UNWIND`` statement; the track records of a wave's
-specialists come from one batched read; an attention score is one indexed read.
+specialists come from one batched read; an attention score is one indexed read. Reads take the
+boundary they are scoped to (``None``: the global scope, across boundaries).
 """
 
 from __future__ import annotations
@@ -28,23 +29,39 @@ class AttentionStore:
         self.executor = executor
 
     def outcome_counts(
-        self, specialist_ids: Sequence[str], window: int
+        self, specialist_ids: Sequence[str], window: int, boundary_id: str | None
     ) -> dict[str, tuple[int, int]]:
-        """(successes, failures) over each specialist's last ``window`` selected proposals."""
+        """(successes, failures) over each specialist's last ``window`` selected proposals in
+        ``boundary_id`` (``None``: in every boundary, the global scope)."""
         if not specialist_ids:
             return {}
-        records = self.executor.read(
-            "attention/track_records",
-            specialist_ids=list(specialist_ids),
-            window=window,
-            failure_outcomes=list(FAILURE_OUTCOMES),
-            success_outcomes=list(SUCCESS_OUTCOMES),
-            failed_statuses=as_values(FAILED_WORK),
-        )
+        ids = list(specialist_ids)
+        failures, successes = list(FAILURE_OUTCOMES), list(SUCCESS_OUTCOMES)
+        failed = as_values(FAILED_WORK)
+        if boundary_id is None:
+            records = self.executor.read(
+                "attention/track_records",
+                specialist_ids=ids,
+                window=window,
+                failure_outcomes=failures,
+                success_outcomes=successes,
+                failed_statuses=failed,
+            )
+        else:
+            records = self.executor.read(
+                "attention/track_records_in_boundary",
+                boundary_id=boundary_id,
+                specialist_ids=ids,
+                window=window,
+                failure_outcomes=failures,
+                success_outcomes=successes,
+                failed_statuses=failed,
+            )
         return {r["specialist_id"]: (int(r["successes"]), int(r["failures"])) for r in records}
 
-    def write_wave(self, proposals: Iterable[ScoredProposal]) -> int:
-        """Every proposal of a wave, winners and losers, with its Specialist and Task links."""
+    def write_wave(self, proposals: Iterable[ScoredProposal], boundary_id: str | None) -> int:
+        """Every proposal of a wave, winners and losers, with its Specialist and Task links,
+        recorded for the boundary the wave ran for (``None``: no boundary)."""
         rows = [
             {
                 "id": p.id,
@@ -66,7 +83,9 @@ class AttentionStore:
         ]
         if not rows:
             return 0
-        records = self.executor.write("attention/write_proposals", rows=rows)
+        records = self.executor.write(
+            "attention/write_proposals", rows=rows, boundary_id=boundary_id
+        )
         return int(records[0]["written"])
 
     def standing_entries(self, boundary_id: str, keys: Sequence[str]) -> dict[str, str]:
@@ -101,14 +120,27 @@ class AttentionStore:
                 "attention/record_gate_outcomes", boundary_id=boundary_id, rows=rows, at=at
             )
 
-    def record_outcome(self, proposal_id: str, outcome: str, at: datetime) -> bool:
-        """Set one ProposalNode's outcome; False when no such ProposalNode exists."""
+    def record_outcome(
+        self, proposal_id: str, outcome: str, at: datetime, boundary_id: str | None
+    ) -> bool:
+        """Set one ProposalNode's outcome, within ``boundary_id`` (``None``: any); False when
+        no such ProposalNode exists there."""
         records = self.executor.write(
-            "attention/record_outcome", proposal_id=proposal_id, outcome=outcome, at=at
+            "attention/record_outcome",
+            proposal_id=proposal_id,
+            outcome=outcome,
+            at=at,
+            boundary_id=boundary_id,
         )
         return bool(records)
 
-    def latest_score(self, specialist_id: str) -> float | None:
-        """The composite of the specialist's most recent selected proposal, or None."""
-        records = self.executor.read("attention/score", specialist_id=specialist_id)
+    def latest_score(self, specialist_id: str, boundary_id: str | None) -> float | None:
+        """The composite of the specialist's most recent selected proposal in ``boundary_id``
+        (``None``: in any boundary, the global scope), or None."""
+        if boundary_id is None:
+            records = self.executor.read("attention/score", specialist_id=specialist_id)
+        else:
+            records = self.executor.read(
+                "attention/score_in_boundary", specialist_id=specialist_id, boundary_id=boundary_id
+            )
         return float(records[0]["composite"]) if records else None

@@ -7,8 +7,9 @@ engines or databases, reinforcement silently stops working. The counters make th
   every ProposalNode, losers included; ``waves``: waves recorded.
 - ``attention_reads`` / ``attention_hits`` / ``attention_misses``: score reads and whether they
   resolved a proposal.
-- ``misses_after_own_broadcast``: misses for a specialist this process broadcast a winner for,
-  which can only happen when the reader is not looking where the writer wrote.
+- ``misses_after_own_broadcast``: misses for a specialist this process broadcast a winner for
+  (in the boundary the read is scoped to, or in any boundary for a global read), which can only
+  happen when the reader is not looking where the writer wrote.
 - ``suspected_engine_mismatch``: writes happened, reads happened and no read ever resolved one
   (the seed's condition), or any miss after an own broadcast.
 
@@ -67,7 +68,8 @@ class _Counters:
         self.misses = 0
         self.misses_after_own = 0
         self.warned = False
-        self.broadcast_specialists: set[str] = set()
+        # (boundary id or None, specialist id) of every winner this process recorded
+        self.broadcast_specialists: set[tuple[str | None, str]] = set()
 
     def reset(self) -> None:
         with self._lock:
@@ -90,23 +92,39 @@ class _Counters:
                 suspected_engine_mismatch=self._suspected(),
             )
 
-    def wrote(self, proposals: int, winners: Iterable[str]) -> None:
+    def wrote(self, proposals: int, winners: Iterable[str], boundary_id: str | None) -> None:
         with self._lock:
             self.waves += 1
             self.proposals_written += proposals
             for specialist_id in winners:
                 self.broadcasts_written += 1
-                self.broadcast_specialists.add(specialist_id)
+                self.broadcast_specialists.add((boundary_id, specialist_id))
 
-    def read(self, specialist_id: str, *, hit: bool, mismatch_misses: int, strict: bool) -> None:
-        """Count one read; warn once, or raise in strict mode, when the guard fires."""
+    def _own(self, specialist_id: str, boundary_id: str | None) -> bool:
+        """Whether this process recorded a win the read should find: in its boundary, or (a
+        global read, ``boundary_id`` None) anywhere."""
+        if boundary_id is not None:
+            return (boundary_id, specialist_id) in self.broadcast_specialists
+        return any(sid == specialist_id for _, sid in self.broadcast_specialists)
+
+    def read(
+        self,
+        specialist_id: str,
+        *,
+        hit: bool,
+        mismatch_misses: int,
+        strict: bool,
+        boundary_id: str | None = None,
+    ) -> None:
+        """Count one read (scoped to ``boundary_id``; None: global); warn once, or raise in
+        strict mode, when the guard fires."""
         with self._lock:
             self.reads += 1
             if hit:
                 self.hits += 1
                 return
             self.misses += 1
-            own = specialist_id in self.broadcast_specialists
+            own = self._own(specialist_id, boundary_id)
             self.misses_after_own += own
             seed = self.broadcasts_written > 0 and self.hits == 0
             fires = own or (seed and self.misses >= mismatch_misses)

@@ -7,6 +7,13 @@ each winner proposed to the gate as an insight entry, or linked to the entry tha
 for the same content; then the outcomes and ``ADMITTED_FROM`` links in one transaction).
 ``get_attention_score`` reads a specialist's standing back with one indexed read on the same
 executor, whose bookmarks make a read after a broadcast see it.
+
+Scores and track records are **per boundary** by default (``AttentionScope.BOUNDARY``): a
+specialist's waves, wins and invalidated work in one boundary never move its score or track
+record in another. ``scope=AttentionScope.GLOBAL`` (or ``KG_CONTEXT_ATTENTION_SCOPE=global``)
+reads across every boundary instead, the explicit option (and the only one for an attention
+without a boundary). Every ProposalNode records the boundary its wave ran for, whatever the
+scope; ``attention_score`` says which scope a score was read from.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import numpy.typing as npt
 from kg_context.attention.consensus import consensus_score
 from kg_context.attention.insights import insight_proposal, outcome_name
 from kg_context.attention.models import (
+    AttentionScore,
     BroadcastResult,
     ScoredProposal,
     WinnerFate,
@@ -42,6 +50,7 @@ from kg_context.db.executor import QueryExecutor
 from kg_context.errors import ConfigurationError, InputValidationError
 from kg_context.gate.sink import GateSink
 from kg_context.settings import AttentionSettings, EmbeddingSettings, EngineSettings, load_settings
+from kg_context.vocabulary import AttentionScope
 
 __all__ = ["Embeds", "HasExecutor", "WorkspaceAttention", "load_attention_settings"]
 
@@ -76,6 +85,25 @@ def load_attention_settings() -> AttentionSettings:
     return load_settings(AttentionSettings)
 
 
+def _scope(
+    asked: AttentionScope | str | None, default: AttentionScope, boundary_id: str | None
+) -> AttentionScope:
+    """The scope an attention reads from: the one asked for, else the settings'. The boundary
+    scope needs a boundary."""
+    try:
+        scope = AttentionScope(asked) if asked is not None else default
+    except ValueError:
+        raise InputValidationError(
+            f"attention scope {asked!r} is not one of {sorted(s.value for s in AttentionScope)}"
+        ) from None
+    if scope is AttentionScope.BOUNDARY and boundary_id is None:
+        raise ConfigurationError(
+            "attention scores and track records are per boundary: give WorkspaceAttention a "
+            "boundary_id, or ask for scope='global' to read across every boundary"
+        )
+    return scope
+
+
 def _new_wave() -> tuple[str, datetime]:
     """A wave id that sorts by time (ns, then randomness) and the wave's timestamp."""
     now_ns = time.time_ns()
@@ -89,6 +117,10 @@ class WorkspaceAttention:
     ``boundary_id`` names the boundary whose gate receives the winners: the gate is
     ``engine.boundary(boundary_id)`` unless a ``sink`` is given. Without either, waves are
     recorded (ProposalNodes) but winners are not proposed, and their outcomes stay pending.
+
+    ``scope`` (default: the settings', ``boundary``) says what scores and track records are
+    read from: the specialist's proposals in ``boundary_id`` only, or (``global``) in every
+    boundary. The boundary scope needs a ``boundary_id``; without one, ask for ``global``.
     """
 
     def __init__(
@@ -99,6 +131,7 @@ class WorkspaceAttention:
         sink: GateSink | None = None,
         settings: AttentionSettings | None = None,
         embedder: Embeds | None = None,
+        scope: AttentionScope | str | None = None,
     ) -> None:
         # An engine's settings were read once when it was constructed: use those; only an
         # executor-carrier without settings (a test double) reads the environment here.
@@ -123,6 +156,9 @@ class WorkspaceAttention:
         self.boundary_id = boundary_id
         self._sink = sink
         self._embedder = embedder
+        self.scope = _scope(scope, self.settings.scope, boundary_id)
+        # The boundary reads are scoped to (None: every boundary).
+        self._read_boundary = boundary_id if self.scope is AttentionScope.BOUNDARY else None
 
     # -- scoring -------------------------------------------------------------------------------
 
@@ -149,7 +185,9 @@ class WorkspaceAttention:
             return []
         vectors = self._encoder().encode([query, *(o.text for o in parsed)])
         specialist_ids = [o.specialist_id for o in parsed]
-        counts = self._store.outcome_counts(specialist_ids, self.settings.track_record_window)
+        counts = self._store.outcome_counts(
+            specialist_ids, self.settings.track_record_window, self._read_boundary
+        )
         tracks = {
             sid: beta_mean(
                 *counts.get(sid, (0, 0)), self.settings.prior_alpha, self.settings.prior_beta
@@ -196,8 +234,8 @@ class WorkspaceAttention:
             raise InputValidationError(
                 "a broadcast is one wave: one proposal per specialist, all with the same wave id"
             )
-        self._store.write_wave(wave)
-        counters().wrote(len(wave), [p.specialist_id for p in chosen])
+        self._store.write_wave(wave, self.boundary_id)
+        counters().wrote(len(wave), [p.specialist_id for p in chosen], self.boundary_id)
         outcomes = self._propose(chosen)
         return BroadcastResult(
             wave_id=wave[0].wave_id,
@@ -272,25 +310,34 @@ class WorkspaceAttention:
             raise InputValidationError(
                 f"outcome {outcome!r} is not one of {sorted(o.value for o in _REPORTABLE)}"
             )
-        if not self._store.record_outcome(proposal_node_id, value.value, _new_wave()[1]):
-            raise InputValidationError(f"no ProposalNode {proposal_node_id!r}")
+        if not self._store.record_outcome(
+            proposal_node_id, value.value, _new_wave()[1], self.boundary_id
+        ):
+            where = f" in boundary {self.boundary_id}" if self.boundary_id else ""
+            raise InputValidationError(f"no ProposalNode {proposal_node_id!r}{where}")
 
     # -- reading back --------------------------------------------------------------------------
 
     def get_attention_score(self, specialist_id: str) -> float | None:
-        """The composite of the specialist's most recent selected proposal; None if it has none."""
+        """The composite of the specialist's most recent selected proposal in this attention's
+        scope (its boundary by default); None if it has none there."""
+        return self.attention_score(specialist_id).score
+
+    def attention_score(self, specialist_id: str) -> AttentionScore:
+        """``get_attention_score`` with what it was read from: the scope and the boundary."""
         if not isinstance(specialist_id, str) or not specialist_id:
             raise InputValidationError("a specialist id is a non-empty string")
-        score = self._store.latest_score(specialist_id)
+        score = self._store.latest_score(specialist_id, self._read_boundary)
         counters().read(
             specialist_id,
             hit=score is not None,
             mismatch_misses=self.settings.mismatch_misses,
             strict=self.settings.strict,
+            boundary_id=self._read_boundary,
         )
         if score is not None and not math.isfinite(score):
             raise InputValidationError(f"stored composite of {specialist_id!r} is {score!r}")
-        return score
+        return AttentionScore(specialist_id, score, self.scope, self._read_boundary)
 
     @staticmethod
     def consensus_score(

@@ -6,9 +6,9 @@ from typing import Annotated, Any
 
 import typer
 
-from kg_context.attention import WorkspaceAttention
+from kg_context.attention import AttentionScope, WorkspaceAttention
 from kg_context.cli.common import ExitCode, JsonOption, connect, emit, existing, out, table
-from kg_context.errors import StateError
+from kg_context.errors import InputValidationError, StateError
 
 __all__ = ["attention_app"]
 
@@ -27,27 +27,50 @@ def attention_score(
         typer.Option(
             "--boundary",
             "-b",
-            help="The boundary whose gate the winners go to (checked to exist). Scores are per "
-            "specialist across boundaries today.",
+            help="The boundary whose proposals the score is read from (it must exist): "
+            "scores are per boundary.",
         ),
     ] = None,
+    across: Annotated[
+        bool,
+        typer.Option(
+            "--global",
+            help="Read the score across every boundary instead (the explicit global scope; "
+            "takes no --boundary).",
+        ),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """A specialist's attention score: the composite of its latest selected proposal (one
-    indexed read). Exits 5 when the specialist has no selected proposal yet.
+    """A specialist's attention score in one boundary: the composite of its latest selected
+    proposal there (one indexed read; its work in other boundaries never counts), or with
+    `--global` across every boundary. Exits 5 when it has no selected proposal there yet.
 
     Example: kg-context attention score planner -b team-7 --json
     """
+    if across == (boundary is not None):
+        raise InputValidationError(
+            "name the boundary (--boundary B), or read across boundaries with --global"
+        )
     with connect() as engine:
         if boundary is not None:
-            existing(engine, boundary)
-        score = WorkspaceAttention(engine, boundary_id=boundary).get_attention_score(specialist)
-    data = {"specialist_id": specialist, "boundary_id": boundary, "attention_score": score}
+            team = existing(engine, boundary)
+            attention = WorkspaceAttention(engine, boundary_id=boundary, sink=team)
+        else:
+            attention = WorkspaceAttention(engine, scope=AttentionScope.GLOBAL)
+        read = attention.attention_score(specialist)
+    score = read.score
+    data = {
+        "specialist_id": specialist,
+        "scope": read.scope.value,
+        "boundary_id": read.boundary_id,
+        "attention_score": score,
+    }
+    where = f"in {read.boundary_id}" if read.boundary_id else "across every boundary"
     emit(
         data,
         as_json,
         lambda: out.print(
-            f"{specialist}: "
+            f"{specialist} {where}: "
             + ("no selected proposal yet" if score is None else f"attention score {score:.4f}"),
             markup=False,
         ),

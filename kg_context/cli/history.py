@@ -137,6 +137,9 @@ def _invalidation(
     d = result.decision
     data = {
         "decision": decision_dict(d),
+        "parts": [decision_dict(part) for part in result.decisions],
+        "complete": result.complete,
+        "pages": result.walk.pages,
         "summary": result.proposal.summary,
         "failed": list(result.walk.failed),
         "at_risk": list(result.moved_at_risk),
@@ -145,15 +148,19 @@ def _invalidation(
     }
 
     def human() -> None:
-        _say(f"{d.outcome}: set {d.set_id} seq {d.seq} receipt {d.receipt_id}")
-        if d.reason_code:
-            _say(f"  [{d.reason_code}] {d.detail}")
+        for part in result.decisions:
+            _say(f"{part.outcome}: set {part.set_id} seq {part.seq} receipt {part.receipt_id}")
+            if part.reason_code:
+                _say(f"  [{part.reason_code}] {part.detail}")
+        if not result.complete:
+            left = result.parts - len(result.decisions)
+            _say(f"  {left} of {result.parts} parts not proposed: run the command again")
         _say(f"  {result.proposal.summary}")
         actions = result.recovery_actions()
         _say("  recovery actions: " + " ".join(f"{k}={v}" for k, v in actions.items()))
 
     emit(data, as_json, human)
-    if d.outcome != "commit":
+    if not result.complete:
         raise typer.Exit(ExitCode.REFUSED)
 
 

@@ -135,15 +135,19 @@ def _as_dict(record: neo4j.Record) -> Record:
 
 
 class _Tx:
-    def __init__(self, tx: neo4j.ManagedTransaction, catalog: Catalog) -> None:
+    def __init__(
+        self, tx: neo4j.ManagedTransaction, catalog: Catalog, ran: Callable[[str], None]
+    ) -> None:
         self._tx = tx
         self._catalog = catalog
+        self._ran = ran
 
     def run(self, name: str, /, **params: Any) -> list[Record]:
         query = self._catalog[name]
         return self.run_bound(query, query.bind(params))
 
     def run_bound(self, query: Query, params: dict[str, Any]) -> list[Record]:
+        self._ran(query.name)
         result = self._tx.run(query.text, params)
         return [_as_dict(record) for record in result]
 
@@ -282,6 +286,7 @@ class Neo4jExecutor:
         self._units = 0
         self._attempts = 0
         self._retries: Counter[str] = Counter()
+        self._statements: Counter[str] = Counter()
 
     @property
     def database(self) -> str:
@@ -296,6 +301,33 @@ class Neo4jExecutor:
         with self._counts_lock:
             return RetryCounts(self._units, self._attempts, dict(self._retries))
 
+    def statement_counts(self) -> dict[str, int]:
+        """How many times each catalog statement ran (attempts included), by name: what a
+        piece of work really sent to the database (benchmarks check the plan of each)."""
+        with self._counts_lock:
+            return dict(self._statements)
+
+    def _ran(self, name: str) -> None:
+        with self._counts_lock:
+            self._statements[name] += 1
+
+    def explain(self, name: str, /, **params: Any) -> dict[str, Any]:
+        """The plan Neo4j would run a catalog statement with (``EXPLAIN``: nothing runs), as the
+        driver reports it (``operatorType``, ``args``, ``children``); ``params`` are optional."""
+        query = self._catalog[name]
+
+        def work(tx: neo4j.ManagedTransaction) -> dict[str, Any]:
+            summary = tx.run("EXPLAIN " + query.text, params).consume()
+            return dict(summary.plan or {})
+
+        session = self._driver.session(
+            database=self._database,
+            bookmark_manager=self._bookmarks,
+            max_transaction_retry_time=0.0,
+        )
+        with translate_driver_errors(self._uri, f"EXPLAIN {query.name}"), session:
+            return session.execute_write(work)
+
     def _count(self, *, units: int = 0, attempts: int = 0, code: str | None = None) -> None:
         with self._counts_lock:
             self._units += units
@@ -309,7 +341,7 @@ class Neo4jExecutor:
 
         def attempt(tx: neo4j.ManagedTransaction) -> T:
             self._count(attempts=1)
-            return work(_Tx(tx, self._catalog))
+            return work(_Tx(tx, self._catalog, self._ran))
 
         self._count(units=1)
         retry = _Retrying(self._retry)

@@ -12,6 +12,10 @@ package's (``check_schema``):
   refuses with one line naming the command;
 - newer than the package: refused (an older kg-context never downgrades a schema).
 
+Version 4 (issue 13) indexes the boundary with the text (``Entry.boundary_token`` in the
+fulltext index), adds the per-boundary key, embedding-queue and attention indexes, and backfills
+``boundary_token`` and ``embedding_pending`` on entries written before it (``backfill_entries``).
+
 Applying (``apply_schema``) creates what is missing, replaces a rule whose statement changed
 (dropped by name, created again), waits for every index to be online, then drops the rules this
 package's schema replaced (``OBSOLETE``: the single-property id constraints that ids scoped to
@@ -29,6 +33,7 @@ from enum import StrEnum
 
 from kg_context.db.catalog import Query, default_catalog
 from kg_context.db.executor import QueryExecutor
+from kg_context.db.text_index import boundary_token
 from kg_context.errors import QueryError, SchemaError
 
 __all__ = [
@@ -39,6 +44,7 @@ __all__ = [
     "SchemaRecord",
     "SchemaRule",
     "apply_schema",
+    "backfill_entries",
     "check_schema",
     "ensure_schema",
     "package_rules",
@@ -50,7 +56,7 @@ __all__ = [
 
 # The package's schema version: bump it whenever a file in cypher/schema/ changes (a unit test
 # holds the digest of the rules to this version, so a change without a bump fails).
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # What the database runs to put it right, named in every refusal.
 APPLY_COMMAND = "kg-context schema apply"
 
@@ -64,7 +70,8 @@ class RuleKind(StrEnum):
 # replacements are online). Version 2 scoped ids to their boundary: (boundary_id, id) composite
 # uniqueness replaced these global ones, and the halts of a set are found by (boundary_id,
 # set_id). Version 3 adds the (boundary_id, seq) index of sets (the gate reads the fragment
-# window: the sets ratified in the last seqs) and replaces nothing.
+# window: the sets ratified in the last seqs) and replaces nothing; version 4 (the boundary in
+# the fulltext index, per-boundary key, embedding-queue and attention indexes) neither.
 OBSOLETE: tuple[tuple[RuleKind, str], ...] = (
     (RuleKind.CONSTRAINT, "entry_id_unique"),
     (RuleKind.CONSTRAINT, "set_id_unique"),
@@ -243,9 +250,9 @@ def check_schema(
 
 
 def schema_steps() -> int:
-    """How many steps ``apply_schema`` reports: one per rule, the wait for indexes, and the
-    labels of sets, halts and receipts written before those existed."""
-    return len(package_rules()) + 2
+    """How many steps ``apply_schema`` reports: one per rule, the wait for indexes, the labels
+    of sets, halts and receipts written before those existed, and the entry backfill."""
+    return len(package_rules()) + 3
 
 
 def apply_schema(
@@ -256,7 +263,7 @@ def apply_schema(
 ) -> list[str]:
     """``kg-context schema apply``: ``ensure_schema`` with ``everything``; returns the names of
     the package's rules. ``on_step`` is told each rule as it is applied, then ``await indexes``
-    and ``labels`` (a progress bar counts them: ``schema_steps``)."""
+    ``labels`` and ``backfill`` (a progress bar counts them: ``schema_steps``)."""
     ensure_schema(executor, everything=True, await_timeout_s=await_timeout_s, on_step=on_step)
     return [rule.name for rule in package_rules()]
 
@@ -291,6 +298,9 @@ def _apply(
     if plan.recorded is None or plan.recorded.version < 2:
         executor.write("admin/label_sets_and_halts")
         executor.write("admin/label_receipts")
+    on_step("backfill")
+    if plan.recorded is None or plan.recorded.version < 4:
+        backfill_entries(executor)
     rules = package_rules()
     executor.write(
         "admin/record_schema",
@@ -298,6 +308,28 @@ def _apply(
         rules=[rule.line for rule in rules],
         digest=schema_digest(rules),
     )
+
+
+def backfill_entries(executor: QueryExecutor, batch: int = 10_000) -> int:
+    """Schema version 4 on entries written before it: ``boundary_token`` (the fulltext index
+    filters by it) and ``embedding_pending`` where no embedding exists yet, boundary by
+    boundary in batches (each its own transaction, so no transaction holds the whole record).
+    Returns how many entries were touched; a current database touches none."""
+    total = 0
+    for row in executor.read("admin/entries_without_boundary_token"):
+        boundary_id = row["boundary_id"]
+        while True:
+            written = executor.write(
+                "admin/backfill_entry_tokens",
+                boundary_id=boundary_id,
+                token=boundary_token(boundary_id),
+                batch=batch,
+            )
+            count = int(written[0]["written"]) if written else 0
+            total += count
+            if count < batch:
+                break
+    return total
 
 
 def _drop(executor: QueryExecutor, kind: RuleKind, name: str) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 
+from kg_context.db.text_index import boundary_token
 from kg_context.gate.adoption import receipts_used
 from kg_context.gate.batch import Context, Decision, receipt, set_props
 from kg_context.gate.contracts import EntryProposal, Proposal
@@ -119,6 +120,10 @@ def _entry_row(
         "props": {
             "id": entry_id,
             "boundary_id": ctx.boundary_id,
+            # The boundary as one fulltext token (search filters by it inside the index), and
+            # the embedding work-queue marker (embed_pending seeks it, then removes it).
+            "boundary_token": boundary_token(ctx.boundary_id),
+            "embedding_pending": True,
             "class": entry.entry_class.value,
             "key": entry.key,
             "body": entry.body,

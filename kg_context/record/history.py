@@ -22,7 +22,7 @@ from kg_context.db.executor import Record
 from kg_context.errors import StateError
 from kg_context.gate.boundary import Boundary
 from kg_context.record.search import embed_pending, search_record
-from kg_context.text.embeddings import Embedder
+from kg_context.text.embeddings import TextEncoder
 from kg_context.vocabulary import EntryStatus
 
 __all__ = [
@@ -282,7 +282,7 @@ def search(
     text: str,
     *,
     k: int = 10,
-    embedder: Embedder | None = None,
+    embedder: TextEncoder | None = None,
 ) -> list[SearchLine]:
     """Search the record (fulltext and vector); the answer is set ids with status. Entries not
     embedded yet are embedded first (a mechanical, versioned derivation; nothing else changes)."""

@@ -1,18 +1,32 @@
-"""Challenge and invalidation: the walk forward over provenance, and one blast-radius set.
+"""Challenge and invalidation: the walk forward over provenance, and the blast-radius sets.
 
 ``challenge`` and ``invalidate`` take a failed entry (or every entry of a failed set), walk
-``DERIVED_FROM`` forward from it in Cypher (``cypher/invalidation/reach`` and ``essential``:
-two pruned breadth-first traversals per failed entry, run side by side) and grade what they
+``DERIVED_FROM`` forward from it (``record/walk.py``: a breadth-first search in pages of
+``cypher/invalidation/children.cypher``, bounded in memory by its bounds) and grade what they
 reach: a descendant reached through essential edges only is *at risk*; one reached only through a
 supporting edge is *flagged* (graded and recorded, never decided). What the walk returns is
-bounded in depth and size by ``InvalidationSettings``, and the summary says when a bound cut it.
+bounded in depth and size by ``InvalidationSettings``, and the summary says when a bound cut it
+and when the walk took several pages.
 
-The outcome is ONE governed set (kind ``invalidation``) that passes the gate like any other: the
-failed entries move to challenged/invalidated, the at-risk descendants to ``at_risk`` (each
-transition names its failed ancestor in ``failed_ancestors``, case ``FAILED_ANCESTOR``), and a
-summary entry carries the counts, the ids (up to a cap), the depth, and essential versus
-supporting. Nothing here decides a descendant's fate: revalidation is a writer's later set that
-references the failed ancestor (the ``WEAK_REVALIDATION`` predicate).
+The outcome is ONE blast radius committed through the gate as governed sets (kind
+``invalidation``) that pass it like any other: the failed entries move to challenged/invalidated,
+the at-risk descendants to ``at_risk`` (each transition names its failed ancestor in
+``failed_ancestors``, case ``FAILED_ANCESTOR``). A proposal carries at most 10,000 transitions, so
+a blast radius of more than ``InvalidationSettings.transitions_per_set`` (5,000) transitions is
+committed as several sets, one locked transaction each, in order:
+
+- part 1 (set id ``<boundary>/<mode>/<digest>``) carries the failed entries' transitions first,
+  and its summary entry the whole walk: counts, ids (up to a cap), depth, essential versus
+  supporting, the bounds that cut it, how many pages it took and how many sets commit it;
+- part i > 1 (set id ``<part 1's set id>/part-<i>``) carries the next at-risk descendants (by id),
+  and a summary entry naming the invalidation (part 1's set id), its part number and the number of
+  parts, ``DERIVED_FROM`` part 1's summary entry: the parts are linked in the graph.
+
+A part the gate refuses stops the parts after it (``BlastRadius.complete`` is false, and
+``decisions`` ends with the refusal); running the same challenge or invalidation again walks the
+graph as it now stands: what already moved is skipped, the rest is proposed. Nothing here decides a
+descendant's fate: revalidation is a writer's later set that references the failed ancestor (the
+``WEAK_REVALIDATION`` predicate).
 """
 
 from __future__ import annotations
@@ -28,7 +42,7 @@ from kg_context.gate.decision import Decision
 from kg_context.gate.status_machine import is_legal
 from kg_context.record.walk import Walk, walk
 from kg_context.settings import InvalidationSettings
-from kg_context.vocabulary import JustificationCase, SetKind
+from kg_context.vocabulary import JustificationCase, Outcome, SetKind
 
 __all__ = [
     "BlastRadius",
@@ -43,7 +57,9 @@ Mode = Literal["challenge", "invalidate"]
 
 @dataclass(frozen=True, slots=True)
 class BlastRadius:
-    """The committed (or refused) blast-radius set and the walk behind it."""
+    """The committed (or refused) blast-radius sets and the walk behind them. ``decision`` and
+    ``proposal`` are part 1's (the failed entries and the whole summary); ``decisions`` holds
+    every part the gate decided, in order, and ``proposals`` every part planned."""
 
     mode: Mode
     target: str
@@ -52,10 +68,24 @@ class BlastRadius:
     proposal: Proposal
     moved_at_risk: tuple[str, ...]
     skipped: dict[str, str] = field(default_factory=dict)  # id -> status it could not leave
+    decisions: tuple[Decision, ...] = ()
+    proposals: tuple[Proposal, ...] = ()
 
     @property
     def summary_entry_id(self) -> str:
         return self.proposal.entry_ids()[0]
+
+    @property
+    def parts(self) -> int:
+        """How many governed sets the blast radius was planned as."""
+        return len(self.proposals)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every part was committed."""
+        return len(self.decisions) == len(self.proposals) and all(
+            d.outcome == Outcome.COMMIT for d in self.decisions
+        )
 
     def recovery_actions(self) -> dict[str, int]:
         """The operator/writer actions recovery needs: a replacement for each failed entry, a
@@ -134,44 +164,112 @@ def _run(
         failed,
         max_depth=settings.max_depth,
         max_nodes=settings.max_nodes,
+        page_size=settings.page_size,
     )
-    proposal, moved, skipped = _proposal(
-        found, boundary_id, target, mode, reason, writer_id, WriterKind(writer_kind), settings
+    transitions, moved, skipped = _transitions(found, target, mode, reason)
+    proposals = _proposals(
+        found, boundary_id, target, (mode, reason, writer_id, WriterKind(writer_kind)),
+        settings, transitions, moved, skipped,
+    )  # fmt: skip
+    decisions: list[Decision] = []
+    committed: set[str] = set()
+    for part in proposals:
+        decision = boundary.commit(part)
+        decisions.append(decision)
+        if decision.outcome != Outcome.COMMIT:
+            break
+        committed.update(t.entry_id for t in part.transitions)
+    return BlastRadius(
+        mode,
+        target,
+        found,
+        decisions[0],
+        proposals[0],
+        tuple(i for i in moved if i in committed),
+        skipped,
+        tuple(decisions),
+        tuple(proposals),
     )
-    decision = boundary.commit(proposal)
-    return BlastRadius(mode, target, found, decision, proposal, tuple(moved), skipped)
 
 
-def _proposal(
+def _proposals(
     found: Walk,
     boundary_id: str,
     target: str,
-    mode: Mode,
-    reason: str,
-    writer_id: str,
-    writer_kind: WriterKind,
+    who: tuple[Mode, str, str, WriterKind],
     settings: InvalidationSettings,
-) -> tuple[Proposal, list[str], dict[str, str]]:
-    """The one blast-radius set: the transitions, and a summary entry with the counts."""
-    transitions, moved, skipped = _transitions(found, target, mode, reason)
+    transitions: list[Transition],
+    moved: list[str],
+    skipped: dict[str, str],
+) -> list[Proposal]:
+    """The blast radius as governed sets of at most ``transitions_per_set`` transitions: part 1
+    with the failed entries and the whole summary, then the linked parts."""
+    mode, reason, writer_id, writer_kind = who
     identity = "\n".join(
         [mode, target, reason, writer_id, str(found.seq), *sorted(found.failed), *found.at_risk]
     )
     digest = hashlib.sha256(identity.encode("utf-8")).hexdigest()[:16]
-    set_id = f"{boundary_id}/{mode}/{digest}"
-    line, summary = _summary_entry(found, set_id, target, mode, reason, moved, skipped, settings)
-    proposal = Proposal(
-        id=set_id,
-        boundary_id=boundary_id,
-        writer_id=writer_id,
-        writer_kind=writer_kind,
-        set_id=set_id,
-        entries=(summary,),
-        transitions=tuple(transitions),
-        summary=line[:2000],
-        kind=SetKind.INVALIDATION,
+    base = f"{boundary_id}/{mode}/{digest}"
+    size = settings.transitions_per_set
+    chunks = [transitions[i : i + size] for i in range(0, len(transitions), size)]
+    line, first = _summary_entry(
+        found, base, target, mode, reason, moved, skipped, settings, len(chunks)
     )
-    return proposal, moved, skipped
+    proposals = []
+    for number, chunk in enumerate(chunks, start=1):
+        set_id = base if number == 1 else f"{base}/part-{number}"
+        summary_line, summary = (
+            (line, first)
+            if number == 1
+            else _part_entry(base, set_id, target, mode, (number, len(chunks)), chunk)
+        )
+        proposals.append(
+            Proposal(
+                id=set_id,
+                boundary_id=boundary_id,
+                writer_id=writer_id,
+                writer_kind=writer_kind,
+                set_id=set_id,
+                entries=(summary,),
+                transitions=tuple(chunk),
+                summary=summary_line[:2000],
+                kind=SetKind.INVALIDATION,
+            )
+        )
+    return proposals
+
+
+def _part_entry(
+    base: str,
+    set_id: str,
+    target: str,
+    mode: Mode,
+    position: tuple[int, int],
+    chunk: list[Transition],
+) -> tuple[str, EntryProposal]:
+    """The summary entry of part ``number`` > 1 of ``parts``: which invalidation it continues,
+    linked to part 1's summary entry."""
+    number, parts = position
+    line = f"{mode} {target}: part {number} of {parts} of {base}: {len(chunk)} at risk (essential)"
+    entry = EntryProposal.model_validate(
+        {
+            "id": f"{set_id}#summary",
+            "class": "fact",
+            "key": f"blast-radius/{target}"[:512],
+            "body": "\n".join([line, f"moves: {_listed([t.entry_id for t in chunk], 40)}"]),
+            "derived_from": [{"entry_id": f"{base}#summary", "essential": False}],
+            "attributes": {
+                "source": "invalidation-walk",
+                "mode": mode,
+                "target": target,
+                "invalidation": base,
+                "part": number,
+                "parts": parts,
+                "transitions": len(chunk),
+            },
+        }
+    )
+    return line, entry
 
 
 def _transitions(
@@ -229,8 +327,10 @@ def _summary_entry(
     moved: list[str],
     skipped: dict[str, str],
     settings: InvalidationSettings,
+    parts: int,
 ) -> tuple[str, EntryProposal]:
-    """The summary line and entry: counts, ids (up to a cap), depth, and any bound that cut."""
+    """The summary line and entry of part 1: counts, ids (up to a cap), depth, any bound that
+    cut, how many pages the walk took and how many sets commit it."""
     flagged = found.flagged
     at_risk = found.at_risk
     cut = []
@@ -242,6 +342,8 @@ def _summary_entry(
         f"{mode} {target}: {len(found.failed)} failed, {len(at_risk)} at risk (essential), "
         f"{len(flagged)} flagged (supporting), depth {found.depth}"
         + (f"; CUT by {' and '.join(cut)}" if cut else "")
+        + (f"; walked in {found.pages} pages" if found.paged else "")
+        + (f"; committed in {parts} sets" if parts > 1 else "")
     )
     cap = settings.summary_ids
     body = "\n".join(
@@ -275,6 +377,11 @@ def _summary_entry(
                 "max_depth": found.max_depth,
                 "max_nodes": found.max_nodes,
                 "walked_at_seq": found.seq,
+                "pages": found.pages,
+                "edges": found.edges,
+                "parts": parts,
+                "part": 1,
+                "invalidation": set_id,
             },
         }
     )

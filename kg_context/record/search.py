@@ -1,9 +1,25 @@
-"""Search over the record: fulltext and vector, filtered to one boundary, status-tagged.
+"""Search over the record: fulltext and vector, exact per boundary, status-tagged.
 
 The record is never the judge: search proposes candidates (with the set that committed each one,
 its status, its residency and what superseded it) and changes nothing. ``embed_pending`` is the
 one record-side step here: it adds ``Entry.embedding`` and ``Entry.embedding_model`` to entries
-that lack them (a mechanical, versioned derivation); it never touches status or residency.
+the gate marked ``embedding_pending`` (a mechanical, versioned derivation); it never touches
+status or residency.
+
+Both halves answer for one boundary whatever the other boundaries of the database hold:
+
+- **Fulltext** filters inside the index: the query is ``+boundary_token:<token> +(words)``
+  (``kg_context.db.text_index``), so Lucene ranks only the boundary's entries and its top ``k``
+  is the boundary's top ``k``.
+- **Vector** (``vector_search``): a boundary with at most ``KG_CONTEXT_SEARCH_EXACT_MAX_ENTRIES``
+  embedded entries (or at most ``k``) is ranked **exactly**, by the cosine of every one of its
+  entries. A larger one asks the shared vector index (approximate nearest neighbours across all
+  boundaries) for ``candidates`` neighbours and keeps its own; while fewer than ``k`` of them
+  came back, it asks again, widened by the share of the boundary it observed, until ``k`` hits
+  are found or the request covers the whole index. Guarantee: the answer holds ``min(k, the
+  boundary's embedded entries)`` entries of the boundary, never fewer because other boundaries
+  crowd the index; their order is the index's (exact cosine scores, approximate selection for
+  the large case; ``benchmarks/scale.py`` measures its recall@10 against a brute-force cosine).
 
 Ranking fuses the two result lists by reciprocal rank (``1/(60 + rank)`` per list, summed):
 the two scores live on different scales (Lucene's is unbounded), ranks do not.
@@ -11,26 +27,38 @@ the two scores live on different scales (Lucene's is unbounded), ranks do not.
 
 from __future__ import annotations
 
-import re
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from kg_context.db.executor import Record
+from kg_context.db.text_index import boundary_fulltext_query, fulltext_words
 from kg_context.errors import InputValidationError
 from kg_context.gate.boundary import Boundary
-from kg_context.text.embeddings import Embedder, get_embedder
+from kg_context.text.embeddings import TextEncoder, get_embedder
 
-__all__ = ["RecordHit", "embed_pending", "fulltext_query", "search_record"]
+__all__ = [
+    "RecordHit",
+    "VectorSearch",
+    "embed_pending",
+    "fulltext_query",
+    "search_record",
+    "vector_search",
+]
 
 MatchedBy = Literal["fulltext", "vector", "both"]
+Strategy = Literal["exact", "index"]
 
-# Reciprocal-rank-fusion constant (the usual 60) and how many index hits to read per wanted hit
-# (the indexes span every boundary; the boundary filter applies after the index lookup).
+# Reciprocal-rank-fusion constant (the usual 60).
 _RRF_K = 60
-_CANDIDATES_PER_HIT = 20
-_MAX_CANDIDATES = 10_000
-_WORD = re.compile(r"\w+", re.UNICODE)
-_LUCENE_OPERATORS = frozenset({"AND", "OR", "NOT", "TO"})
+# The first request to the shared vector index: this many neighbours per wanted hit (at least
+# _MIN_CANDIDATES); each widening multiplies it by _WIDEN_MARGIN x (wanted / found so far), at
+# least doubling, or by _BLIND_WIDENING when none of the boundary's entries came back.
+_CANDIDATES_PER_HIT = 10
+_MIN_CANDIDATES = 100
+_WIDEN_MARGIN = 2.0
+_BLIND_WIDENING = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,32 +83,45 @@ class RecordHit:
         return text
 
 
+@dataclass(frozen=True, slots=True)
+class VectorSearch:
+    """The vector half of a search: the boundary's rows, best first, and how they were found
+    (``exact``: every embedded entry of the boundary ranked; ``index``: the shared vector index,
+    ``requests`` requests, the last for ``candidates`` neighbours)."""
+
+    rows: list[Record]
+    strategy: Strategy
+    candidates: int
+    requests: int
+
+
 def fulltext_query(text: str) -> str:
-    """A Lucene query matching any word of ``text``, with every operator character neutralised."""
-    words = [w.lower() if w in _LUCENE_OPERATORS else w for w in _WORD.findall(text)]
-    return " ".join(words)
+    """A Lucene query matching any word of ``text``, with every operator character neutralised
+    (the words part of a search; ``kg_context.db.text_index`` adds the boundary)."""
+    return fulltext_words(text)
 
 
 def embed_pending(
     boundary: Boundary,
-    embedder: Embedder | None = None,
+    embedder: TextEncoder | None = None,
     batch: int = 256,
 ) -> int:
-    """Embed ``key: body`` of every entry of the boundary that has no embedding yet; returns how
-    many entries were embedded (with the engine's embedding model unless ``embedder``)."""
+    """Embed ``key: body`` of every entry of the boundary still marked ``embedding_pending``;
+    returns how many entries were embedded (with the engine's embedding model unless
+    ``embedder``). Finding them is a seek on the pending marker: a boundary with nothing
+    pending costs one indexed read, however large its record."""
     if batch < 1:
         raise InputValidationError("batch must be at least 1")
-    embedder = embedder or get_embedder(boundary.settings.embedding)
     executor, boundary_id = boundary.executor, boundary.id
     total = 0
     while True:
         rows = executor.read("record/pending_embeddings", boundary_id=boundary_id, batch=batch)
         if not rows:
             return total
+        embedder = embedder or get_embedder(boundary.settings.embedding)
         vectors = embedder.encode([f"{r['key']}: {r['body']}" for r in rows])
         payload = [
-            {"id": r["id"], "embedding": [float(x) for x in v]}
-            for r, v in zip(rows, vectors, strict=True)
+            {"id": r["id"], "embedding": v.tolist()} for r, v in zip(rows, vectors, strict=True)
         ]
         written = executor.write(
             "record/write_embeddings",
@@ -97,43 +138,60 @@ def _hits(rows: list[Record]) -> list[Record]:
     return [r for r in rows if r["entry_id"] is not None]
 
 
+def vector_search(boundary: Boundary, vector: Sequence[float], k: int) -> VectorSearch:
+    """The boundary's ``k`` nearest entries to ``vector``, exactly for a small boundary, through
+    the shared index widened until ``k`` hits (or the whole index) for a large one."""
+    executor, boundary_id = boundary.executor, boundary.id
+    values = [float(x) for x in vector]  # any sequence of numbers: a list of Python floats
+    cap = max(boundary.settings.search.exact_max_entries, k) + 1
+    sizes = executor.read("record/search_vector_sizes", boundary_id=boundary_id, cap=cap)[0]
+    if int(sizes["embedded"]) < cap:
+        rows = executor.read(
+            "record/search_vector_exact", boundary_id=boundary_id, vector=values, k=k
+        )
+        return VectorSearch(_hits(rows), "exact", 0, 1)
+    indexed = int(sizes["indexed"])
+    candidates = min(indexed, max(_MIN_CANDIDATES, k * _CANDIDATES_PER_HIT))
+    requests = 0
+    while True:
+        rows = _hits(
+            executor.read(
+                "record/search_vector",
+                candidates=candidates,
+                vector=values,
+                boundary_id=boundary_id,
+                k=k,
+            )
+        )
+        requests += 1
+        if len(rows) >= k or candidates >= indexed:
+            return VectorSearch(rows, "index", candidates, requests)
+        factor = _WIDEN_MARGIN * k / len(rows) if rows else _BLIND_WIDENING
+        candidates = min(indexed, max(2 * candidates, math.ceil(candidates * factor)))
+
+
 def search_record(
     boundary: Boundary,
     text: str,
     k: int = 10,
-    embedder: Embedder | None = None,
+    embedder: TextEncoder | None = None,
 ) -> list[RecordHit]:
-    """The ``k`` best entries of the boundary's record for ``text`` (fulltext and vector index),
-    best first, each tagged with its set, status, residency and newest superseder."""
+    """The ``k`` best entries of the boundary's record for ``text`` (fulltext and vector, each
+    exact per boundary), best first, each tagged with its set, status, residency and newest
+    superseder."""
     executor, boundary_id = boundary.executor, boundary.id
     if k < 1:
         raise InputValidationError("k must be at least 1")
     if not text.strip():
         raise InputValidationError("a record search needs some text")
-    candidates = min(_MAX_CANDIDATES, max(k * _CANDIDATES_PER_HIT, 100))
     fulltext_rows: list[Record] = []
-    query = fulltext_query(text)
-    if query:
+    query = boundary_fulltext_query(boundary_id, text)
+    if query is not None:
         fulltext_rows = _hits(
-            executor.read(
-                "record/search_fulltext",
-                query=query,
-                candidates=candidates,
-                boundary_id=boundary_id,
-                k=k,
-            )
+            executor.read("record/search_fulltext", query=query, boundary_id=boundary_id, k=k)
         )
     embedder = embedder or get_embedder(boundary.settings.embedding)
-    vector = [float(x) for x in embedder.encode([text])[0]]
-    vector_rows = _hits(
-        executor.read(
-            "record/search_vector",
-            candidates=candidates,
-            vector=vector,
-            boundary_id=boundary_id,
-            k=k,
-        )
-    )
+    vector_rows = vector_search(boundary, embedder.encode([text])[0], k).rows
     fused: dict[str, float] = {}
     sources: dict[str, set[str]] = {}
     rows_by_id: dict[str, Record] = {}

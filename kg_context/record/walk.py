@@ -1,18 +1,38 @@
-"""The invalidation walk: ``DERIVED_FROM`` forward from failed entries, graded and bounded.
+"""The invalidation walk: ``DERIVED_FROM`` forward from failed entries, graded and bounded, in
+pages whose memory does not grow with the blast radius.
 
-Two traversals per failed entry (``cypher/invalidation/reach.cypher``: every descendant at its
-least depth; ``cypher/invalidation/essential.cypher``: those reached through essential edges
-only) run as two concurrent reads. A descendant reached through essential edges only is *at
-risk*; one reached only through a supporting edge is *flagged*. Depth and size are bounded and
-the ``Walk`` says when a bound cut it. Reads only: ``invalidation`` turns a walk into one set.
+The walk is a level-by-level breadth-first search driven from here, one read transaction, one
+statement per page: ``cypher/invalidation/children.cypher`` takes at most
+``InvalidationSettings.page_size`` entries of the current level and streams one row per entry:
+its ``DERIVED_FROM`` children (ids, whether each edge is essential, their statuses), at most
+``max_nodes`` + the failed entries + 1 of them, smallest ids first (a top-N: the statement never
+holds more). So a statement's memory is bounded by the walk's bound, whatever the blast radius,
+and the server's transaction memory limit is never approached; what the walk holds is here, in
+Python: one id per descendant, at most ``max_nodes`` of them (and one page's rows).
+
+- **Depth**: every descendant at its least depth from the failed entries; nothing deeper than
+  ``max_depth`` (the level past it is read only to learn whether the bound cut something).
+- **Size**: at most ``max_nodes`` descendants; where a level would pass the bound, its ids are
+  kept in order up to it (so the shallowest are kept, then by id) and the walk stops.
+- **Grades**: a descendant reached through essential edges only (an essential path of at most
+  ``max_depth`` edges from a failed entry) is *at risk*; one reached only through a supporting
+  edge is *flagged*. An essential descendant whose status may not move to at_risk is *blocked*.
+- **Roots**: each descendant answers to its nearest failed entry (least depth; ties by id),
+  through essential edges for an at-risk one.
+
+The walk records the boundary's seq before it starts; a descendant committed while it runs may
+or may not be included (the gate decides the blast-radius sets against the state under its own
+lock). When the size bound cuts the walk, a kept descendant whose every essential path runs
+through a descendant beyond the cut is graded flagged (the summary says the walk was cut).
+Reads only: ``invalidation`` turns a walk into governed sets.
 """
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
-from kg_context.db.executor import QueryExecutor, Record
+from kg_context.db.executor import QueryExecutor, Transaction
 from kg_context.errors import StateError
 from kg_context.gate.status_machine import may_become
 from kg_context.vocabulary import EntryStatus, as_values
@@ -20,7 +40,7 @@ from kg_context.vocabulary import EntryStatus, as_values
 __all__ = ["MOVABLE", "Walk", "walk"]
 
 # Statuses an essential descendant may move to at_risk from (the status machine decides).
-MOVABLE = as_values(may_become(EntryStatus.AT_RISK))
+MOVABLE = frozenset(as_values(may_become(EntryStatus.AT_RISK)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +57,8 @@ class Walk:
     max_depth: int
     max_nodes: int
     seq: int
+    pages: int = 1  # statements the walk ran (pages of at most page_size entries of one level)
+    edges: int = 0  # DERIVED_FROM edges it read
 
     @property
     def at_risk(self) -> list[str]:
@@ -56,6 +78,120 @@ class Walk:
     def cut(self) -> bool:
         return self.cut_by_depth or self.cut_by_size
 
+    @property
+    def paged(self) -> bool:
+        """Whether the walk took more than one page per level it read."""
+        return self.pages > self.depth + 1
+
+
+@dataclass(slots=True)
+class _Search:
+    """The breadth-first search's state: everything the walk holds, one entry per id."""
+
+    depth: dict[str, int]  # id -> least depth (failed entries at 0)
+    root: dict[str, str]  # id -> nearest failed entry
+    status: dict[str, str] = field(default_factory=dict)
+    essential_children: dict[str, list[str]] = field(default_factory=dict)
+    pages: int = 0
+    edges: int = 0
+    cut_by_depth: bool = False
+    cut_by_size: bool = False
+    level: int = 0
+
+
+def _pages(ids: list[str], size: int) -> Iterable[list[str]]:
+    for start in range(0, len(ids), size):
+        yield ids[start : start + size]
+
+
+def _expand(
+    tx: Transaction,
+    boundary_id: str,
+    frontier: list[str],
+    page_size: int,
+    cap: int,
+    s: _Search,
+) -> dict[str, str]:
+    """One level: the children of ``frontier`` not seen before, each with its nearest root
+    (the smallest root id among the parents that reach it at this level)."""
+    found: dict[str, str] = {}
+    for page in _pages(frontier, page_size):
+        s.pages += 1
+        rows = tx.run("invalidation/children", parents=page, boundary_id=boundary_id, cap=cap)
+        for row in rows:
+            parent = row["parent"]
+            root = s.root[parent]
+            children = row["children"]
+            s.edges += len(children)
+            for child, essential, status in zip(
+                children, row["essential"], row["statuses"], strict=True
+            ):
+                s.status[child] = status
+                if essential:
+                    s.essential_children.setdefault(parent, []).append(child)
+                if child in s.depth:
+                    continue
+                if child not in found or root < found[child]:
+                    found[child] = root
+    return found
+
+
+def _search(
+    tx: Transaction,
+    boundary_id: str,
+    roots: list[str],
+    max_depth: int,
+    max_nodes: int,
+    page_size: int,
+) -> _Search:
+    s = _Search(depth=dict.fromkeys(roots, 0), root={r: r for r in roots})
+    # The most children of one entry the walk could keep: the size bound, plus the entries it
+    # has already seen (at most the bound and the roots), plus one to tell a cut.
+    cap = max_nodes + len(roots) + 1
+    frontier = roots
+    reached = 0
+    while frontier:
+        found = _expand(tx, boundary_id, frontier, page_size, cap, s)
+        if s.level == max_depth:  # the level past the bound: read only to know if it cut
+            s.cut_by_depth = bool(found)
+            break
+        level = sorted(found)
+        if reached + len(level) > max_nodes:
+            level = level[: max_nodes - reached]
+            s.cut_by_size = True
+        s.level += 1
+        for child in level:
+            s.depth[child] = s.level
+            s.root[child] = found[child]
+        reached += len(level)
+        frontier = [] if s.cut_by_size else level
+    return s
+
+
+def _essential(s: _Search, roots: list[str], max_depth: int) -> tuple[dict[str, str], bool]:
+    """Descendants reachable from the roots through essential edges only, within ``max_depth``
+    (kept ones), each with its nearest root; and whether an essential path went deeper."""
+    graded: dict[str, str] = {}
+    frontier = roots
+    origin = {r: r for r in roots}
+    for level in range(1, max_depth + 2):
+        found: dict[str, str] = {}
+        for parent in frontier:
+            for child in s.essential_children.get(parent, ()):
+                if child in origin or child not in s.depth:
+                    continue
+                root = origin[parent]
+                if child not in found or root < found[child]:
+                    found[child] = root
+        if not found:
+            return graded, False
+        if level > max_depth:
+            return graded, True
+        origin.update(found)
+        graded.update(found)
+        frontier = sorted(found)
+    return graded, False
+
 
 def walk(
     executor: QueryExecutor,
@@ -64,92 +200,46 @@ def walk(
     *,
     max_depth: int,
     max_nodes: int,
+    page_size: int = 2_000,
 ) -> Walk:
-    """Walk DERIVED_FROM forward from ``failed`` (id -> status). The two traversals (every
-    descendant; the essential-only ones) are two read statements run concurrently, so the walk
-    costs about one traversal of wall time on a server with two cores. Essential grade:
-    reachable through essential edges only. Entries deeper than ``max_depth`` are cut; beyond
-    ``max_nodes`` descendants the shallowest are kept (then by id). A descendant committed
-    between the two reads can only come out flagged, never at risk: the safe side."""
+    """Walk DERIVED_FROM forward from ``failed`` (id -> status), level by level in pages of at
+    most ``page_size`` entries (one read transaction). Entries deeper than ``max_depth`` are
+    cut; beyond ``max_nodes`` descendants the shallowest are kept (then by id)."""
+    state = executor.read("invalidation/boundary_seq", boundary_id=boundary_id)
+    if not state:
+        raise StateError(f"no boundary {boundary_id}")
+    seq = int(state[0]["seq"])
     roots = sorted(failed)
 
-    def reach() -> list[Record]:
-        return executor.read(
-            "invalidation/reach",
-            roots=roots,
-            boundary_id=boundary_id,
-            max_depth=max_depth,
-            max_nodes=max_nodes,
-        )
+    def run(tx: Transaction) -> _Search:
+        return _search(tx, boundary_id, roots, max_depth, max_nodes, page_size)
 
-    def essential_only() -> list[Record]:
-        return executor.read(
-            "invalidation/essential",
-            roots=roots,
-            boundary_id=boundary_id,
-            max_depth=max_depth,
-            movable=MOVABLE,
-        )
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        reach_rows, essential_rows = pool.submit(reach), pool.submit(essential_only)
-        rows = reach_rows.result()
-        graded_by_root = {row["root"]: row for row in essential_rows.result()}
-    if rows:
-        seq = rows[0]["seq"]
-    else:
-        state = executor.read("invalidation/boundary_seq", boundary_id=boundary_id)
-        if not state:
-            raise StateError(f"no boundary {boundary_id}")
-        seq = state[0]["seq"]
+    s = executor.read_tx(run)
+    essential_roots, deeper = _essential(s, roots, max_depth)
     essential: dict[str, str] = {}
     supporting: dict[str, str] = {}
     blocked: dict[str, str] = {}
-    cut_by_depth = cut_by_size = False
-    depth = 0
-    for row in rows:  # one per failed entry, in id order: the first root to reach wins
-        root = row["root"]
-        graded = graded_by_root.get(root)
-        deepest_essential = graded["essential_deepest"] if graded else 0
-        depth = max(depth, row["depth"])
-        cut_by_depth |= max(row["deepest"], deepest_essential) > max_depth
-        cut_by_size |= row["within_count"] > max_nodes
-        kept = row["kept"]
-        kept_set = set(kept)
-        graded_ids: set[str] = set()
-        if graded:
-            for entry_id in graded["movable"]:
-                if entry_id in kept_set:
-                    graded_ids.add(entry_id)
-                    essential.setdefault(entry_id, root)
-            for entry_id, status in zip(graded["blocked"], graded["blocked_statuses"], strict=True):
-                if entry_id in kept_set:
-                    graded_ids.add(entry_id)
-                    essential.setdefault(entry_id, root)
-                    blocked[entry_id] = status
-        for entry_id in kept:
-            if entry_id not in graded_ids and entry_id not in supporting:
-                supporting[entry_id] = root
-    for entry_id in failed:
-        essential.pop(entry_id, None)
-        supporting.pop(entry_id, None)
-        blocked.pop(entry_id, None)
-    for entry_id in essential:
-        supporting.pop(entry_id, None)
-    if len(essential) + len(supporting) > max_nodes:  # several failed entries: bound by id
-        cut_by_size = True
-        kept = set(sorted([*essential, *supporting])[:max_nodes])
-        essential = {i: r for i, r in essential.items() if i in kept}
-        supporting = {i: r for i, r in supporting.items() if i in kept}
+    for entry_id, depth in s.depth.items():
+        if depth == 0:
+            continue
+        if entry_id in essential_roots:
+            essential[entry_id] = essential_roots[entry_id]
+            status = s.status[entry_id]
+            if status not in MOVABLE:
+                blocked[entry_id] = status
+        else:
+            supporting[entry_id] = s.root[entry_id]
     return Walk(
         failed=dict(failed),
         essential=essential,
         supporting=supporting,
-        blocked={i: s for i, s in blocked.items() if i in essential},
-        depth=depth,
-        cut_by_depth=cut_by_depth,
-        cut_by_size=cut_by_size,
+        blocked=blocked,
+        depth=max(s.depth.values(), default=0),
+        cut_by_depth=s.cut_by_depth or deeper,
+        cut_by_size=s.cut_by_size,
         max_depth=max_depth,
         max_nodes=max_nodes,
         seq=seq,
+        pages=s.pages,
+        edges=s.edges,
     )

@@ -25,7 +25,7 @@ from kg_context.gate.decision import Decision
 from kg_context.record.search import RecordHit, embed_pending, search_record
 from kg_context.residency.reachability import boundary_seq
 from kg_context.settings import ResidencySettings
-from kg_context.text.embeddings import Embedder
+from kg_context.text.embeddings import TextEncoder
 
 __all__ = ["Admission", "admit", "recall", "recall_tag"]
 
@@ -40,7 +40,7 @@ def recall(
     query: str,
     *,
     k: int = 10,
-    embedder: Embedder | None = None,
+    embedder: TextEncoder | None = None,
     embed_first: bool = True,
 ) -> list[RecordHit]:
     """Candidates from the record of ``boundary`` for ``query``, best first, each with

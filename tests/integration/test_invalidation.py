@@ -9,6 +9,7 @@ from typing import Any
 
 from kg_context.record.history import index, walk
 from kg_context.record.invalidation import challenge, invalidate
+from kg_context.record.walk import walk as walk_forward
 from kg_context.residency.recall import admit
 from kg_context.settings import InvalidationSettings
 from tests.factories import entry, proposal
@@ -363,3 +364,101 @@ def test_revalidation_by_derived_from_passes_and_without_reference_halts(
     )
     assert strong.outcome == "commit"
     assert _entries(engine, b)[child]["status"] == "revalidated"
+
+
+def test_a_root_with_20000_descendants_walks_in_pages_and_commits_in_linked_sets(
+    engine: Any, boundary_id: str
+) -> None:
+    """The must-show of issue 13 (item 2): under the server's default transaction memory limit
+    (the test server runs Neo4j's defaults), invalidating a root with 20,000 descendants raises
+    nothing; the walk completes in pages; the blast radius (more transitions than one proposal
+    may carry at the default of 5,000 per set) is committed as linked sets; and every count in
+    the summary is exact against a reference closure over the declared edges."""
+    b = boundary_id
+    team = engine.boundary(b)
+    rng = random.Random(20_000)
+    root = f"{b}-root"
+    assert team.commit(proposal(b, entry(key="root", body="the root", id=root))).outcome == "commit"
+    level1 = [f"{b}-l1-{i}" for i in range(200)]
+    level2 = [f"{b}-l2-{i}" for i in range(19_800)]
+    edges: dict[str, list[tuple[str, bool]]] = {child: [(root, True)] for child in level1}
+    for i, child in enumerate(level2):
+        parents = [(level1[i % 200], rng.random() < 0.9)]
+        other = rng.choice(level1)
+        if rng.random() < 0.2 and other != parents[0][0]:
+            parents.append((other, False))
+        edges[child] = parents
+    proposals = []
+    ids = level1 + level2
+    for start in range(0, len(ids), 30):  # at most 60 edges a set: under max_set_fanout (64)
+        chunk = ids[start : start + 30]
+        proposals.append(
+            proposal(
+                b,
+                *[
+                    entry(
+                        cls="plan",
+                        key=child[len(b) + 1 :],
+                        body="derived work",
+                        id=child,
+                        derived_from=[{"entry_id": p, "essential": e} for p, e in edges[child]],
+                    )
+                    for child in chunk
+                ],
+                set_id=f"{b}-set{start}",
+            )
+        )
+    for start in range(0, len(proposals), 250):
+        decided = team.commit_many(proposals[start : start + 250])
+        assert {d.outcome for d in decided} == {"commit"}, decided[0]
+    expected_at_risk = _closure(edges, {root}, essential=True)
+    expected_flagged = _closure(edges, {root}, essential=False) - expected_at_risk
+    assert len(expected_at_risk) + len(expected_flagged) == 20_000
+
+    # The size bound cuts in the traversal itself: the shallowest 5,000 (then by id), in pages,
+    # never the whole radius in one server transaction (which ran out of memory before).
+    cut = walk_forward(engine.executor, b, {root: "live"}, max_depth=64, max_nodes=5_000)
+    assert cut.cut_by_size and not cut.cut_by_depth and cut.reached == 5_000
+    assert set(cut.essential) | set(cut.supporting) == set(level1) | set(sorted(level2)[:4_800])
+
+    result = invalidate(team, root, reason="the root was wrong", writer_id="ops")
+
+    found = result.walk
+    assert not found.cut and found.reached == 20_000 and found.depth == 2
+    assert found.paged and found.pages == 1 + 1 + 10  # root, level 1, level 2 in pages of 2,000
+    assert set(found.at_risk) == expected_at_risk
+    assert set(found.flagged) == expected_flagged
+    transitions = 1 + len(expected_at_risk)
+    parts = -(-transitions // 5_000)
+    assert result.parts == parts >= 4 and result.complete
+    assert [d.outcome for d in result.decisions] == ["commit"] * parts
+    assert [d.seq for d in result.decisions] == list(
+        range(result.decision.seq, result.decision.seq + parts)
+    )
+    assert result.proposal.summary is not None
+    assert f"{len(expected_at_risk)} at risk (essential)" in result.proposal.summary
+    assert f"{len(expected_flagged)} flagged (supporting)" in result.proposal.summary
+    assert f"walked in {found.pages} pages; committed in {parts} sets" in result.proposal.summary
+    rows = _entries(engine, b)
+    assert rows[result.summary_entry_id]["set_id"] == result.decision.set_id
+    attributes = result.proposal.entries[0].attributes
+    assert (attributes["failed"], attributes["at_risk"], attributes["flagged"]) == (
+        1,
+        len(expected_at_risk),
+        len(expected_flagged),
+    )
+    assert (attributes["parts"], attributes["pages"]) == (parts, found.pages)
+    assert rows[root]["status"] == "invalidated"
+    assert {i for i, r in rows.items() if r["status"] == "at_risk"} == expected_at_risk
+    assert all(rows[i]["status"] == "live" for i in expected_flagged)
+    # The parts are linked: each names the invalidation and derives from part 1's summary.
+    for number, part in enumerate(result.proposals[1:], start=2):
+        assert rows[part.entry_ids()[0]]["set_id"] == result.decisions[number - 1].set_id
+        extra = part.entries[0].attributes
+        assert (extra["invalidation"], extra["part"], extra["parts"]) == (
+            result.decision.set_id,
+            number,
+            parts,
+        )
+        assert part.entries[0].derived_from[0].entry_id == result.summary_entry_id
+    assert len(result.moved_at_risk) == len(expected_at_risk)

@@ -26,6 +26,7 @@ from kg_context.db.executor import Neo4jExecutor
 from kg_context.db.schema import OBSOLETE, SCHEMA_VERSION, package_rules
 from kg_context.engine import Engine
 from kg_context.errors import SchemaError
+from kg_context.record import history
 from kg_context.settings import EngineSettings, LocalServerSettings, Neo4jSettings, SchemaSettings
 from tests.factories import entry, proposal
 from tests.unit.test_id_scoping import id_lookups
@@ -128,6 +129,11 @@ def test_a_version_1_database_with_data_upgrades_on_connect(
         (record,) = fixtures.read("fixture/record")
         assert record["version"] == SCHEMA_VERSION
         assert sorted(record["rules"]) == sorted(rule.line for rule in package_rules())
+
+        # version 4: the old entry got its boundary token (the fulltext index filters by it)
+        # and its embedding marker, so the boundary's search finds it
+        hits = history.search(engine.boundary(old, create=False), "v1 db", k=5)
+        assert [h.entry_id for h in hits] == ["e-1"]
 
         # the old boundary's ids, in two new boundaries, through the gate
         for b in ("v2-a", "v2-b"):

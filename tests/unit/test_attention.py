@@ -16,6 +16,8 @@ import numpy.typing as npt
 import pytest
 
 from kg_context.attention import (
+    AttentionScope,
+    AttentionScore,
     ScoredProposal,
     WinnerFate,
     WorkspaceAttention,
@@ -231,7 +233,7 @@ def test_consensus_registry_and_unknown_names() -> None:
 
 def test_telemetry_counts_and_reset() -> None:
     c = counters()
-    c.wrote(3, ["a"])
+    c.wrote(3, ["a"], "b1")
     c.read("a", hit=True, mismatch_misses=3, strict=True)
     c.read("zz", hit=False, mismatch_misses=3, strict=True)
     snap = workspace_attention_telemetry()
@@ -251,7 +253,7 @@ def test_telemetry_counts_and_reset() -> None:
 
 def test_mismatch_warns_once_and_strict_raises() -> None:
     c = counters()
-    c.wrote(2, ["a"])
+    c.wrote(2, ["a"], "b1")
     with pytest.warns(RuntimeWarning, match="different engines"):
         c.read("a", hit=False, mismatch_misses=3, strict=False)  # own broadcast missed
     with warnings.catch_warnings():
@@ -262,9 +264,19 @@ def test_mismatch_warns_once_and_strict_raises() -> None:
         c.read("a", hit=False, mismatch_misses=3, strict=True)
 
 
+def test_a_miss_in_another_boundary_is_not_an_own_broadcast_miss() -> None:
+    c = counters()
+    c.wrote(2, ["a"], "b1")
+    c.read("a", hit=True, mismatch_misses=3, strict=True, boundary_id="b1")
+    c.read("a", hit=False, mismatch_misses=3, strict=True, boundary_id="b2")  # never won in b2
+    assert workspace_attention_telemetry().misses_after_own_broadcast == 0
+    with pytest.raises(ConfigurationError, match="broadcast a winner"):
+        c.read("a", hit=False, mismatch_misses=3, strict=True)  # global: it won somewhere
+
+
 def test_seed_condition_fires_after_sustained_misses_only() -> None:
     c = counters()
-    c.wrote(2, ["a"])
+    c.wrote(2, ["a"], "b1")
     c.read("x", hit=False, mismatch_misses=3, strict=True)
     c.read("y", hit=False, mismatch_misses=3, strict=True)
     assert workspace_attention_telemetry().suspected_engine_mismatch  # the seed's flag
@@ -277,7 +289,7 @@ def test_telemetry_is_thread_safe() -> None:
 
     def work() -> None:
         for _ in range(2000):
-            c.wrote(2, [])
+            c.wrote(2, [], None)
             c.read("s", hit=True, mismatch_misses=3, strict=True)
 
     threads = [threading.Thread(target=work) for _ in range(8)]
@@ -364,14 +376,16 @@ class FakeSink:
 def _executor(track: dict[str, tuple[int, int]] | None = None) -> RecordingExecutor:
     track = track or {}
     ex = RecordingExecutor()
-    ex.answers["attention/track_records"] = lambda p: [
-        {
-            "specialist_id": s,
-            "successes": track.get(s, (0, 0))[0],
-            "failures": track.get(s, (0, 0))[1],
-        }
-        for s in p["specialist_ids"]
-    ]
+    ex.answers["attention/track_records"] = ex.answers["attention/track_records_in_boundary"] = (
+        lambda p: [
+            {
+                "specialist_id": s,
+                "successes": track.get(s, (0, 0))[0],
+                "failures": track.get(s, (0, 0))[1],
+            }
+            for s in p["specialist_ids"]
+        ]
+    )
     ex.answers["attention/write_proposals"] = lambda p: [{"written": len(p["rows"])}]
     return ex
 
@@ -394,7 +408,7 @@ def test_one_wave_encodes_once_reads_once_writes_once_and_proposes_winners() -> 
 
     assert len(embedder.batches) == 1 and len(embedder.batches[0]) == 4
     assert ex.names() == [
-        "attention/track_records",
+        "attention/track_records_in_boundary",
         "attention/write_proposals",
         "attention/standing_entries",
         "attention/record_gate_outcomes",
@@ -470,7 +484,7 @@ def test_a_lone_output_is_recorded_but_not_broadcast() -> None:
     )
     result = attention.select_and_broadcast({"alpha": "cache it"}, "cache?", "task-1")
     assert result.winners == () and not result.broadcast
-    assert ex.names() == ["attention/track_records", "attention/write_proposals"]
+    assert ex.names() == ["attention/track_records_in_boundary", "attention/write_proposals"]
     assert ex.calls[1][2]["rows"][0]["selected"] is False
     assert sink.proposals == []
     # broadcast_to_kg applies the same rule to a lone "winner" handed to it directly.
@@ -480,7 +494,9 @@ def test_a_lone_output_is_recorded_but_not_broadcast() -> None:
 
 def test_without_a_gate_winners_are_recorded_not_proposed() -> None:
     ex = _executor()
-    attention = WorkspaceAttention(FakeEngine(ex), settings=settings(), embedder=FakeEmbedder())
+    attention = WorkspaceAttention(
+        FakeEngine(ex), settings=settings(), embedder=FakeEmbedder(), scope="global"
+    )
     result = attention.select_and_broadcast(OUTPUTS, "cache?", "task-1")
     assert len(result.winners) == 2 and not result.broadcast
     assert "attention/record_gate_outcomes" not in ex.names()
@@ -496,7 +512,7 @@ def test_construction_errors() -> None:
 
 def test_bad_calls_are_refused() -> None:
     attention = WorkspaceAttention(
-        FakeEngine(_executor()), settings=settings(), embedder=FakeEmbedder()
+        FakeEngine(_executor()), settings=settings(), embedder=FakeEmbedder(), scope="global"
     )
     with pytest.raises(InputValidationError, match="query"):
         attention.collect_proposals(OUTPUTS, " ", "task-1")
@@ -520,11 +536,63 @@ def test_score_reads_count_hits_and_misses() -> None:
     ex.answers["attention/score"] = lambda p: (
         [{"composite": 0.75, "id": "w/a"}] if p["specialist_id"] == "a" else []
     )
-    attention = WorkspaceAttention(FakeEngine(ex), settings=settings())
+    attention = WorkspaceAttention(FakeEngine(ex), settings=settings(), scope="global")
     assert attention.get_attention_score("a") == 0.75
     assert attention.get_attention_score("unknown") is None
     snap = attention.workspace_attention_telemetry()
     assert (snap.attention_reads, snap.attention_hits, snap.attention_misses) == (2, 1, 1)
+
+
+def test_scores_and_track_records_are_read_per_boundary_by_default() -> None:
+    ex = _executor()
+    ex.answers["attention/score_in_boundary"] = lambda p: (
+        [{"composite": 0.5, "id": "w/a"}] if p["boundary_id"] == "b1" else []
+    )
+    ex.answers["attention/record_outcome"] = lambda p: [{"id": p["proposal_id"]}]
+    team = WorkspaceAttention(
+        FakeEngine(ex),
+        boundary_id="b1",
+        sink=FakeSink(),
+        settings=settings(),
+        embedder=FakeEmbedder(),
+    )
+    assert team.scope is AttentionScope.BOUNDARY
+    read = team.attention_score("a")
+    assert (read.score, read.scope, read.boundary_id) == (0.5, AttentionScope.BOUNDARY, "b1")
+    team.collect_proposals(OUTPUTS, "cache?", "task-1")
+    team.record_outcome("w/a", "invalidated")
+    by_name = {name: params for _, name, params in ex.calls}
+    assert by_name["attention/score_in_boundary"]["boundary_id"] == "b1"
+    assert by_name["attention/track_records_in_boundary"]["boundary_id"] == "b1"
+    assert by_name["attention/record_outcome"]["boundary_id"] == "b1"
+    assert "attention/score" not in by_name and "attention/track_records" not in by_name
+    # global is the explicit option: it reads across boundaries but still writes its own
+    everywhere = WorkspaceAttention(
+        FakeEngine(ex),
+        boundary_id="b1",
+        sink=FakeSink(),
+        settings=settings(),
+        embedder=FakeEmbedder(),
+        scope=AttentionScope.GLOBAL,
+    )
+    ex.answers["attention/score"] = lambda p: [{"composite": 0.25, "id": "w/b"}]
+    assert everywhere.attention_score("a") == AttentionScore("a", 0.25, AttentionScope.GLOBAL, None)
+    everywhere.select_and_broadcast(OUTPUTS, "cache?", "task-2")
+    written = [params for _, name, params in ex.calls if name == "attention/write_proposals"]
+    assert written[-1]["boundary_id"] == "b1"
+
+
+def test_the_boundary_scope_needs_a_boundary_and_a_scope_is_one_of_two() -> None:
+    with pytest.raises(ConfigurationError, match="per boundary"):
+        WorkspaceAttention(FakeEngine(_executor()), settings=settings())
+    with pytest.raises(ConfigurationError, match="per boundary"):
+        WorkspaceAttention(FakeEngine(_executor()), settings=settings(), scope="boundary")
+    with pytest.raises(InputValidationError, match="not one of"):
+        WorkspaceAttention(FakeEngine(_executor()), settings=settings(), scope="team")
+    from_settings = WorkspaceAttention(
+        FakeEngine(_executor()), settings=settings(scope=AttentionScope.GLOBAL)
+    )
+    assert from_settings.scope is AttentionScope.GLOBAL
 
 
 def test_insight_proposal_validates_as_a_gate_proposal() -> None:

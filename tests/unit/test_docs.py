@@ -38,7 +38,7 @@ def test_the_readme_names_cypher_files() -> None:
     """The check above must have something to check."""
     named = set(CYPHER_PATH.findall(README.read_text(encoding="utf-8")))
     assert "cypher/audits/ledger.cypher" in named
-    assert "cypher/invalidation/reach.cypher" in named
+    assert "cypher/invalidation/children.cypher" in named
 
 
 @pytest.mark.parametrize("path", MARKDOWN, ids=_IDS)

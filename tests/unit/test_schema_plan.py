@@ -19,6 +19,9 @@ from kg_context.db.schema import (
 VERSION_DIGEST = {
     2: "8c3bbe607b8f5bdfd1ae1513f2bfadc25f6c3e19d5ad796760f4c3ed5d49f404",
     3: "a6fd08622d8ca9221d9e7a1a9744386c5f6296d1e71069f9245f16a2f48c96fa",
+    # 4 (issue 13): the boundary token in the fulltext index; (boundary_id, key),
+    # (boundary_id, embedding_pending) and per-boundary attention indexes.
+    4: "4de7f538bd01952b92ee4bb5ddf5f5b8d057727c3abb79a16bb6d4d9aaaacae8",
 }
 
 
@@ -74,6 +77,21 @@ def test_a_changed_statement_is_replaced_and_a_dropped_rule_is_dropped() -> None
     assert [r.name for r in plan.replace] == ["entry_key"]
     assert plan.create == []
     assert plan.drop == [(RuleKind.INDEX, "gone_index")]
+
+
+def test_a_version_2_record_replaces_the_fulltext_index_and_adds_the_boundary_indexes() -> None:
+    rules = {r.name: r for r in package_rules()}
+    new = {
+        "entry_boundary_key",
+        "entry_boundary_embedding_pending",
+        "proposal_node_boundary_attention",
+    }
+    held = {name: (r.kind, r.digest) for name, r in rules.items() if name not in new}
+    held["entry_body_fulltext"] = (RuleKind.INDEX, "version-2-digest")
+    plan = plan_schema(SchemaRecord(2, held))
+    assert {r.name for r in plan.create} == new
+    assert [r.name for r in plan.replace] == ["entry_body_fulltext"]
+    assert "boundary_token" in rules["entry_body_fulltext"].query.text
 
 
 def test_apply_everything_recreates_all_if_not_exists_whatever_the_record() -> None:
