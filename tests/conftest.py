@@ -8,6 +8,7 @@ themselves by unique boundary ids and never wipe a database they were pointed at
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -85,8 +86,9 @@ def second_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
     settings = LocalServerSettings(
         home_dir=tmp_path_factory.mktemp("second-neo4j"),
-        bolt_port=17688,
-        http_port=17475,
+        # ports overridable so two suites on one machine do not collide
+        bolt_port=int(os.environ.get("KG_TEST_SECOND_BOLT_PORT", "17688")),
+        http_port=int(os.environ.get("KG_TEST_SECOND_HTTP_PORT", "17475")),
         heap_size="512m",
         pagecache_size="128m",
     )
