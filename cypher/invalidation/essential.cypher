@@ -2,8 +2,9 @@
 // each failed entry reachable through essential DERIVED_FROM edges only, within $max_depth.
 // movable: those whose status may move to at_risk ($movable); blocked (with their statuses):
 // the others. The caller keeps only those part 1 kept; kept but not essential is flagged.
-MATCH (root:Entry)
-WHERE root.id IN $roots AND root.boundary_id = $boundary_id
+UNWIND $roots AS root_id
+WITH DISTINCT root_id
+MATCH (root:Entry {boundary_id: $boundary_id, id: root_id})
 CALL (root) {
   MATCH p = (root)<-[:DERIVED_FROM*]-(x:Entry)
   WHERE all(r IN relationships(p) WHERE r.essential) AND x.boundary_id = $boundary_id

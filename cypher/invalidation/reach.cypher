@@ -6,8 +6,9 @@
 //   depth / deepest / within_count tell the caller whether a bound cut the walk;
 //   seq is the boundary's seq this read saw.
 MATCH (b:Boundary {id: $boundary_id})
-MATCH (root:Entry)
-WHERE root.id IN $roots AND root.boundary_id = $boundary_id
+UNWIND $roots AS root_id
+WITH DISTINCT b, root_id
+MATCH (root:Entry {boundary_id: $boundary_id, id: root_id})
 CALL (root) {
   MATCH p = (root)<-[:DERIVED_FROM*]-(x:Entry)
   WHERE x.boundary_id = $boundary_id
