@@ -69,7 +69,9 @@ __all__ = [
 ]
 
 WRITER = "triangle-writer"
-OPERATOR = "triangle-operator"
+# The operator id the default constitution names (`[authority] operators`): only a named operator
+# may ratify a constitution change, resolve a halt or write as an operator.
+OPERATOR = "operator"
 READER = "triangle-reader"
 STANDING = frozenset({"live", "revalidated", "challenged", "at_risk"})
 LIVE = frozenset({"live", "revalidated"})

@@ -3,7 +3,8 @@
 // an at-risk entry, the failed ancestors its at-risk transitions named), and how many halts each
 // set has. Entries of other boundaries a set names are read by gate/load_context.
 CALL {
-  MATCH (e:Entry) WHERE e.boundary_id = $boundary_id AND e.id IN $entry_ids
+  UNWIND $entry_ids AS entry_id
+  MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
                   class: e.class, writer_id: e.writer_id, resident: e.resident, set_id: e.set_id,
                   tokens: coalesce(e.tokens, 0),

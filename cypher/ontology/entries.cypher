@@ -1,6 +1,7 @@
 // Entries by id in one boundary, with what a migration copies (class, key, body, verse).
-MATCH (e:Entry)
-WHERE e.id IN $ids AND e.boundary_id = $boundary_id
+UNWIND $ids AS entry_id
+WITH DISTINCT entry_id
+MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
 RETURN e.id AS id, e.class AS class, e.key AS key, e.body AS body, e.verse AS verse,
        e.status AS status, e.attributes AS attributes, e.set_id AS set_id
 ORDER BY e.id

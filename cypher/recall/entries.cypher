@@ -1,6 +1,7 @@
 // Entries of one boundary by id, with what recall copies and tags: status, set, superseder.
-MATCH (e:Entry)
-WHERE e.id IN $ids AND e.boundary_id = $boundary_id
+UNWIND $ids AS entry_id
+WITH DISTINCT entry_id
+MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
 OPTIONAL MATCH (newer:Entry)-[:SUPERSEDES]->(e)
 WITH e, newer ORDER BY newer.set_seq DESC, newer.id
 WITH e, collect(newer.id)[0] AS superseded_by

@@ -47,6 +47,10 @@ def token_specs(fenced_boundary: str) -> tuple[dict[str, str], list[TokenSpec]]:
         "critic": ("writer", "critic-api", "agent", None),
         "reader": ("reader", "dashboard-api", "tool", None),
         "operator": ("operator", "operator", "operator", None),
+        # Tokens the server accepts, for ids the boundary's constitution does not name: an
+        # operator and a czar by their own say-so (the gate and the halts refuse their acts).
+        "rogue_operator": ("operator", "ops-rogue", "operator", None),
+        "rogue_czar": ("writer", "czar-rogue", "czar", None),
         "fenced": ("writer", "fenced-api", "agent", [fenced_boundary]),
     }
     tokens = {role: secrets.token_urlsafe(32) for role in roles}

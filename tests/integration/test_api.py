@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import requests
 
+from kg_context.gate.constitution import load_constitution
 from kg_context.vocabulary import HaltStatus, Outcome, ReasonCode
 from tests.integration.api_server import MAX_BODY_BYTES, Server, running
 
@@ -70,7 +71,8 @@ def test_every_endpoint_through_the_real_server(server: Server, engine: Any) -> 
     assert _ok(api("GET", "/healthz", role=None))["status"] == "ok"
     spec = _ok(api("GET", "/openapi.json", role=None))
     created = _ok(api("PUT", "/boundaries/{boundary_id}", "operator", path=one, json={}))
-    assert (created["id"], created["seq"], created["constitution_version"]) == (b, 0, "2")
+    shipped = load_constitution().version
+    assert (created["id"], created["seq"], created["constitution_version"]) == (b, 0, shipped)
     assert _ok(api("GET", "/boundaries/{boundary_id}", "reader", path=one))["id"] == b
 
     first = {
@@ -182,6 +184,10 @@ def test_every_endpoint_through_the_real_server(server: Server, engine: Any) -> 
     body = {"resolution": "approve", "reason": "source checked"}
     refused = api("POST", resolve, "writer", path={**one, "halt_id": halt_id}, json=body)
     _problem(refused, 403, "forbidden")
+    # An operator token is held to the constitution: an id it does not name resolves nothing.
+    rogue = api("POST", resolve, "rogue_operator", path={**one, "halt_id": halt_id}, json=body)
+    assert "ops-rogue" in _problem(rogue, 403, "forbidden")["detail"]
+    assert engine.halts.show(halt_id).halt["status"] == HaltStatus.OPEN
     resolved = _ok(api("POST", resolve, "operator", path={**one, "halt_id": halt_id}, json=body))
     assert resolved["decision"]["outcome"] == "commit"
     assert engine.halts.show(halt_id).halt["resolved_by"] == "operator"
@@ -328,6 +334,10 @@ def test_tokens_scopes_and_identity(server: Server, engine: Any, fenced: str) ->
     # Claiming one's own identity is fine.
     mine = server.call("POST", commit, json={**body, "writer_id": "planner-api"})
     assert mine.json()["outcome"] == Outcome.COMMIT
+    # A token of kind czar is the czar only if the constitution names its id.
+    forged = {**body, "id": f"{b}/p-czar", "targets": ["t-czar"]}
+    refused = server.call("POST", commit, "rogue_czar", json=forged).json()
+    assert (refused["outcome"], refused["reason_code"]) == ("reject", ReasonCode.NOT_AUTHORIZED)
     # A token fenced to one boundary reaches no other.
     _problem(server.call("GET", f"/boundaries/{b}/window", "fenced"), 403, "forbidden")
     _problem(server.call("POST", commit, "fenced", json=body), 403, "forbidden")
