@@ -21,6 +21,7 @@ from kg_context.attention import WorkspaceAttention
 from kg_context.cli.demo_report import report
 from kg_context.engine import BoundaryHandle, Engine
 from kg_context.gate.decision import Decision
+from kg_context.vocabulary import WriterKind
 
 __all__ = ["SPECIALISTS", "WAVES", "run_demo"]
 
@@ -209,7 +210,10 @@ def _czar_invalidation_recall(s: _Session) -> dict[str, Any]:
         f"interfaces {len(summary['interfaces'])}"
     )
     blast = s.team.invalidate(
-        f"{b}/bench", reason="the benchmark measured a warm cache", writer_id="researcher"
+        f"{b}/bench",
+        reason="the benchmark measured a warm cache",
+        writer_id="researcher",
+        writer_kind=WriterKind.AGENT,
     )
     s.say("researcher invalidates the benchmark: one blast-radius set", blast.decision)
     s.say(

@@ -421,7 +421,7 @@ def test_a_root_with_20000_descendants_walks_in_pages_and_commits_in_linked_sets
     assert cut.cut_by_size and not cut.cut_by_depth and cut.reached == 5_000
     assert set(cut.essential) | set(cut.supporting) == set(level1) | set(sorted(level2)[:4_800])
 
-    result = invalidate(team, root, reason="the root was wrong", writer_id="ops")
+    result = invalidate(team, root, reason="the root was wrong", writer_id="operator")
 
     found = result.walk
     assert not found.cut and found.reached == 20_000 and found.depth == 2
