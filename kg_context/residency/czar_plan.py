@@ -343,8 +343,9 @@ def _plan_residency(
     reachable ones come back in, resident entries that are not standing leave."""
     seq = planner.plan.seq
     roots = ", ".join(constitution_roots(constitution))
+    resident = reach.resident  # a union built once: per entry it made the plan quadratic
     for entry_id, entry in planner.entries.items():
-        should = entry_id in reach.resident
+        should = entry_id in resident
         is_standing = entry["status"] in STANDING_STATUSES
         if is_standing and entry["resident"] and not should:
             facts = [f"no root path at seq {seq} (roots: {roots})"]
