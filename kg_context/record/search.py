@@ -66,15 +66,23 @@ def embed_pending(
     embedder: Embedder | None = None,
     batch: int = 256,
 ) -> int:
-    """Embed ``key: body`` of every entry of the boundary that has no embedding yet; returns how
-    many entries were embedded (with the engine's embedding model unless ``embedder``)."""
+    """Embed ``key: body`` of every entry of the boundary that had no embedding when the call
+    began (its sets at or below the boundary's seq then); returns how many entries were embedded
+    (with the engine's embedding model unless ``embedder``).
+
+    Entries committed meanwhile wait for the next call: it used to loop until nothing was left,
+    so a write stream faster than the model kept a ``recall`` from ever returning (the soak's
+    reader did 3 rounds in 30 minutes)."""
     if batch < 1:
         raise InputValidationError("batch must be at least 1")
     embedder = embedder or get_embedder(boundary.settings.embedding)
     executor, boundary_id = boundary.executor, boundary.id
+    up_to_seq = int(boundary.state()["seq"] or 0)
     total = 0
     while True:
-        rows = executor.read("record/pending_embeddings", boundary_id=boundary_id, batch=batch)
+        rows = executor.read(
+            "record/pending_embeddings", boundary_id=boundary_id, batch=batch, up_to_seq=up_to_seq
+        )
         if not rows:
             return total
         vectors = embedder.encode([f"{r['key']}: {r['body']}" for r in rows])
