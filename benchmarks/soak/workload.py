@@ -269,6 +269,9 @@ class Soak:
             self._stop.set()
             for thread in threads:
                 thread.join(timeout=600)
+        for thread in threads:  # still running after its join: a stuck operation, an error
+            if thread.is_alive():
+                self._errors[f"stuck:{thread.name}"] += 1
         after = [s.rss_mb for s in samples if s.t > config.warmup_s]
         return SoakResult(
             config=config,

@@ -106,16 +106,23 @@ def embed_pending(
     embedder: TextEncoder | None = None,
     batch: int = 256,
 ) -> int:
-    """Embed ``key: body`` of every entry of the boundary still marked ``embedding_pending``;
+    """Embed ``key: body`` of every entry of the boundary still marked ``embedding_pending``
+    whose set was ratified by the time the call began (at or below the boundary's seq then);
     returns how many entries were embedded (with the engine's embedding model unless
-    ``embedder``). Finding them is a seek on the pending marker: a boundary with nothing
-    pending costs one indexed read, however large its record."""
+    ``embedder``). Finding them is a seek on the pending marker.
+
+    Entries committed meanwhile wait for the next call: it used to loop until nothing was left,
+    so a write stream faster than the model kept a ``recall`` from ever returning (the soak's
+    reader did 3 rounds in 30 minutes)."""
     if batch < 1:
         raise InputValidationError("batch must be at least 1")
     executor, boundary_id = boundary.executor, boundary.id
+    up_to_seq = int(boundary.state()["seq"] or 0)
     total = 0
     while True:
-        rows = executor.read("record/pending_embeddings", boundary_id=boundary_id, batch=batch)
+        rows = executor.read(
+            "record/pending_embeddings", boundary_id=boundary_id, batch=batch, up_to_seq=up_to_seq
+        )
         if not rows:
             return total
         embedder = embedder or get_embedder(boundary.settings.embedding)

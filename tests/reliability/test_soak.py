@@ -10,8 +10,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, cast
 
 from kg_context.db.connection import Target
+from kg_context.engine import BoundaryHandle, Engine
+from kg_context.record.search import embed_pending
+from kg_context.text.embeddings import Embedder, get_embedder
 from tests.reliability.servers import ROOT
 
 SECONDS = os.environ.get("KG_TEST_SOAK_SECONDS", "60")
@@ -53,3 +57,56 @@ def test_a_short_soak_runs_every_kind_of_work_cleanly(neo4j_target: Target, tmp_
     figures = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     assert {f["metric"] for f in figures} >= {"soak_sets_per_second", "soak_audit_dirty_rows"}
     print("\n" + (tmp_path / "RESULTS.md").read_text().split("## Curves")[0][-1500:])
+
+
+class _WriterMeanwhile:
+    """The engine's embedder, and a writer that commits one more entry during every encode (a
+    write stream faster than the model). Refuses to encode more than ``limit`` times: before
+    the fix, embed_pending chased the stream for ever."""
+
+    def __init__(self, team: BoundaryHandle, limit: int) -> None:
+        self.inner = get_embedder(team.settings.embedding)
+        self.settings = self.inner.settings
+        self.team, self.limit, self.calls = team, limit, 0
+
+    def encode(self, texts: list[str]) -> Any:
+        self.calls += 1
+        assert self.calls <= self.limit, "embed_pending is chasing the write stream"
+        n = f"more-{self.calls}"
+        decision = self.team.commit(
+            {
+                "id": n,
+                "boundary_id": self.team.id,
+                "writer_id": "planner",
+                "writer_kind": "agent",
+                "set_id": f"{n}-set",
+                "entries": [{"id": f"{n}-e", "class": "decision", "key": n, "body": "meanwhile"}],
+            }
+        )
+        assert decision.outcome == "commit", decision
+        return self.inner.encode(texts)
+
+
+def test_recall_returns_while_writers_keep_committing(engine: Engine, boundary_id: str) -> None:
+    """Found by the soak: ``recall`` embeds what is pending first, and kept going until nothing
+    was; a writer faster than the model kept it from returning (3 reader rounds in 30 min)."""
+    team = engine.boundary(boundary_id)
+    for i in range(3):
+        body = {"class": "fact", "key": f"k{i}", "body": f"fact {i}", "attributes": {"source": "t"}}
+        done = team.commit(
+            {
+                "id": f"p-{i}",
+                "boundary_id": boundary_id,
+                "writer_id": "planner",
+                "writer_kind": "agent",
+                "set_id": f"s-{i}",
+                "entries": [{**body, "id": f"e-{i}"}],
+            }
+        )
+        assert done.outcome == "commit", done
+    meanwhile = _WriterMeanwhile(team, limit=10)
+    embedded = embed_pending(team, cast(Embedder, meanwhile), batch=1)
+    assert (embedded, meanwhile.calls) == (3, 3)  # the three pending when it began, no more
+    assert embed_pending(team) == 3  # the three committed meanwhile: the next call's
+    hits = team.recall("fact", k=5)
+    assert {h.entry_id for h in hits} >= {"e-0", "e-1", "e-2"}
