@@ -136,7 +136,10 @@ def test_one_boundarys_invalidated_work_does_not_move_a_score_in_another(engine:
     (admitted_in_b,) = b1.outcomes[0].entry_ids
 
     blast = invalidate(
-        engine.boundary(team_b), admitted_in_b, reason="the index never helped", writer_id="operator"
+        engine.boundary(team_b),
+        admitted_in_b,
+        reason="the index never helped",
+        writer_id="operator",
     )
     assert blast.decision.outcome == "commit"
     b2 = in_b.select_and_broadcast(outputs, QUERY, f"{run}-task")
