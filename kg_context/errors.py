@@ -37,6 +37,7 @@ __all__ = [
     "QueryError",
     "SchemaError",
     "StateError",
+    "field_path",
 ]
 
 
@@ -98,3 +99,16 @@ class LocalServerError(KgContextError):
 
 class EmbeddingError(KgContextError):
     """The embedding model cannot be loaded or used."""
+
+
+def field_path(loc: tuple[int | str, ...] | list[int | str]) -> str:
+    """A validation error's location as one printable line: ``entries.0.key``. A part a writer
+    chose (an unknown key) is shown escaped and cut at 60 characters: a key holding a newline
+    or a megabyte never makes an error message span lines or carry the payload."""
+    parts = []
+    for part in loc:
+        text = str(part)
+        if not (text.isprintable() and text.strip() == text and text):
+            text = repr(text)
+        parts.append(text if len(text) <= 60 else text[:57] + "...")
+    return ".".join(parts)

@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from kg_context.errors import ConfigurationError
+from kg_context.errors import ConfigurationError, field_path
 from kg_context.vocabulary import (
     PRE_AUTHORIZED_CZAR_CASES,
     EntryClass,
@@ -187,8 +187,7 @@ def parse_constitution(text: str, *, source: str = "constitution") -> Constituti
         parsed = Constitution.model_validate(data)
     except ValidationError as err:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
-            for e in err.errors(include_url=False)
+            f"{field_path(e['loc'])}: {e['msg']}" for e in err.errors(include_url=False)
         )
         raise ConfigurationError(f"{source} is not a valid constitution: {problems}") from None
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -23,7 +23,7 @@ from pydantic import (
     model_validator,
 )
 
-from kg_context.errors import InputValidationError
+from kg_context.errors import InputValidationError, field_path
 from kg_context.vocabulary import (
     CLASS_LABELS,
     DELIBERATIVE_CLASSES,
@@ -261,7 +261,7 @@ def parse_proposal(data: Proposal | dict[str, Any]) -> Proposal:
         return Proposal.model_validate(data)
     except ValidationError as err:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or '(proposal)'}: {e['msg']}"
+            f"{field_path(e['loc']) or '(proposal)'}: {e['msg']}"
             for e in err.errors(include_url=False)
         )
         raise InputValidationError(f"malformed proposal: {problems}") from None

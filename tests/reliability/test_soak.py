@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 from typing import Any, cast
 
@@ -91,8 +92,14 @@ def test_recall_returns_while_writers_keep_committing(engine: Engine, boundary_i
     """Found by the soak: ``recall`` embeds what is pending first, and kept going until nothing
     was; a writer faster than the model kept it from returning (3 reader rounds in 30 min)."""
     team = engine.boundary(boundary_id)
+    word = f"w{uuid.uuid4().hex}"  # the indexes span boundaries: a word no other boundary holds
     for i in range(3):
-        body = {"class": "fact", "key": f"k{i}", "body": f"fact {i}", "attributes": {"source": "t"}}
+        body = {
+            "class": "fact",
+            "key": f"k{i}",
+            "body": f"{word} {i}",
+            "attributes": {"source": "t"},
+        }
         done = team.commit(
             {
                 "id": f"p-{i}",
@@ -108,5 +115,5 @@ def test_recall_returns_while_writers_keep_committing(engine: Engine, boundary_i
     embedded = embed_pending(team, cast(Embedder, meanwhile), batch=1)
     assert (embedded, meanwhile.calls) == (3, 3)  # the three pending when it began, no more
     assert embed_pending(team) == 3  # the three committed meanwhile: the next call's
-    hits = team.recall("fact", k=5)
+    hits = team.recall(word, k=5)
     assert {h.entry_id for h in hits} >= {"e-0", "e-1", "e-2"}
