@@ -67,10 +67,11 @@ soak: schema
 	$(BIN)/python -m benchmarks.soak
 
 # The reliability suite's long runs (tests/reliability): 5,000 sets through each API under
-# 8 writers and 2 gates, and 10,000 generated proposals through the gate (a short variant of
-# each runs in make test).
+# 8 writers and 2 gates, and five kill -9 of the server under a commit stream (make test runs
+# 400 sets and two kills); fuzz-input: 10,000 generated proposals through the gate.
 reliability: schema
 	KG_TEST_LOAD_SETS=5000 $(BIN)/pytest -s tests/reliability/test_concurrency.py
+	KG_TEST_CRASH_KILLS=5 $(BIN)/pytest -s tests/reliability/test_crash.py
 
 fuzz-input: schema
 	KG_TEST_FUZZ_EXAMPLES=10000 $(BIN)/pytest -s tests/reliability/test_bad_input.py
