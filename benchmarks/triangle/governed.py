@@ -176,7 +176,7 @@ class GovernedSystem:
     # -- the gate --------------------------------------------------------------------------------
     def _record(self, decision: Decision, kind: str) -> Decision:
         """Count a decision; resolve a halt by the operator policy; return the final decision."""
-        self.decisions[decision.outcome] += 1
+        self.decisions[str(decision.outcome)] += 1
         if decision.outcome == "reject":
             self.rejections[decision.reason_code or "?"] += 1
             return decision
@@ -313,7 +313,7 @@ class GovernedSystem:
                 {
                     "seq": event.seq,
                     "kind": event.kind,
-                    "outcome": decision.outcome,
+                    "outcome": str(decision.outcome),
                     "reason_code": decision.reason_code,
                     "detail": decision.detail,
                 }
@@ -371,7 +371,7 @@ class GovernedSystem:
             "depth": blast.walk.depth,
             "cut": blast.walk.cut,
             "recovery_actions": blast.recovery_actions(),
-            "outcome": blast.decision.outcome,
+            "outcome": str(blast.decision.outcome),
         }
         serial = len(self.blast)
         if current:
@@ -427,7 +427,7 @@ class GovernedSystem:
         }
         if revalidates:
             proposal["revalidates"] = revalidates
-        return self._commit(proposal, "recovery").outcome
+        return str(self._commit(proposal, "recovery").outcome)
 
     def _ontology(self, event: Event) -> None:
         spec = event.ontology
@@ -452,7 +452,7 @@ class GovernedSystem:
             "seq": event.seq,
             "at_risk": len(at_risk),
             "migrated": len(moves),
-            "change_outcome": changed.decision.outcome,
+            "change_outcome": str(changed.decision.outcome),
         }
         if moves:
             decisions = ontology.migrate(
@@ -668,7 +668,7 @@ class GovernedSystem:
 
 def _decision_row(decision: Decision) -> dict[str, Any]:
     return {
-        "outcome": decision.outcome,
+        "outcome": str(decision.outcome),
         "set_id": decision.set_id,
         "seq": decision.seq,
         "reason_code": decision.reason_code,

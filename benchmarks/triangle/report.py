@@ -256,7 +256,8 @@ def _workload_md(w: dict[str, Any], report: dict[str, Any]) -> list[str]:
             f"- {system}: sets decided {f['sets_decided']} {f['outcomes']}; halts "
             f"{f['halts_raised']} {f['halt_categories']} by set kind {f['halts_by_set_kind']}; "
             f"engine-reported halt rate {_pct(f['engine_stats']['halt_rate_reported'])} "
-            f"(counts only sets still halted); rejected events {f['rejected_event_count']} "
+            f"(the engine's stats: halts raised / sets decided); rejected events "
+            f"{f['rejected_event_count']} "
             f"{f['rejections']}; operator actions {f['operator_actions']}; recalls "
             f"{f['recalls']}; czar {f['czar']}; audit {f['audit']}; ontology {f['ontology']}"
         )
