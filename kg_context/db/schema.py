@@ -123,7 +123,7 @@ def package_rules() -> list[SchemaRule]:
         words = [
             w for line in query.text.splitlines() if not line.startswith("//") for w in line.split()
         ]
-        # CREATE CONSTRAINT ... / CREATE [RANGE|FULLTEXT|VECTOR] INDEX ...
+        # each file under cypher/schema/ makes a constraint or an index: its second word says which
         kind = RuleKind.CONSTRAINT if words[1].upper() == "CONSTRAINT" else RuleKind.INDEX
         rules.append(SchemaRule(name, kind, query, _statement_digest(query.text)))
     return rules
