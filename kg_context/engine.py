@@ -45,7 +45,7 @@ from kg_context.residency.metrics import BoundaryStats, Overview, overview, stat
 from kg_context.residency.reachability import RootPath, why
 from kg_context.residency.recall import Admission, admit, recall
 from kg_context.residency.window import Window, window
-from kg_context.settings import EngineSettings, LocalServerSettings, Neo4jSettings
+from kg_context.settings import EngineSettings, LocalServerSettings, Neo4jSettings, load_settings
 from kg_context.text.embeddings import TextEncoder
 from kg_context.text.tokens import get_token_counter
 from kg_context.vocabulary import HaltStatus
@@ -70,7 +70,7 @@ class Engine:
     ) -> None:
         self._driver = driver
         self.target = target
-        self.settings = settings or EngineSettings()
+        self.settings = settings or load_settings(EngineSettings)
         self.executor = Neo4jExecutor(
             driver,
             database=target.database,
@@ -109,10 +109,10 @@ class Engine:
         ``kg-context schema apply``. ``check_schema=False`` skips the check (that command
         itself, and server-level commands that read no kg-context data).
         """
-        engine_settings = engine_settings or EngineSettings()
+        engine_settings = engine_settings or load_settings(EngineSettings)
         if target is None:
             settings = settings or Neo4jSettings()
-            local = local or LocalServerSettings()
+            local = local or load_settings(LocalServerSettings)
             source = resolve_source(settings)
             if source == "local" and start_local:
                 neo4j_local.start(local)

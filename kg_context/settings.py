@@ -79,8 +79,9 @@ class LocalServerSettings(BaseSettings):
     # User-wide: the resolved jars, shared by every checkout.
     cache_dir: Path = Field(default_factory=_user_cache_dir)
     # Unset (the default): a random password generated when the server is provisioned, kept in
-    # <home_dir>/password (mode 0600); set, it overrides that file.
-    password: SecretStr | None = None
+    # <home_dir>/password (mode 0600); set, it overrides that file. Neo4j refuses passwords
+    # under 8 characters, and an empty override is a mistake, never "no password".
+    password: SecretStr | None = Field(default=None, min_length=8)
     # The HTTP connector serves Neo4j Browser (and Neo4j's HTTP API, which runs Cypher): turn it
     # off when nobody needs Browser, and Bolt is the only way in.
     http_enabled: bool = True

@@ -5,8 +5,9 @@
 // Parameters:
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: empty (an invariant: authority is what the constitution names, never self-declared)
-MATCH (p:Proposal)-[:IN_SET]->(s:Set)
-WHERE s.status = 'ratified' AND ($boundary_id IS NULL OR s.boundary_id = $boundary_id)
+MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+MATCH (p:Proposal)-[:IN_SET]->(s:Set {boundary_id: b.id})
+WHERE s.status = 'ratified'
 MATCH (r:Receipt)-[:FOR]->(s)
 WHERE r.kind = 'commit'
 MATCH (c:Constitution {version: r.constitution_version})

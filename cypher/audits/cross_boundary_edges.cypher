@@ -4,8 +4,9 @@
 // Parameters:
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: empty (an invariant: a cross-boundary edge is declared, allowed and adopted)
-MATCH (e:Entry)-[r:DERIVED_FROM|REQUIRES|SUPERSEDES]->(t:Entry)
-WHERE ($boundary_id IS NULL OR e.boundary_id = $boundary_id) AND t.boundary_id <> e.boundary_id
+MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+MATCH (e:Entry {boundary_id: b.id})-[r:DERIVED_FROM|REQUIRES|SUPERSEDES]->(t:Entry)
+WHERE t.boundary_id <> e.boundary_id
   AND (r.boundary_id IS NULL OR r.boundary_id <> t.boundary_id
        OR NOT EXISTS {
          MATCH (s:Set {boundary_id: e.boundary_id, id: e.set_id})-[:USED_ADOPTION]->(a:Receipt)

@@ -3,9 +3,9 @@
 // Parameters:
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: empty (an invariant: the gate rejects such a set with CZAR_INDEPENDENCE)
-MATCH (s:Set)-[:BY]->(w:Writer)
-WHERE ($boundary_id IS NULL OR s.boundary_id = $boundary_id)
-  AND w.kind = 'czar' AND s.status = 'ratified'
+MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+MATCH (s:Set {boundary_id: b.id})-[:BY]->(w:Writer)
+WHERE w.kind = 'czar' AND s.status = 'ratified'
 MATCH (s)-[t:TRANSITIONED]->(e:Entry)<-[:CONTAINS]-(origin:Set)-[:BY]->(w)
 RETURN s.boundary_id AS boundary_id, s.id AS czar_set, w.id AS czar_id, e.id AS entry_id,
        origin.id AS written_in_set, t.from AS from, t.to AS to, t.seq AS seq

@@ -3,7 +3,8 @@
 // Parameters:
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: empty (an invariant: the gate rejects cycles, DEPENDENCY_CYCLE)
-MATCH (e:Entry) WHERE $boundary_id IS NULL OR e.boundary_id = $boundary_id
+MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+MATCH (e:Entry {boundary_id: b.id})
 CALL (e) {
   MATCH p = (e)-[:DERIVED_FROM*1..32]->(e)
   RETURN 'DERIVED_FROM' AS edge, [n IN nodes(p) | n.id] AS path LIMIT 1

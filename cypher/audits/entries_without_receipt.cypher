@@ -3,8 +3,8 @@
 // Parameters:
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: empty (an invariant: nothing enters the record but through the gate's commit)
-MATCH (e:Entry)
-WHERE $boundary_id IS NULL OR e.boundary_id = $boundary_id
+MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+MATCH (e:Entry {boundary_id: b.id})
 OPTIONAL MATCH (s:Set)-[:CONTAINS]->(e)
 WITH e, s
 WHERE s IS NULL OR s.status <> 'ratified'

@@ -3,8 +3,9 @@
 // Parameters:
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: rows
-MATCH (h:Halt)
-WHERE $boundary_id IS NULL OR h.boundary_id = $boundary_id
+MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+MATCH (h:Halt {boundary_id: b.id}) USING INDEX SEEK h:Halt(boundary_id, set_id)
+WHERE h.set_id IS NOT NULL
 RETURN h.boundary_id AS boundary_id, h.reason_code AS reason_code, count(*) AS halts,
        sum(CASE WHEN h.status = 'open' THEN 1 ELSE 0 END) AS open,
        avg(h.resolution_seconds) AS mean_resolution_seconds,

@@ -3,9 +3,10 @@
 // Parameters:
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: empty (an invariant: an executed supersession moves the old entry to superseded)
-MATCH (new:Entry)-[r:SUPERSEDES]->(old:Entry)
-WHERE ($boundary_id IS NULL OR old.boundary_id = $boundary_id)
-  AND r.executed = true AND old.status IN ['live', 'revalidated']
+MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+MATCH (new:Entry)-[r:SUPERSEDES]->(old:Entry {boundary_id: b.id})
+USING INDEX old:Entry(boundary_id)
+WHERE r.executed = true AND old.status IN ['live', 'revalidated']
 RETURN old.boundary_id AS boundary_id, old.id AS entry_id, old.key AS key,
        old.status AS status, new.id AS superseded_by, r.seq AS seq
 ORDER BY boundary_id, seq, entry_id

@@ -6,8 +6,9 @@
 // Parameters:
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: empty (an invariant: a dependency on retired state halts NON_STANDING_DEPENDENCY)
-MATCH (e:Entry)-[r:REQUIRES|DERIVED_FROM]->(t:Entry)
-WHERE ($boundary_id IS NULL OR e.boundary_id = $boundary_id) AND t.boundary_id = e.boundary_id
+MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+MATCH (e:Entry {boundary_id: b.id})-[r:REQUIRES|DERIVED_FROM]->(t:Entry)
+WHERE t.boundary_id = e.boundary_id
   AND e.class <> 'interface' AND (type(r) = 'REQUIRES' OR r.essential = true)
   AND t.set_seq < e.set_seq
 WITH e, r, t,

@@ -5,8 +5,8 @@
 // Parameters:
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: empty (an invariant: a set is one transaction, so all of it is there or none of it)
-MATCH (s:Set)
-WHERE $boundary_id IS NULL OR s.boundary_id = $boundary_id
+MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+MATCH (s:Set {boundary_id: b.id})
 WITH s,
      [(r:Receipt)-[:FOR]->(s) | r] AS receipts,
      [(s)-[:CONTAINS]->(e:Entry) | e.id] AS contained,

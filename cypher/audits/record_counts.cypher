@@ -7,6 +7,6 @@ RETURN b.seq AS seq,
        COUNT { MATCH (e:Entry) WHERE e.boundary_id = $boundary_id } AS entries,
        COUNT { MATCH (s:Set) WHERE s.boundary_id = $boundary_id } AS sets,
        COUNT { MATCH (r:Receipt) WHERE r.boundary_id = $boundary_id } AS receipts,
-       COUNT { MATCH (h:Halt) WHERE h.boundary_id = $boundary_id } AS halts,
-       COUNT { MATCH (p:Proposal) WHERE p.boundary_id = $boundary_id } AS proposals,
+       COUNT { MATCH (h:Halt) WHERE h.boundary_id = $boundary_id AND h.set_id IS NOT NULL } AS halts,
+       COUNT { MATCH (p:Proposal) WHERE p.boundary_id = $boundary_id AND p.status IS NOT NULL } AS proposals,
        COUNT { MATCH (e:Entry)-[r]->() WHERE e.boundary_id = $boundary_id } AS entry_edges

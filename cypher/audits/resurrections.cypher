@@ -4,8 +4,8 @@
 // Parameters:
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: empty (an invariant: every row is an ungoverned write)
-MATCH (e:Entry)
-WHERE $boundary_id IS NULL OR e.boundary_id = $boundary_id
+MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+MATCH (e:Entry {boundary_id: b.id})
 WITH e,
      [(:Set)-[t:TRANSITIONED]->(e) | {seq: t.seq, rank: 1, status: t.to, resident: t.resident}] +
      [(:Entry)-[r:SUPERSEDES]->(e) WHERE r.executed |

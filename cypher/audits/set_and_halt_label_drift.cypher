@@ -5,8 +5,13 @@
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: empty (an invariant: the gate sets labels and statuses in the same statements; a
 //   database written before the labels existed is labelled by kg-context schema apply)
-MATCH (n)
-WHERE (n:Set OR n:Halt) AND ($boundary_id IS NULL OR n.boundary_id = $boundary_id)
+MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+CALL (b) {
+  MATCH (n:Set {boundary_id: b.id}) RETURN n
+  UNION
+  MATCH (n:Halt {boundary_id: b.id}) USING INDEX SEEK n:Halt(boundary_id, set_id)
+  WHERE n.set_id IS NOT NULL RETURN n
+}
 WITH n, toUpper(left(n.status, 1)) + substring(n.status, 1) AS expected,
      [l IN labels(n) WHERE l IN ['Ratified', 'Halted', 'Rejected', 'Open', 'Resolved']] AS found
 WHERE found <> [expected]

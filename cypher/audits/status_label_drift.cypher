@@ -3,8 +3,8 @@
 // Parameters:
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: empty (an invariant: the gate sets labels and properties in the same statements)
-MATCH (e:Entry)
-WHERE $boundary_id IS NULL OR e.boundary_id = $boundary_id
+MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+MATCH (e:Entry {boundary_id: b.id})
 WITH e,
      reduce(label = '', part IN split(e.status, '_') |
             label + toUpper(left(part, 1)) + substring(part, 1)) AS status_label,

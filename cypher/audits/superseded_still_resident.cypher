@@ -2,8 +2,8 @@
 // Parameters:
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: empty (an invariant: a supersession takes the old entry out of the window)
-MATCH (e:Entry)
-WHERE ($boundary_id IS NULL OR e.boundary_id = $boundary_id)
-  AND e.status = 'superseded' AND e.resident = true
+MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+MATCH (e:Entry {boundary_id: b.id})
+WHERE e.status = 'superseded' AND e.resident = true
 RETURN e.boundary_id AS boundary_id, e.id AS id, e.key AS key, e.superseded_by AS superseded_by
 ORDER BY boundary_id, id

@@ -11,8 +11,8 @@ CALL (b) {
   RETURN collect(p) AS declared
 }
 CALL (b) {
-  MATCH p = (h:Halt)-[:ON]->(:Set)
-  WHERE h.boundary_id = b.id
+  MATCH p = (h:Halt)-[:ON]->(:Set) USING INDEX SEEK h:Halt(boundary_id, set_id)
+  WHERE h.boundary_id = b.id AND h.set_id IS NOT NULL
   RETURN collect(p) AS halts
 }
 RETURN b, ledger, declared, halts

@@ -1,7 +1,7 @@
 // Halts, newest first: all, or one boundary's, optionally only those with a given status.
-MATCH (h:Halt)
-WHERE ($boundary_id IS NULL OR h.boundary_id = $boundary_id)
-  AND ($status IS NULL OR h.status = $status)
+MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+MATCH (h:Halt {boundary_id: b.id}) USING INDEX SEEK h:Halt(boundary_id, set_id)
+WHERE h.set_id IS NOT NULL AND ($status IS NULL OR h.status = $status)
 RETURN h.id AS id, h.boundary_id AS boundary_id, h.set_id AS set_id, h.reason_code AS reason_code,
        h.detail AS detail, h.suggested_amendment AS suggested_amendment, h.status AS status,
        h.opened_at AS opened_at, h.resolved_at AS resolved_at, h.resolution AS resolution,

@@ -18,12 +18,14 @@ CALL (b) {
   RETURN collect({status: status, count: n}) AS sets
 }
 CALL (b) {
-  MATCH (h:Halt) WHERE h.boundary_id = b.id
+  MATCH (h:Halt) USING INDEX SEEK h:Halt(boundary_id, set_id)
+  WHERE h.boundary_id = b.id AND h.set_id IS NOT NULL
   WITH h.reason_code AS reason_code, count(h) AS n ORDER BY reason_code
   RETURN collect({reason_code: reason_code, count: n}) AS halts
 }
 CALL (b) {
-  MATCH (h:Halt) WHERE h.boundary_id = b.id
+  MATCH (h:Halt) USING INDEX SEEK h:Halt(boundary_id, set_id)
+  WHERE h.boundary_id = b.id AND h.set_id IS NOT NULL
   WITH h.status AS status, count(h) AS n ORDER BY status
   RETURN collect({status: status, count: n}) AS halt_statuses
 }

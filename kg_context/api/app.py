@@ -24,7 +24,7 @@ from kg_context.api.deps import known_query_only
 from kg_context.api.metrics import Metrics
 from kg_context.api.problems import install_handlers, problem_response
 from kg_context.engine import Engine
-from kg_context.settings import ApiSettings
+from kg_context.settings import ApiSettings, load_settings
 
 __all__ = ["create_app", "log_config", "serve"]
 
@@ -116,7 +116,7 @@ def create_app(
     engine: Engine, settings: ApiSettings | None = None, tokens: TokenTable | None = None
 ) -> FastAPI:
     """The API over an open engine. ``tokens`` default to the settings' token table."""
-    settings = settings or ApiSettings()
+    settings = settings or load_settings(ApiSettings)
     app = FastAPI(
         title="kg-context",
         version=API_VERSION,
@@ -193,7 +193,7 @@ def serve(
     """Run the API with uvicorn until interrupted (``kg-context serve``)."""
     import uvicorn
 
-    settings = settings or ApiSettings()
+    settings = settings or load_settings(ApiSettings)
     tokens = TokenTable.from_settings(settings)
     owned = engine is None
     engine = engine or Engine.connect()

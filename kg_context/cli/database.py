@@ -14,7 +14,7 @@ from kg_context.db import local_server as neo4j_local
 from kg_context.db.connection import Source, resolve_source, target_for
 from kg_context.engine import Engine
 from kg_context.errors import LocalServerError
-from kg_context.settings import LocalServerSettings, Neo4jSettings
+from kg_context.settings import LocalServerSettings, Neo4jSettings, load_settings
 
 __all__ = ["db_app", "neo4j_app", "schema_app", "up"]
 
@@ -64,7 +64,7 @@ def _compose_up() -> None:
 
 def up(source: Source | None = None) -> Engine:
     """Bring the resolved database up (start what is ours to start) and connect to it."""
-    settings, local = Neo4jSettings(), LocalServerSettings()
+    settings, local = Neo4jSettings(), load_settings(LocalServerSettings)
     source = source or resolve_source(settings)
     err.print(f"kg-context: database source: {source}", markup=False)
     if source == "docker":

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from kg_context.db.catalog import default_catalog
 from kg_context.engine import BoundaryHandle, Engine
-from kg_context.settings import LocalServerSettings
+from kg_context.settings import LocalServerSettings, load_settings
 
 __all__ = ["BROWSER_QUERIES", "browser_url", "report"]
 
@@ -25,7 +25,7 @@ def browser_url(engine: Engine) -> str:
     """Where Neo4j Browser answers for the engine's database (the local server's, or port 7474
     on the Bolt host)."""
     if engine.target.source == "local":
-        return LocalServerSettings().browser_url
+        return load_settings(LocalServerSettings).browser_url
     host = urlparse(engine.target.uri).hostname or "127.0.0.1"
     return f"http://{host}:7474/browser/"
 

@@ -38,7 +38,7 @@ from kg_context.cycle.source import EntrySource
 from kg_context.cycle.tokens import CountTokens, model_token_counter
 from kg_context.cycle.workspace import ConsciousWorkspace
 from kg_context.errors import ConfigurationError
-from kg_context.settings import CycleSettings
+from kg_context.settings import CycleSettings, load_settings
 
 __all__ = ["Answer", "BusGateOutcome", "CycleResult", "SelectionBroadcastCycle"]
 
@@ -97,7 +97,7 @@ class SelectionBroadcastCycle:
         run_id: str | None = None,
         recall_limit: int = 16,
     ) -> None:
-        self.settings = settings or CycleSettings()
+        self.settings = settings or load_settings(CycleSettings)
         s = self.settings
         self.boundary_id = boundary_id
         self.bus = bus

@@ -17,7 +17,7 @@ import neo4j
 from kg_context.db.executor import translate_driver_errors
 from kg_context.db.local_password import local_password
 from kg_context.errors import ConfigurationError
-from kg_context.settings import DatabaseSettings, LocalServerSettings, Neo4jSettings
+from kg_context.settings import DatabaseSettings, LocalServerSettings, Neo4jSettings, load_settings
 
 __all__ = [
     "COMPOSE_PASSWORD",
@@ -92,7 +92,7 @@ def target_for(
 ) -> Target:
     """Connection details for a source (``uri`` overrides where a container chose the port)."""
     settings = settings or Neo4jSettings()
-    local = local or LocalServerSettings()
+    local = local or load_settings(LocalServerSettings)
     given_password = settings.password.get_secret_value() if settings.password else None
     if source == "env":
         if not settings.uri:
@@ -147,7 +147,7 @@ def open_driver(
     """A driver for the target; with ``verify`` a wrong URI or password fails here, clearly.
     ``database`` bounds one connection attempt (``connection_timeout_s``)."""
     check_uri(target.uri)
-    timeout = (database or DatabaseSettings()).connection_timeout_s
+    timeout = (database or load_settings(DatabaseSettings)).connection_timeout_s
     with translate_driver_errors(target.uri, "connection"):
         try:
             driver = neo4j.GraphDatabase.driver(

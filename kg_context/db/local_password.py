@@ -93,5 +93,7 @@ def set_initial_password(
     finally:
         argfile.unlink(missing_ok=True)
     if done.returncode != 0:
-        output = (done.stderr or done.stdout).replace(password, "<password>").strip()
+        output = (done.stderr or done.stdout).strip()
+        if password:
+            output = output.replace(password, "<password>")
         raise LocalServerError("neo4j-admin dbms set-initial-password failed: " + output)

@@ -31,7 +31,7 @@ from neo4j import exceptions as neo4j_errors
 
 from kg_context.db.local_password import ensure_password, local_password, set_initial_password
 from kg_context.errors import LocalServerError
-from kg_context.settings import LocalServerSettings
+from kg_context.settings import LocalServerSettings, load_settings
 
 __all__ = [
     "ServerStatus",
@@ -101,7 +101,7 @@ def _java() -> str:
 
 def provision(settings: LocalServerSettings | None = None) -> Path:
     """The directory of server jars, resolved from Maven Central on first use."""
-    settings = settings or LocalServerSettings()
+    settings = settings or load_settings(LocalServerSettings)
     lib_dir = settings.lib_dir
     if (lib_dir.parent / ".complete").exists():
         return lib_dir
@@ -236,7 +236,7 @@ def _bolt_answers(settings: LocalServerSettings) -> str | None:
 
 
 def status(settings: LocalServerSettings | None = None) -> ServerStatus:
-    settings = settings or LocalServerSettings()
+    settings = settings or load_settings(LocalServerSettings)
     pid = _read_pid(settings)
     running = pid is not None and _alive(pid)
     if running:
@@ -282,7 +282,7 @@ def start(
 ) -> ServerStatus:
     """Start the server (or find it running) and wait until Bolt answers. ``on_step`` is told
     each of ``START_STEPS`` as it begins (a progress bar's hook)."""
-    settings = settings or LocalServerSettings()
+    settings = settings or load_settings(LocalServerSettings)
     step = on_step or (lambda _name: None)
     current = status(settings)
     if current.running:
@@ -386,7 +386,7 @@ def _terminate(pid: int, timeout_s: float) -> None:
 
 def stop(settings: LocalServerSettings | None = None) -> ServerStatus:
     """Stop the server; afterwards no java process of ours is left."""
-    settings = settings or LocalServerSettings()
+    settings = settings or load_settings(LocalServerSettings)
     current = status(settings)
     if current.running and current.pid is not None:
         _say(f"stopping Neo4j (pid {current.pid}) ...")

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kg_context.errors import EmbeddingError
-from kg_context.settings import DEFAULT_EMBEDDING_MODEL, EmbeddingSettings
+from kg_context.settings import DEFAULT_EMBEDDING_MODEL, EmbeddingSettings, load_settings
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
@@ -109,7 +109,7 @@ class Embedder:
 
 def get_embedder(settings: EmbeddingSettings | None = None) -> Embedder:
     """The process-wide embedder for these settings (loaded on first use, then reused)."""
-    settings = settings or EmbeddingSettings()
+    settings = settings or load_settings(EmbeddingSettings)
     key = (settings.model, settings.device)
     with _lock:
         embedder = _embedders.get(key)

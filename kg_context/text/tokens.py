@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 
 from kg_context.errors import EmbeddingError
-from kg_context.settings import EmbeddingSettings
+from kg_context.settings import EmbeddingSettings, load_settings
 from kg_context.text.embeddings import resolve_model_path
 
 __all__ = ["TokenCounter", "get_token_counter"]
@@ -53,4 +53,4 @@ def _counter_for(model: str) -> TokenCounter:
 
 def get_token_counter(settings: EmbeddingSettings | None = None) -> TokenCounter:
     """The process-wide token counter of the configured embedding model."""
-    return _counter_for((settings or EmbeddingSettings()).model)
+    return _counter_for((settings or load_settings(EmbeddingSettings)).model)

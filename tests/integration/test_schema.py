@@ -251,3 +251,49 @@ def test_every_lookup_by_id_seeks_the_composite_index(engine: Any) -> None:
                 assert wanted in str(plan), (name, wanted)
                 checked += 1
     assert checked >= 40
+
+
+# Label scans a per-boundary statement may still do: the boundaries themselves and the
+# constitutions are few; receipts have no boundary index (record_counts, a test-side count).
+SMALL_LABELS = (":Boundary", ":Constitution")
+SCAN_ALLOWED = {"audits/record_counts": ("r:Receipt",)}
+SCANS = ("NodeByLabelScan", "AllNodesScan", "DirectedRelationshipTypeScan")
+
+
+def _operators(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield plan
+    for child in plan.get("children", []):
+        yield from _operators(child)
+
+
+def test_per_boundary_statements_never_scan_the_whole_database(engine: Any) -> None:
+    """EXPLAIN every statement that takes a ``boundary_id``: none scans every Entry, Set, Halt,
+    Proposal or Writer of the database (an audit of one boundary in a database of many costs
+    what that boundary holds). ``$boundary_id IS NULL OR x.boundary_id = $boundary_id`` was
+    such a scan; the statements now start from the boundaries and seek each one's nodes."""
+    scanning: dict[str, list[str]] = {}
+    checked = 0
+    with neo4j.GraphDatabase.driver(
+        engine.target.uri,
+        auth=(engine.target.username, engine.target.password),
+        notifications_min_severity="OFF",
+    ) as driver:
+        for name in sorted(default_catalog()):
+            query = default_catalog()[name]
+            if "boundary_id" not in query.params or query.is_schema:
+                continue
+            plan = driver.execute_query(
+                "EXPLAIN " + query.text, database_=engine.target.database
+            ).summary.plan
+            checked += 1
+            found = [
+                str(op.get("args", {}).get("Details", ""))
+                for op in _operators(plan)
+                if op["operatorType"].split("@")[0] in SCANS
+            ]
+            allowed = SCAN_ALLOWED.get(name, ())
+            found = [d for d in found if not any(x in d for x in (*SMALL_LABELS, *allowed))]
+            if found:
+                scanning[name] = found
+    assert scanning == {}
+    assert checked >= 60

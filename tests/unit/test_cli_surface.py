@@ -3,6 +3,7 @@ exit codes the README documents are the ones the CLI uses."""
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -80,3 +81,34 @@ def test_the_readme_table_is_the_exit_codes() -> None:
 )
 def test_each_error_kind_has_its_exit_code(error: Exception, code: ExitCode) -> None:
     assert exit_code_for(error) is code  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "named"),
+    [
+        ("KG_CONTEXT_LOCAL_PASSWORD", "", "password"),
+        ("KG_CONTEXT_LOCAL_BOLT_PORT", "seven", "bolt_port"),
+    ],
+)
+def test_an_unusable_setting_is_a_configuration_error_not_an_internal_one(
+    variable: str, value: str, named: str
+) -> None:
+    """A setting the environment gets wrong (an empty password override, a port that is not a
+    number) exits with the configuration code, names the setting, and never echoes the value."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, variable: value}
+    done = subprocess.run(
+        [sys.executable, "-c", "from kg_context.cli import main; main()", "neo4j", "status"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    output = done.stdout + done.stderr
+    assert done.returncode == int(ExitCode.INVALID_INPUT), output
+    assert "unusable KG_CONTEXT_LOCAL_* settings" in output
+    assert named in output
+    assert "internal error" not in output

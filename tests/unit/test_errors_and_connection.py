@@ -58,7 +58,9 @@ def test_resolution_order(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("NEO4J_URI")
     assert resolve_source(Neo4jSettings(), probe_docker=False) == "local"
     local = target_for(
-        "local", Neo4jSettings(), LocalServerSettings(bolt_port=7999, password=SecretStr("pw"))
+        "local",
+        Neo4jSettings(),
+        LocalServerSettings(bolt_port=7999, password=SecretStr("pw-local")),
     )
     assert local.uri == "bolt://127.0.0.1:7999"
     assert "local server" in local.describe()
