@@ -70,7 +70,7 @@ class Engine:
     ) -> None:
         self._driver = driver
         self.target = target
-        self.settings = settings or load_settings(EngineSettings)
+        self.settings = settings or EngineSettings()
         self.executor = Neo4jExecutor(
             driver,
             database=target.database,
@@ -109,7 +109,7 @@ class Engine:
         ``kg-context schema apply``. ``check_schema=False`` skips the check (that command
         itself, and server-level commands that read no kg-context data).
         """
-        engine_settings = engine_settings or load_settings(EngineSettings)
+        engine_settings = engine_settings or EngineSettings()
         if target is None:
             settings = settings or Neo4jSettings()
             local = local or load_settings(LocalServerSettings)
