@@ -8,7 +8,10 @@ that cannot load is an ``EmbeddingError``, never a silent fallback.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
+import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,10 +26,44 @@ from kg_context.settings import DEFAULT_EMBEDDING_MODEL, EmbeddingSettings, load
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
-__all__ = ["Embedder", "TextEncoder", "get_embedder", "resolve_model_path"]
+__all__ = [
+    "Embedder",
+    "TextEncoder",
+    "get_embedder",
+    "release_freed_memory",
+    "resolve_model_path",
+]
 
 _lock = threading.Lock()
 _embedders: dict[tuple[str, str], Embedder] = {}
+
+
+def _glibc_malloc_trim() -> Any:
+    """glibc's ``malloc_trim`` (returns the heap memory a process freed to the system), or
+    ``None`` where there is no glibc (macOS, Windows, musl): there the allocator is left as is."""
+    if not sys.platform.startswith("linux"):
+        return None
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return None
+    try:
+        libc = ctypes.CDLL(name)
+    except OSError:
+        return None
+    return getattr(libc, "malloc_trim", None)
+
+
+_MALLOC_TRIM = _glibc_malloc_trim()
+
+
+def release_freed_memory() -> bool:
+    """Hand the memory this process freed back to the system; ``False`` where there is no way
+    to (no glibc). The model's tensors come and go in every encode, in a new shape each time;
+    glibc keeps what they freed in its per-thread arenas, so RSS only grows."""
+    if _MALLOC_TRIM is None:
+        return False
+    _MALLOC_TRIM(0)
+    return True
 
 
 def resolve_model_path(name: str) -> str:
@@ -98,7 +135,10 @@ class Embedder:
             convert_to_numpy=True,
             show_progress_bar=False,
         )
-        return np.asarray(vectors, dtype=np.float32)
+        found = np.asarray(vectors, dtype=np.float32)
+        if self.settings.release_memory:
+            release_freed_memory()
+        return found
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
         """Tokens per text by the model's own tokenizer (no truncation, no special tokens)."""

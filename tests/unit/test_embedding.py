@@ -39,3 +39,27 @@ def test_token_counts_come_from_the_tokenizer() -> None:
 def test_a_model_that_cannot_load_is_a_clear_error(tmp_path: object) -> None:
     with pytest.raises(EmbeddingError, match="cannot load embedding model"):
         get_embedder(EmbeddingSettings(model=str(tmp_path)))
+
+
+@pytest.mark.parametrize("release", [True, False])
+def test_each_encode_hands_freed_memory_back_when_the_setting_says_so(
+    monkeypatch: pytest.MonkeyPatch, release: bool
+) -> None:
+    """A long-running process encodes texts of every length: glibc keeps what each encode freed
+    unless it is trimmed, and RSS climbs (the soak's figure). The real model, the real trim
+    function of this Linux machine, recorded as it is called."""
+    from kg_context.text import embeddings
+
+    real_trim = embeddings._MALLOC_TRIM
+    assert real_trim is not None, "this Linux machine's glibc has malloc_trim"
+    calls: list[int] = []
+
+    def recording_trim(pad: int) -> int:
+        calls.append(pad)
+        return int(real_trim(pad))
+
+    monkeypatch.setattr(embeddings, "_MALLOC_TRIM", recording_trim)
+    embedder = embeddings.Embedder(EmbeddingSettings(release_memory=release))
+    embedder.encode(["one text", "and another, longer text to pad the batch"])
+    embedder.encode(["a third"])
+    assert calls == ([0, 0] if release else [])
