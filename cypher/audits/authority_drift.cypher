@@ -7,6 +7,7 @@
 // Expect: empty (an invariant: authority is what the constitution names, never self-declared)
 MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
 MATCH (p:Proposal)-[:IN_SET]->(s:Set {boundary_id: b.id})
+USING INDEX s:Set(boundary_id)
 WHERE s.status = 'ratified'
 MATCH (r:Receipt)-[:FOR]->(s)
 WHERE r.kind = 'commit'

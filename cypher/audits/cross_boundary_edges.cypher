@@ -6,6 +6,7 @@
 // Expect: empty (an invariant: a cross-boundary edge is declared, allowed and adopted)
 MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
 MATCH (e:Entry {boundary_id: b.id})-[r:DERIVED_FROM|REQUIRES|SUPERSEDES]->(t:Entry)
+USING INDEX e:Entry(boundary_id)
 WHERE t.boundary_id <> e.boundary_id
   AND (r.boundary_id IS NULL OR r.boundary_id <> t.boundary_id
        OR NOT EXISTS {

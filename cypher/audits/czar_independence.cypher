@@ -4,9 +4,16 @@
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: empty (an invariant: the gate rejects such a set with CZAR_INDEPENDENCE)
 MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
-MATCH (s:Set {boundary_id: b.id})-[:BY]->(w:Writer)
-WHERE w.kind = 'czar' AND s.status = 'ratified'
-MATCH (s)-[t:TRANSITIONED]->(e:Entry)<-[:CONTAINS]-(origin:Set)-[:BY]->(w)
+MATCH (s:Set {boundary_id: b.id})
+USING INDEX s:Set(boundary_id)
+WHERE s.status = 'ratified'
+CALL (s) {
+  MATCH (s)-[:BY]->(w:Writer)
+  WHERE w.kind = 'czar'
+  MATCH (s)-[t:TRANSITIONED]->(e:Entry)<-[:CONTAINS]-(origin:Set)
+  WHERE EXISTS { (origin)-[:BY]->(w) }
+  RETURN w, t, e, origin
+}
 RETURN s.boundary_id AS boundary_id, s.id AS czar_set, w.id AS czar_id, e.id AS entry_id,
        origin.id AS written_in_set, t.from AS from, t.to AS to, t.seq AS seq
 ORDER BY boundary_id, seq, entry_id

@@ -5,6 +5,7 @@
 // Expect: empty (an invariant: the gate rejects cycles, DEPENDENCY_CYCLE)
 MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
 MATCH (e:Entry {boundary_id: b.id})
+USING INDEX e:Entry(boundary_id)
 CALL (e) {
   MATCH p = (e)-[:DERIVED_FROM*1..32]->(e)
   RETURN 'DERIVED_FROM' AS edge, [n IN nodes(p) | n.id] AS path LIMIT 1

@@ -5,6 +5,7 @@
 // Expect: empty (an invariant: nothing enters the record but through the gate's commit)
 MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
 MATCH (e:Entry {boundary_id: b.id})
+USING INDEX e:Entry(boundary_id)
 OPTIONAL MATCH (s:Set)-[:CONTAINS]->(e)
 WITH e, s
 WHERE s IS NULL OR s.status <> 'ratified'

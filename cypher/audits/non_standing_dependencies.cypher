@@ -8,6 +8,7 @@
 // Expect: empty (an invariant: a dependency on retired state halts NON_STANDING_DEPENDENCY)
 MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
 MATCH (e:Entry {boundary_id: b.id})-[r:REQUIRES|DERIVED_FROM]->(t:Entry)
+USING INDEX e:Entry(boundary_id)
 WHERE t.boundary_id = e.boundary_id
   AND e.class <> 'interface' AND (type(r) = 'REQUIRES' OR r.essential = true)
   AND t.set_seq < e.set_seq

@@ -7,6 +7,7 @@
 // Expect: empty (an invariant: a set is one transaction, so all of it is there or none of it)
 MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
 MATCH (s:Set {boundary_id: b.id})
+USING INDEX s:Set(boundary_id)
 WITH s,
      [(r:Receipt)-[:FOR]->(s) | r] AS receipts,
      [(s)-[:CONTAINS]->(e:Entry) | e.id] AS contained,

@@ -6,6 +6,7 @@
 // Expect: empty (an invariant: every row is an ungoverned write)
 MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
 MATCH (e:Entry {boundary_id: b.id})
+USING INDEX e:Entry(boundary_id)
 WITH e,
      [(:Set)-[t:TRANSITIONED]->(e) | {seq: t.seq, rank: 1, status: t.to, resident: t.resident}] +
      [(:Entry)-[r:SUPERSEDES]->(e) WHERE r.executed |

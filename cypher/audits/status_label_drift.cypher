@@ -5,6 +5,7 @@
 // Expect: empty (an invariant: the gate sets labels and properties in the same statements)
 MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
 MATCH (e:Entry {boundary_id: b.id})
+USING INDEX e:Entry(boundary_id)
 WITH e,
      reduce(label = '', part IN split(e.status, '_') |
             label + toUpper(left(part, 1)) + substring(part, 1)) AS status_label,

@@ -4,6 +4,7 @@
 // Expect: empty (an invariant: a supersession takes the old entry out of the window)
 MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
 MATCH (e:Entry {boundary_id: b.id})
+USING INDEX e:Entry(boundary_id)
 WHERE e.status = 'superseded' AND e.resident = true
 RETURN e.boundary_id AS boundary_id, e.id AS id, e.key AS key, e.superseded_by AS superseded_by
 ORDER BY boundary_id, id

@@ -8,6 +8,7 @@ WHERE r.policy <> 'hard' AND size(coalesce(r.needs, [])) > 0
   AND NOT EXISTS { (:Entry)-[:SUMMARIZES]->(t) }
 WITH t, collect(DISTINCT d.id) AS holders, collect(r.needs) AS needs_lists
 RETURN t.id AS id, t.key AS key, t.writer_id AS writer_id,
+       [(w:Writer)<-[:BY]-(:Set)-[:CONTAINS]->(t) | w.id] AS set_writers,
        t {.*, embedding: null} AS props, holders,
        reduce(acc = [], ns IN needs_lists | acc + ns) AS needs
 ORDER BY id

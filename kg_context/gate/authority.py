@@ -113,22 +113,22 @@ def czar_independence(view: SetView, _: Constitution, snapshot: Snapshot) -> Vio
         if (
             proposal.writer_kind is WriterKind.CZAR
             and touched is not None
-            and touched.writer_id == proposal.writer_id
+            and touched.work_of(proposal.writer_id)
         ):
             return reject(
                 ReasonCode.CZAR_INDEPENDENCE,
-                f"czar {proposal.writer_id} would retire {t.entry_id}, which it wrote itself",
+                f"czar {proposal.writer_id} would retire {t.entry_id}, its own work (it wrote "
+                "the entry or co-wrote the set that created it)",
             )
     for proposal, entry_id, entry in view.entries:
         if proposal.writer_kind is not WriterKind.CZAR:
             continue
         for ref in entry.references():
             touched = snapshot.entries.get(ref)
-            if touched is not None and touched.writer_id == proposal.writer_id:
+            if touched is not None and touched.work_of(proposal.writer_id):
                 return reject(
                     ReasonCode.CZAR_INDEPENDENCE,
-                    f"czar {proposal.writer_id} would compact {ref} (via {entry_id}), "
-                    "which it wrote itself",
+                    f"czar {proposal.writer_id} would compact {ref} (via {entry_id}), its own work",
                 )
     return None
 

@@ -171,6 +171,7 @@ def _plan_entries(plan: Plan, ctx: Context, view: SetView, seq: int, effects: _E
             tokens=tokens,
             requires_out=len(entry.requires),
             set_id=view.closed.set_id,
+            set_writers=tuple(sorted({p.writer_id for p in view.closed.proposals})),
         )
         _plan_edges(plan, entry_id, entry, seq)
         if not explored:

@@ -3,7 +3,9 @@ sets refers to (pure data, loaded by the store inside the locked commit transact
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from kg_context.vocabulary import LIVE_STATUSES, STANDING_STATUSES
 
@@ -14,7 +16,16 @@ __all__ = [
     "EntryState",
     "SetFootprint",
     "Snapshot",
+    "own_work",
 ]
+
+
+def own_work(entry: Mapping[str, Any], writer_id: str) -> bool:
+    """Whether an entry (a row with ``writer_id`` and ``set_writers``) is ``writer_id``'s own
+    work: it wrote the entry, or co-wrote the set that created it. The czar never compacts its
+    own work (the gate's ``czar_independence``, the czar's plan, the ``czar_independence``
+    audit)."""
+    return entry.get("writer_id") == writer_id or writer_id in (entry.get("set_writers") or ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +46,12 @@ class EntryState:
     failed_ancestors: tuple[str, ...] = ()
     # The set that created it (an ordered sequence of sets: FRAGMENTATION's ancestry).
     set_id: str | None = None
+    # Every writer of that set (a set may join several writers' proposals).
+    set_writers: tuple[str, ...] = ()
+
+    def work_of(self, writer_id: str) -> bool:
+        """Whether ``writer_id`` wrote this entry or co-wrote the set that created it."""
+        return own_work({"writer_id": self.writer_id, "set_writers": self.set_writers}, writer_id)
 
     @property
     def live(self) -> bool:

@@ -59,6 +59,7 @@ def _entry(e: dict[str, Any]) -> EntryState:
         hard_held_by=tuple(e.get("hard_held_by") or ()),
         failed_ancestors=tuple(e.get("failed_ancestors") or ()),
         set_id=e.get("set_id"),
+        set_writers=tuple(e.get("set_writers") or ()),
     )
 
 

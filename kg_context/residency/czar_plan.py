@@ -37,6 +37,7 @@ from kg_context.db.executor import QueryExecutor, Record, Transaction
 from kg_context.db.reader import Reader, TransactionReader
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Proposal, Transition
+from kg_context.gate.snapshot import own_work
 from kg_context.gate.status_machine import is_legal
 from kg_context.residency.interfaces import plan_interfaces
 from kg_context.residency.reachability import Reachability, boundary_seq, compute_reachable
@@ -176,7 +177,7 @@ class _Planner:
         entry = self.entries.get(entry_id)
         if entry_id in self.planned or entry is None:
             return
-        if entry["writer_id"] == self.plan.czar_id:
+        if own_work(entry, self.plan.czar_id):
             self.plan.skipped_own.append(entry_id)
             return
         self.planned[entry_id] = transition
@@ -186,7 +187,7 @@ class _Planner:
         a mechanical case moves the entry anyway: see ``finish``)."""
         entry = self.entries.get(entry_id)
         move = None
-        if entry is not None and entry["writer_id"] != self.plan.czar_id:
+        if entry is not None and not own_work(entry, self.plan.czar_id):
             move = _retire(entry_id, entry["status"], reason, JustificationCase.UNCLEAR, [text])
         self.undecided.setdefault(entry_id, (text, move))
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from kg_context.db.reader import Reader
 from kg_context.gate.contracts import Transition
+from kg_context.gate.snapshot import own_work
 from kg_context.residency.reachability import Reachability
 from kg_context.vocabulary import STANDING_STATUSES, JustificationCase, as_values
 
@@ -54,7 +55,7 @@ def plan_interfaces(
     )
     out = []
     for row in rows:
-        if row["writer_id"] == plan.czar_id:
+        if own_work(row, plan.czar_id):
             plan.skipped_own.append(row["id"])
             continue
         needs = sorted(set(row["needs"]))

@@ -137,6 +137,53 @@ def test_the_czar_cannot_compact_its_own_writers_sets(engine: Engine, boundary_i
     assert {r["id"]: r["status"] for r in rows}["mine"] == "live"
 
 
+def test_the_czar_cannot_compact_a_set_it_co_wrote(engine: Engine, boundary_id: str) -> None:
+    """Found by the gate's property test (seed 20261025): a set joining an agent's proposal and
+    the czar's is the czar's work too. Before, the czar's plan and the gate looked only at the
+    entry's own writer, so the czar retired the agent's half of a set it co-signed, and the
+    ``czar_independence`` audit (which reads the set's writers) caught it afterwards."""
+    team = engine.boundary(boundary_id)
+    agent = _proposal(
+        boundary_id, "p-joint-agent", {"id": "joint", "class": "scratch", "key": "j", "body": "x"}
+    )
+    czar = {
+        **_proposal(
+            boundary_id, "p-joint-czar", {"id": "note", "class": "scratch", "key": "n", "body": "y"}
+        ),
+        "writer_id": "czar",
+        "writer_kind": "czar",
+        "set_id": agent["set_id"],
+    }
+    team.submit([agent, czar])
+    (joint,) = team.close()
+    assert joint.outcome == "commit", joint
+    retire = {
+        "id": "p-retire-joint",
+        "boundary_id": boundary_id,
+        "writer_id": "czar",
+        "writer_kind": "czar",
+        "set_id": "p-retire-joint-set",
+        "kind": "compaction",
+        "transitions": [
+            {
+                "entry_id": "joint",
+                "to": "retired",
+                "resident": False,
+                "reason": "unreachable",
+                "case": "UNREACHABLE",
+                "justification": ["no root path"],
+            }
+        ],
+    }
+    refused = team.commit(retire)
+    assert (refused.outcome, refused.reason_code) == ("reject", "CZAR_INDEPENDENCE"), refused
+    report = team.run_czar()
+    assert {"joint", "note"} <= set(report.plan.skipped_own)
+    rows = engine.executor.read("audits/boundary_entries", boundary_id=boundary_id)
+    assert {r["id"]: r["status"] for r in rows}["joint"] == "live"
+    assert engine.run_audit("czar_independence", boundary_id=boundary_id).rows == []
+
+
 def test_a_reader_token_cannot_write(engine: Engine, boundary_id: str) -> None:
     with running(engine, boundary_id) as api:
         assert api.call("PUT", f"/boundaries/{boundary_id}", "operator").ok
