@@ -57,8 +57,9 @@ from kg_context.gate.decision import Decision
 from kg_context.gate.halts import Halts, Resolution
 from kg_context.record import history, ontology
 from kg_context.record.invalidation import BlastRadius, challenge, invalidate
-from kg_context.record.observability import ObservabilityReport
+from kg_context.record.observability import ErrorRates, ObservabilityReport
 from kg_context.record.observability import audit as audit_errors
+from kg_context.record.observability import rates as error_rates
 from kg_context.record.search import RecordHit, embed_pending, search_record
 from kg_context.residency.czar import CzarReport, run_czar
 from kg_context.residency.metrics import BoundaryStats, stats
@@ -112,6 +113,7 @@ __all__ = [
     "EngineSettings",
     "EntryClass",
     "EntryProposal",
+    "ErrorRates",
     "GraphEntrySource",
     "Halts",
     "InputValidationError",
@@ -152,6 +154,7 @@ __all__ = [
     "challenge",
     "default_catalog",
     "embed_pending",
+    "error_rates",
     "history",
     "invalidate",
     "load_constitution",

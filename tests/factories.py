@@ -1,4 +1,4 @@
-"""Proposal builders for tests (never imported by product code)."""
+"""Proposal builders (and a scenario step or two) for tests; never imported by product code."""
 
 from __future__ import annotations
 
@@ -34,6 +34,39 @@ def proposal(
     if set_id is not None:
         data["set_id"] = set_id
     return data
+
+
+def moves(boundary_id: str, name: str, kind: str, *transitions: dict[str, Any]) -> dict[str, Any]:
+    """A set of declared transitions by a writer of ``kind`` (the czar and the operator under
+    the ids the default constitution names; others as ``<kind>-7``), each with reason ``name``."""
+    return {
+        "id": f"{boundary_id}-{name}",
+        "boundary_id": boundary_id,
+        "writer_id": kind if kind in ("czar", "operator") else f"{kind}-7",
+        "writer_kind": kind,
+        "targets": ["t"],
+        "transitions": [{"reason": name, **t} for t in transitions],
+    }
+
+
+def depend_on_retired(engine: Any, boundary_id: str, retired_id: str) -> Any:
+    """A later set that needs a retired entry (an essential DERIVED_FROM): the gate halts it
+    NON_STANDING_DEPENDENCY and the operator approves it. The approved set's decision."""
+    later = engine.boundary(boundary_id).commit(
+        proposal(
+            boundary_id,
+            entry(
+                key="retry",
+                body="retry the dead end",
+                id=f"{boundary_id}-retry",
+                derived_from=[{"entry_id": retired_id, "essential": True}],
+            ),
+        )
+    )
+    assert (later.outcome, later.reason_code) == ("halt", "NON_STANDING_DEPENDENCY"), later
+    approved = engine.halts.resolve(later.halt_id, "approve", operator_id="operator", reason="ok")
+    assert approved.decision is not None and approved.decision.outcome == "commit"
+    return approved.decision
 
 
 def constitution_variant(tag: str, *replacements: tuple[str, str]) -> Any:

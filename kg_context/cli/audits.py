@@ -3,7 +3,7 @@
 One command per file of ``cypher/audits/`` (``why_resident.cypher`` is ``audit why-resident``),
 whose help is the question the file answers; ``audit list`` shows them all, ``audit all`` runs
 every must-be-empty one (the invariants) and exits 1 when any returns a row; ``audit
-false-retirements`` is the combined error-observability report.
+false-retirements`` is the combined error-observability report, ``audit rates`` its rates.
 """
 
 from __future__ import annotations
@@ -189,6 +189,54 @@ def audit_false_retirements(
         _say(f"unjustified retirement {u['entry_id']} by set {u['set_id']} at seq {u['seq']}")
 
 
+@audit_app.command("rates")
+def audit_rates(
+    boundary: Annotated[str, typer.Option("--boundary", "-b", help="The boundary id.")],
+    as_json: JsonOption = False,
+) -> None:
+    """Error rates of a boundary: false retirements, false supersessions (superseded by an entry
+    later invalidated), resurrections, at-risk entries revalidated or abandoned, and time from a
+    mistake to its detection in sets. A report (exit 0); a rate with nothing to count is n/a.
+
+    Example: kg-context audit rates -b team-7
+    """
+    from kg_context.record.observability import DetectionKind, rates
+
+    with connect() as engine:
+        found = rates(existing(engine, boundary))
+    if as_json:
+        emit(found.as_dict(), True, lambda: None)
+        return
+    _say(
+        f"false-retirement rate {found.false_retirement.render()}: retirements later shown "
+        "needed / retirements"
+    )
+    _say(
+        f"false-supersession rate {found.false_supersession.render()}: superseded by an entry "
+        "later invalidated / executed supersessions"
+    )
+    _say(
+        f"resurrection rate {found.resurrection.render()}: brought back (recall, dependency, "
+        "ungoverned) / left standing"
+    )
+    _say(
+        f"at risk: revalidated {found.at_risk_revalidated.render()}, abandoned "
+        f"{found.at_risk_abandoned.render()}, still at risk {found.at_risk_open.render()}"
+    )
+    by_kind = "; ".join(f"{k.value} {found.detection(k).render()}" for k in DetectionKind)
+    _say(f"time to detection in sets: all {found.detection().render()}; {by_kind}")
+    for d in found.detections:
+        _say(
+            f"    {d.kind.value} {d.entry_id}: made at seq {d.mistake_seq}, detected at seq "
+            f"{d.detected_seq} by set {d.detected_by_set} ({d.distance} sets)"
+        )
+    for c in found.supersession_candidates:
+        _say(
+            f"candidate {c.entry_id} ({c.key!r}) superseded at seq {c.superseded_at_seq} by "
+            f"{c.superseded_by}, invalidated at seq {c.invalidated_at_seq}"
+        )
+
+
 def vars_of(item: object) -> dict[str, Any]:
     """A slotted dataclass as a dict."""
     from dataclasses import asdict, is_dataclass
@@ -198,7 +246,7 @@ def vars_of(item: object) -> dict[str, Any]:
     raise TypeError(f"{type(item).__name__} is not a dataclass")
 
 
-_TAKEN = {"list", "all", "false-retirements"}
+_TAKEN = {"list", "all", "false-retirements", "rates"}
 for _audit in sorted(audit_library().values(), key=lambda a: a.name):
     _name = _audit.name.replace("_", "-")
     if _name not in _TAKEN:

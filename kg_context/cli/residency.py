@@ -91,7 +91,8 @@ def why_cmd(entry: str, boundary: BoundaryOption, as_json: JsonOption = False) -
 
 
 def stats_cmd(boundary: str, as_json: JsonOption = False) -> None:
-    """Print retention ratio, resident tokens and halt counts of BOUNDARY.
+    """Print retention ratio, resident tokens, halt counts and error rates of BOUNDARY (the
+    error rates in full: ``kg-context audit rates``).
 
     Example: kg-context stats team-7 --json
     """
@@ -108,6 +109,14 @@ def stats_cmd(boundary: str, as_json: JsonOption = False) -> None:
             f"record, halt rate {current.halt_rate:.2%} (halts raised / sets decided; "
             f"{current.halts_open} open, {current.halts_resolved} resolved)"
             + (f", halts {current.halts}" if current.halts else "")
+        )
+        rates = current.error_rates
+        _say(
+            f"error rates: false retirement {rates.false_retirement.render()}, false "
+            f"supersession {rates.false_supersession.render()}, resurrection "
+            f"{rates.resurrection.render()}; at risk revalidated "
+            f"{rates.at_risk_revalidated.render()}, abandoned {rates.at_risk_abandoned.render()}; "
+            f"time to detection {rates.detection().render()} (sets)"
         )
 
     emit(current.as_dict(), as_json, human)

@@ -4,7 +4,9 @@
 are kept current on the boundary node by the gate, in the commit transaction of every set
 (transitions included). The retention ratio is ``committed_tokens / resident_tokens``: how much
 history the window does *not* carry. ``resident_tokens_recomputed`` sums the resident entries
-again, as an audit of the running count.
+again, as an audit of the running count. ``error_rates`` are the record's error rates
+(``kg_context.record.observability.rates``: false retirements, false supersessions,
+resurrections, at-risk outcomes, time to detection), so one ``stats`` call shows both.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from kg_context.db.executor import QueryExecutor
 from kg_context.errors import StateError
 from kg_context.gate.boundary import Boundary
+from kg_context.record.observability import ErrorRates, rates
 from kg_context.vocabulary import HaltStatus
 
 __all__ = ["BoundaryGauge", "BoundaryStats", "Overview", "overview", "stats"]
@@ -35,6 +38,7 @@ class BoundaryStats:
     halts: dict[str, int]  # every halt ever raised, by reason code (open and resolved)
     halts_open: int
     halts_resolved: int
+    error_rates: ErrorRates
 
     @property
     def retention_ratio(self) -> float | None:
@@ -55,11 +59,13 @@ class BoundaryStats:
             **asdict(self),
             "retention_ratio": self.retention_ratio,
             "halt_rate": self.halt_rate,
+            "error_rates": self.error_rates.as_dict(),
         }
 
 
 def stats(boundary: Boundary) -> BoundaryStats:
-    """Retention ratio, resident tokens, set and halt counts of ``boundary`` now."""
+    """Retention ratio, resident tokens, set and halt counts and error rates of ``boundary``
+    now."""
     rows = boundary.executor.read("metrics/stats", boundary_id=boundary.id)
     if not rows:
         raise StateError(f"no boundary {boundary.id}")
@@ -79,6 +85,7 @@ def stats(boundary: Boundary) -> BoundaryStats:
         halts={h["reason_code"]: int(h["count"]) for h in r["halts"]},
         halts_open=statuses.get(HaltStatus.OPEN, 0),
         halts_resolved=statuses.get(HaltStatus.RESOLVED, 0),
+        error_rates=rates(boundary),
     )
 
 

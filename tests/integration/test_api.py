@@ -127,6 +127,12 @@ def test_every_endpoint_through_the_real_server(server: Server, engine: Any) -> 
     assert resident == {f"{b}/goal", f"{b}/db-2"}
     stats = _ok(api("GET", "/boundaries/{boundary_id}/stats", "reader", path=one))
     assert stats["seq"] == 2 and stats["retention_ratio"] > 1.0
+    # the error rates too: nothing retired yet, so the rate is null, not 0
+    assert stats["error_rates"]["false_retirement"] == {
+        "numerator": 0,
+        "denominator": 0,
+        "value": None,
+    }
     why_path = "/boundaries/{boundary_id}/entries/{entry_id}/why"
     why = _ok(api("GET", why_path, "reader", path={**one, "entry_id": f"{b}/db-2"}))
     assert why["held"] and [n["id"] for n in why["nodes"]] == [f"{b}/db-2"]  # a root itself

@@ -16,7 +16,7 @@ from kg_context.errors import StateError
 from kg_context.record.history import as_of, index, search, walk
 from kg_context.record.invalidation import invalidate
 from kg_context.record.observability import audit
-from tests.factories import entry, proposal
+from tests.factories import depend_on_retired, entry, moves, proposal
 
 FIXTURES = Path(__file__).parent / "history_fixtures"
 
@@ -30,18 +30,6 @@ def ungoverned(neo4j_target: Any) -> Iterator[Engine]:
 def _states(engine: Any, boundary_id: str) -> dict[str, tuple[str, bool]]:
     rows = engine.executor.read("audits/boundary_entries", boundary_id=boundary_id)
     return {r["id"]: (r["status"], bool(r["resident"])) for r in rows}
-
-
-def _moves(boundary_id: str, name: str, kind: str, *moves: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "id": f"{boundary_id}-{name}",
-        "boundary_id": boundary_id,
-        # czar and operator: the ids the constitution names; others register as they write
-        "writer_id": kind if kind in ("czar", "operator") else f"{kind}-7",
-        "writer_kind": kind,
-        "targets": ["t"],
-        "transitions": [{"reason": name, **m} for m in moves],
-    }
 
 
 def _history(engine: Any, b: str) -> dict[int, dict[str, tuple[str, bool]]]:
@@ -84,7 +72,7 @@ def _history(engine: Any, b: str) -> dict[int, dict[str, tuple[str, bool]]]:
     )
     commit(proposal(b, entry(cls="scratch", key="tmp", body="a dead end", id=f"{b}-tmp")))
     commit(
-        _moves(
+        moves(
             b,
             "czar-retire",
             "czar",
@@ -97,16 +85,16 @@ def _history(engine: Any, b: str) -> dict[int, dict[str, tuple[str, bool]]]:
             },
         )
     )
-    commit(_moves(b, "park", "operator", {"entry_id": f"{b}-goal", "resident": False}))
+    commit(moves(b, "park", "operator", {"entry_id": f"{b}-goal", "resident": False}))
     commit(proposal(b, entry(key="cache", body="no cache", id=f"{b}-cache")))
     blast = invalidate(team, f"{b}-db2", reason="the graph model was wrong", writer_id="operator")
     assert blast.decision.outcome == "commit"
     seen[blast.decision.seq] = _states(engine, b)
     commit(
-        _moves(b, "reval", "agent", {"entry_id": f"{b}-plan", "to": "revalidated"})
+        moves(b, "reval", "agent", {"entry_id": f"{b}-plan", "to": "revalidated"})
         | {"revalidates": [f"{b}-db2"]}
     )
-    commit(_moves(b, "unpark", "operator", {"entry_id": f"{b}-goal", "resident": True}))
+    commit(moves(b, "unpark", "operator", {"entry_id": f"{b}-goal", "resident": True}))
     commit(
         proposal(
             b,
@@ -193,26 +181,13 @@ def test_false_retirements_and_resurrections_are_observable(
     }
     # A later set declares a dependency on the retired scratch entry: it was still needed. The
     # gate halts it (retired state would become load-bearing); the operator approves it.
-    later = team.commit(
-        proposal(
-            b,
-            entry(
-                key="retry",
-                body="retry the dead end",
-                id=f"{b}-retry",
-                derived_from=[{"entry_id": f"{b}-tmp", "essential": True}],
-            ),
-        )
-    )
-    assert (later.outcome, later.reason_code) == ("halt", "NON_STANDING_DEPENDENCY")
-    approved = engine.halts.resolve(later.halt_id, "approve", operator_id="operator", reason="ok")
-    assert approved.decision is not None and approved.decision.outcome == "commit"
+    approved = depend_on_retired(engine, b, f"{b}-tmp")
     found = audit(team)
     (candidate,) = found.false_retirements
     assert (candidate.entry_id, candidate.retired_at_seq) == (f"{b}-tmp", 6)
     assert (candidate.case, candidate.justification) == ("UNREACHABLE", ("no root path",))
     assert [(e["kind"], e["by"], e["seq"]) for e in candidate.evidence] == [
-        ("dependency", f"{b}-retry", approved.decision.seq)
+        ("dependency", f"{b}-retry", approved.seq)
     ]
     # An ungoverned write puts it back as live: a resurrection.
     ungoverned.executor.write("ungoverned/resurrect", entry_id=f"{b}-tmp")

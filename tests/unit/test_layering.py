@@ -30,9 +30,10 @@ through its sink protocol and its contracts;
 nothing below the engine imports ``kg_context.engine`` (not even for type checking).
 
 Residency and record are peers: neither imports the other, except for the edges in
-``CROSS_EDGES``, each with the reason it exists. Today that is exactly one edge: recall
+``CROSS_EDGES``, each with the reason it exists. Today these are two edges: recall
 (``residency.recall``) searches the record through ``record.search`` before it proposes scratch
-copies back into the window. The record never imports residency.
+copies back into the window, and ``residency.metrics`` reports the record's error rates
+(``record.observability``) in ``stats``. The record never imports residency.
 
 Which imports count:
 - for the layer rule, every import: module level, inside functions, and under
@@ -103,6 +104,9 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
 CROSS_EDGES: dict[tuple[str, str], str] = {
     ("kg_context.residency.recall", "kg_context.record.search"): (
         "recall searches the record (fulltext + vector) before it proposes scratch copies"
+    ),
+    ("kg_context.residency.metrics", "kg_context.record.observability"): (
+        "stats reports the record's error rates beside the window's retention ratio"
     ),
 }
 
