@@ -59,6 +59,7 @@ def _entry(e: dict[str, Any]) -> EntryState:
         hard_held_by=tuple(e.get("hard_held_by") or ()),
         failed_ancestors=tuple(e.get("failed_ancestors") or ()),
         set_id=e.get("set_id"),
+        verse=e.get("verse"),
     )
 
 
@@ -125,6 +126,7 @@ def _fill_context(snapshot: Snapshot, context: dict[str, Any]) -> None:
             used=int(r["used"]),
             valid_until_seq=r["valid_until_seq"],
             boundary_seq=int(r["boundary_seq"] or 0),
+            material_verse=r["material_verse"],
         )
         for r in context["adoptions"]
     }
