@@ -33,7 +33,7 @@ from kg_context.gate.constitution import Constitution, load_constitution
 from kg_context.gate.contracts import Verse, WriterKind
 from kg_context.gate.halts import Halts
 from kg_context.gate.operator_acts import issue_adoption
-from kg_context.gate.registry import ConstitutionRegistry
+from kg_context.gate.registry import RATIFIED_BY, ConstitutionRegistry
 from kg_context.gate.store import GateStore
 from kg_context.record import history
 from kg_context.record.audits import AuditResult, audit_library, invariants, run_audit
@@ -186,18 +186,12 @@ class Engine:
             constitution = self._default_constitution
         recorded = (constitution.version, constitution.sha256)
         if recorded not in self._ensured_constitutions:
-            self.constitutions.ensure(constitution, ratified_by="kg-context")
+            self.constitutions.ensure(constitution, ratified_by=RATIFIED_BY)
             with self._lock:
                 self._ensured_constitutions.add(recorded)
         if boundary_id in self._ensured_boundaries:
             return
-        self.executor.write(
-            "boundary/ensure",
-            boundary_id=boundary_id,
-            verse=verse,
-            constitution_version=constitution.version,
-            task_horizon=task_horizon,
-        )
+        self.constitutions.ensure_boundary(boundary_id, verse, constitution, task_horizon)
         with self._lock:
             self._ensured_boundaries.add(boundary_id)
 
@@ -222,12 +216,14 @@ class Engine:
         keys: Sequence[str],
         uses: int = 1,
         valid_until_seq: int | None = None,
+        material_verse: Verse | str | None = None,
     ) -> str:
         """Issue an adoption receipt of ``boundary_id`` (an operator's act: only an operator its
         constitution names, else ``AuthorizationError``): material with these ``keys`` (global
-        material entering it, or its entries referenced from another boundary) may be admitted by
-        ``uses`` ratified sets that cite the receipt, while its seq is at most
-        ``valid_until_seq``. Returns the receipt id."""
+        material entering it, or its entries referenced from another boundary; of
+        ``material_verse`` only, where given) may be admitted by ``uses`` ratified sets that cite
+        the receipt, while its seq is at most ``valid_until_seq``. The receipt records the verse
+        it adopts into (the boundary's, from the graph). Returns the receipt id."""
         return issue_adoption(
             self.executor,
             self.constitutions.get,
@@ -237,6 +233,7 @@ class Engine:
             keys=keys,
             uses=uses,
             valid_until_seq=valid_until_seq,
+            material_verse=material_verse,
         )
 
     @property

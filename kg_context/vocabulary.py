@@ -1,10 +1,10 @@
 """The one vocabulary: every word the gate, the czar and the record decide by, defined once.
 
-Statuses, status groups, outcomes, reason codes, receipt kinds, set kinds and justification cases
-are enums (``StrEnum``: each member *is* its string, so it is stored and compared as one). Every
-other module imports them from here; none re-types them. Pure data: no I/O, no imports from the
-rest of the package, so every layer (the gate, residency, the record, attention, the cycle) may
-use it.
+Statuses, status groups, outcomes, reason codes, receipt kinds and families, set kinds and
+justification cases are enums (``StrEnum``: each member *is* its string, so it is stored and
+compared as one). Every other module imports them from here; none re-types them. Pure data: no
+I/O, no imports from the rest of the package, so every layer (the gate, residency, the record,
+attention, the cycle) may use it.
 
 Status groups (``frozenset`` of ``EntryStatus``)::
 
@@ -41,6 +41,7 @@ __all__ = [
     "Outcome",
     "ProposalStatus",
     "ReasonCode",
+    "ReceiptFamily",
     "ReceiptKind",
     "ResidencyPolicy",
     "ResolutionKind",
@@ -264,8 +265,19 @@ _HALT_CODES = frozenset(
 )
 
 
+class ReceiptFamily(StrEnum):
+    """Seed 003's receipt families (``epiphany.mind.<family>``): what a receipt proves. Every
+    receipt carries its family (``:Receipt.family``), so an analyst asks for a family in Cypher."""
+
+    GATEWAY_REVIEW = "gateway_review"  # explains the route a set took (or takes next)
+    STATE_COMMIT = "state_commit_receipt"  # an effect admitted into persistent state
+    STATE_REJECTION = "state_rejection_receipt"  # an effect refused or held, state unchanged
+    VERSE_ADOPTION = "verse_adoption_receipt"  # local adoption of public or foreign material
+
+
 class ReceiptKind(StrEnum):
-    """The receipt families (seed 003): a review for every decision, then what was decided."""
+    """What a receipt records: a review for every decision, then what was decided. Each kind
+    belongs to one of seed 003's families (``family``; docs/graph-model.md maps them)."""
 
     REVIEW = "review"
     COMMIT = "commit"
@@ -273,6 +285,27 @@ class ReceiptKind(StrEnum):
     HALT = "halt"
     RESOLUTION = "resolution"
     ADOPTION = "adoption"
+    CONSTITUTION = "constitution"
+
+    @property
+    def family(self) -> ReceiptFamily:
+        return _RECEIPT_FAMILY[self]
+
+
+_RECEIPT_FAMILY = {
+    ReceiptKind.REVIEW: ReceiptFamily.GATEWAY_REVIEW,
+    # an operator's approval or amendment of a held set: the route it takes next (its commit,
+    # or its refusal, gets its own receipt when it is decided again)
+    ReceiptKind.RESOLUTION: ReceiptFamily.GATEWAY_REVIEW,
+    ReceiptKind.COMMIT: ReceiptFamily.STATE_COMMIT,
+    # the constitution a boundary is created with (ratified by kg-context)
+    ReceiptKind.CONSTITUTION: ReceiptFamily.STATE_COMMIT,
+    ReceiptKind.REJECTION: ReceiptFamily.STATE_REJECTION,
+    # a held set: refused for now, state unchanged, an operator decides (seed 003: "refused or
+    # held an effect without mutating state")
+    ReceiptKind.HALT: ReceiptFamily.STATE_REJECTION,
+    ReceiptKind.ADOPTION: ReceiptFamily.VERSE_ADOPTION,
+}
 
 
 class ResolutionKind(StrEnum):

@@ -3,6 +3,6 @@
 MATCH (r:Receipt)
 WHERE r.kind IS NOT NULL
   AND NOT (r:ReviewReceipt OR r:CommitReceipt OR r:RejectionReceipt OR r:HaltReceipt
-           OR r:ResolutionReceipt OR r:AdoptionReceipt)
+           OR r:ResolutionReceipt OR r:AdoptionReceipt OR r:ConstitutionReceipt)
 SET r:$(toUpper(left(r.kind, 1)) + substring(r.kind, 1) + 'Receipt')
 RETURN count(r) AS labelled

@@ -1,6 +1,7 @@
 // What else the gate reads before deciding a batch, besides the entries (load_state): the
 // batch's writers registered in this boundary, the adoption receipts it cites (keys, uses and
-// validity, the uses recorded so far, and the seq of the receipt's boundary), the entries of
+// validity, the verse of the material they adopt, the uses recorded so far, and the seq of the
+// receipt's boundary), the entries of
 // other boundaries it references by name, the ratified sets of the fragment window that share
 // a declared target with it, and which of its set ids already name a recorded set.
 CALL {
@@ -15,6 +16,7 @@ CALL {
   MATCH (rb:Boundary {id: r.boundary_id})
   RETURN collect({id: r.id, boundary_id: r.boundary_id, keys: coalesce(r.keys, []),
                   uses: coalesce(r.uses, 1), valid_until_seq: r.valid_until_seq,
+                  material_verse: r.material_verse,
                   used: COUNT { (:Set)-[:USED_ADOPTION]->(r) }, boundary_seq: rb.seq})
          AS adoptions
 }
@@ -22,7 +24,7 @@ CALL {
   UNWIND $foreign AS ref
   MATCH (e:Entry {boundary_id: ref.boundary_id, id: ref.entry_id})
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
-                  class: e.class, writer_id: e.writer_id, resident: e.resident,
+                  class: e.class, writer_id: e.writer_id, resident: e.resident, verse: e.verse,
                   tokens: coalesce(e.tokens, 0)}) AS foreign
 }
 CALL {

@@ -222,12 +222,17 @@ def adopt_cmd(
     valid_until_seq: Annotated[
         int | None, typer.Option(help="The last seq of BOUNDARY at which it may be used.")
     ] = None,
+    material_verse: Annotated[
+        str | None,
+        typer.Option(help="The verse of the material it adopts (then only that verse's)."),
+    ] = None,
     operator: OperatorOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Issue an adoption receipt of BOUNDARY (an operator its constitution names; else exit 8):
     material with these keys may enter it (another verse), or its entries be referenced from
-    another boundary, by ``uses`` ratified sets that cite the receipt; prints its id.
+    another boundary, by ``uses`` ratified sets that cite the receipt; prints its id. The
+    receipt records the verse it adopts into (BOUNDARY's) and ``--material-verse`` where given.
 
     Example: kg-context adopt team-7 --key pricing --reason "vetted by legal" --uses 2
     """
@@ -240,6 +245,13 @@ def adopt_cmd(
             keys=key,
             uses=uses,
             valid_until_seq=valid_until_seq,
+            material_verse=material_verse,
         )
-    data = {"receipt_id": receipt_id, "boundary_id": boundary, "keys": key, "uses": uses}
+    data = {
+        "receipt_id": receipt_id,
+        "boundary_id": boundary,
+        "keys": key,
+        "uses": uses,
+        "material_verse": material_verse,
+    }
     emit(data, as_json, lambda: _say(f"adoption receipt {receipt_id}"))

@@ -1,8 +1,9 @@
 """Verse adoption (pure predicates): material of a verse the constitution guards
 (``[verse] adoption_required_for``) enters a boundary of another verse only by citing an
 operator's adoption receipt of this boundary (``VERSE_ADOPTION`` when none is cited or it is not
-this boundary's), and only as far as the receipt reaches: the entry's key among its keys, a use
-left, not expired (``ADOPTION_SCOPE``). A committed set counts one use of each receipt it used
+this boundary's), and only as far as the receipt reaches: the entry's key among its keys, its
+verse the receipt's material verse (where the operator stated one), a use left, not expired
+(``ADOPTION_SCOPE``). A committed set counts one use of each receipt it used
 (``receipts_used``; the store writes ``(:Set)-[:USED_ADOPTION]->(:Receipt)``). Receipts are
 never changed; their uses are counted from the record.
 """
@@ -56,7 +57,7 @@ def adoption_scope(view: SetView, c: Constitution, snapshot: Snapshot) -> Violat
         receipt = _own_receipt(proposal, snapshot)
         if receipt is None or not _needs_adoption(entry, c, snapshot):
             continue
-        problem = receipt.problem(entry.key, at_seq)
+        problem = receipt.problem(entry.key, at_seq, entry.verse.value)
         if problem is not None:
             return halt(
                 ReasonCode.ADOPTION_SCOPE,
@@ -80,7 +81,10 @@ def receipts_used(view: SetView, c: Constitution, snapshot: Snapshot) -> list[st
         if receipt.boundary_id == snapshot.boundary.id:
             # plan_commit advanced the seq: it is the committing set's own
             at_seq = snapshot.boundary.seq
-            if _needs_adoption(entry, c, snapshot) and receipt.problem(entry.key, at_seq) is None:
+            if (
+                _needs_adoption(entry, c, snapshot)
+                and receipt.problem(entry.key, at_seq, entry.verse.value) is None
+            ):
                 used.add(receipt.id)
         elif any(ref.boundary_id == receipt.boundary_id for _, ref in entry.foreign_references()):
             used.add(receipt.id)  # CROSS_BOUNDARY admitted it (a rejection is never approved)

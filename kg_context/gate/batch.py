@@ -9,12 +9,12 @@ from dataclasses import dataclass
 
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Proposal
-from kg_context.gate.rows import ReceiptRow, receipt_row
+from kg_context.gate.rows import Props, ReceiptRow, receipt_props, receipt_row
 from kg_context.gate.snapshot import Snapshot
 from kg_context.gate.verdicts import SetView
 from kg_context.vocabulary import Outcome, ReceiptKind, SetStatus
 
-__all__ = ["Context", "Decision", "receipt", "record_id", "set_props"]
+__all__ = ["Context", "Decision", "constitution_receipt", "receipt", "record_id", "set_props"]
 
 
 def record_id(boundary_id: str, *parts: str | int) -> str:
@@ -85,6 +85,36 @@ def receipt(
         constitution_sha256=ctx.constitution.sha256,
         gateway_id=ctx.gateway_id,
         **fields,
+    )
+
+
+def constitution_receipt(
+    boundary_id: str, constitution: Constitution, *, ratified_by: str, at: str
+) -> Props:
+    """The receipt of the constitution a boundary is created with (its props; written with the
+    boundary, ``FOR`` it): who ratified it, which version and text, like the commit receipt of a
+    constitution change (``new_constitution_version`` / ``_sha256``, ``changed_ids``)."""
+    effect = f"constitution:{constitution.version}"
+    return receipt_props(
+        record_id(boundary_id, "constitution", constitution.version),
+        ReceiptKind.CONSTITUTION,
+        at=at,
+        boundary_id=boundary_id,
+        set_id=None,
+        constitution_version=constitution.version,
+        constitution_sha256=constitution.sha256,
+        gateway_id=ratified_by,
+        ratified_by=ratified_by,
+        source_writer=[ratified_by],
+        decision=Outcome.COMMIT.value,
+        reasons=["boundary_created"],
+        allowed_effects=[effect],
+        refused_effects=[],
+        changed_ids=[effect],
+        state_revision=0,
+        content_digest=constitution.sha256,
+        new_constitution_version=constitution.version,
+        new_constitution_sha256=constitution.sha256,
     )
 
 

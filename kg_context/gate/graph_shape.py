@@ -60,7 +60,7 @@ def cross_boundary(view: SetView, c: Constitution, snapshot: Snapshot) -> Violat
                     f"an operator of {where} issues one for key {target.key!r} (kg-context adopt "
                     f"{where} --key KEY) and the writer cites it",
                 )
-            problem = receipt.problem(target.key, receipt.boundary_seq)
+            problem = receipt.problem(target.key, receipt.boundary_seq, target.verse)
             if problem is not None:
                 return reject(
                     ReasonCode.CROSS_BOUNDARY, f"{said}; adoption receipt {receipt.id} {problem}"

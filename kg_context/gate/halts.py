@@ -166,6 +166,10 @@ class Halts:
             boundary_id=view.halt["boundary_id"],
             set_id=view.set["id"],
             constitution_version=view.halt["constitution_version"],
+            constitution_sha256=self._store.constitution_for(
+                view.halt["constitution_version"]
+            ).sha256,
+            gateway_id=f"operator:{operator_id}",
             halt_id=view.halt["id"],
             decision=resolution.value,
             operator_id=operator_id,

@@ -14,8 +14,10 @@ from kg_context.errors import AuthorizationError, InputValidationError, StateErr
 from kg_context.gate.authority import operator_problem
 from kg_context.gate.batch import record_id
 from kg_context.gate.constitution import Constitution
+from kg_context.gate.rows import receipt_props
 from kg_context.gate.store import now_iso
 from kg_context.gate.transaction_io import lock_boundary
+from kg_context.vocabulary import ReceiptKind, Verse
 
 __all__ = ["issue_adoption", "require_operator"]
 
@@ -53,10 +55,12 @@ def issue_adoption(
     keys: Sequence[str],
     uses: int = 1,
     valid_until_seq: int | None = None,
+    material_verse: Verse | str | None = None,
 ) -> str:
-    """Record an adoption receipt of ``boundary_id``: material with these ``keys`` may be
-    admitted ``uses`` times (a use is one ratified set), while the boundary's seq is at most
-    ``valid_until_seq``. Returns the receipt id."""
+    """Record an adoption receipt of ``boundary_id``: material with these ``keys`` (of
+    ``material_verse``, where stated) may be admitted ``uses`` times (a use is one ratified set),
+    while the boundary's seq is at most ``valid_until_seq``. The receipt carries the verse it
+    adopts into: the boundary's, read from the graph. Returns the receipt id."""
     if not operator_id or not reason.strip():
         raise InputValidationError("an adoption names its operator and gives a reason")
     keys = list(dict.fromkeys(keys))
@@ -66,22 +70,39 @@ def issue_adoption(
         raise InputValidationError(f"an adoption allows at least one use, not uses={uses}")
     if valid_until_seq is not None and valid_until_seq < 0:
         raise InputValidationError("valid_until_seq is a seq of the boundary (>= 0)")
+    verse = _verse(material_verse)
     receipt_id = record_id(boundary_id, "adoption", uuid.uuid4().hex[:16])
 
     def work(tx: Transaction) -> None:
         boundary = lock_boundary(tx, boundary_id)
         _check(constitution_for(boundary.constitution_version), operator_id, "adopt", boundary_id)
-        tx.run(
-            "gate/write_adoption",
+        receipt = receipt_props(
+            receipt_id,
+            ReceiptKind.ADOPTION,
+            at=now_iso(),
             boundary_id=boundary_id,
-            receipt_id=receipt_id,
-            now=now_iso(),
+            set_id=None,
+            constitution_version=boundary.constitution_version,
             operator_id=operator_id,
             reason=reason,
             keys=keys,
             uses=uses,
             valid_until_seq=valid_until_seq,
+            material_verse=verse,
         )
+        tx.run("gate/write_adoption", boundary_id=boundary_id, receipt=receipt)
 
     executor.write_tx(work)
     return receipt_id
+
+
+def _verse(material_verse: Verse | str | None) -> str | None:
+    if material_verse is None:
+        return None
+    try:
+        return Verse(material_verse).value
+    except ValueError:
+        choices = ", ".join(v.value for v in Verse)
+        raise InputValidationError(
+            f"a material verse is one of {choices}, not {material_verse!r}"
+        ) from None

@@ -96,8 +96,8 @@ def plan_refusal(
         if halt_id
         else ctx.record_id(set_id, "rejection")
     )
-    writers = [p.writer_id for p in view.closed.proposals]
-    _refusal_receipt(plan, ctx, set_id, receipt_id, violation, sorted(set(writers)), view)
+    writers = sorted({p.writer_id for p in view.closed.proposals})
+    _refusal_receipt(plan, ctx, set_id, receipt_id, violation, writers, view, halt_id)
     return Decision(
         outcome=outcome,
         set_id=set_id,
@@ -122,7 +122,11 @@ def _refusal_receipt(
     violation: Violation,
     writers: list[str],
     view: SetView | None,
+    halt_id: str | None = None,
 ) -> None:
+    """The rejection receipt, or the halt receipt of a held set (seed 003's
+    ``state_rejection_receipt`` either way: refused or held, state unchanged; a halt receipt
+    names its halt)."""
     halted = violation.outcome is Outcome.HALT
     digest = next(row["props"]["digest"] for row in plan.sets if row["id"] == set_id)
     plan.decided[set_id].receipts.append(
@@ -142,6 +146,7 @@ def _refusal_receipt(
             state_revision=ctx.snapshot.boundary.seq,
             changed_ids=[],
             content_digest=digest,
+            halt_id=halt_id,
         )
     )
 

@@ -1,4 +1,5 @@
-"""Constitution versions in the record: ensure the shipped default, read one by version (I/O)."""
+"""Constitution versions in the record: ensure the shipped default, read one by version, create a
+boundary with the receipt of the constitution it starts under (I/O)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,14 @@ import threading
 
 from kg_context.db.executor import QueryExecutor
 from kg_context.errors import ConfigurationError
+from kg_context.gate.batch import constitution_receipt
 from kg_context.gate.constitution import Constitution, parse_constitution
 from kg_context.gate.store import now_iso
 
-__all__ = ["ConstitutionRegistry"]
+__all__ = ["RATIFIED_BY", "ConstitutionRegistry"]
+
+# Who ratifies the constitution a boundary is created with (recorded on its receipt).
+RATIFIED_BY = "kg-context"
 
 
 class ConstitutionRegistry:
@@ -39,6 +44,23 @@ class ConstitutionRegistry:
             )
         with self._lock:
             self._cache[constitution.version] = constitution
+
+    def ensure_boundary(
+        self, boundary_id: str, verse: str, constitution: Constitution, task_horizon: int | None
+    ) -> None:
+        """Create the boundary if it is new, under ``constitution`` (recorded before: ``ensure``),
+        with that constitution's receipt (``kind: constitution``, ratified by ``RATIFIED_BY``),
+        in one statement; a boundary that exists gets nothing written."""
+        self._executor.write(
+            "boundary/ensure",
+            boundary_id=boundary_id,
+            verse=verse,
+            constitution_version=constitution.version,
+            task_horizon=task_horizon,
+            receipt=constitution_receipt(
+                boundary_id, constitution, ratified_by=RATIFIED_BY, at=now_iso()
+            ),
+        )
 
     def get(self, version: str) -> Constitution:
         with self._lock:

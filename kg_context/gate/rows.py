@@ -3,9 +3,10 @@
 Each ``TypedDict`` here is exactly what one ``cypher/gate/write_*.cypher`` statement reads from
 ``row`` (``tests/unit/test_gate_rows.py`` checks the keys against the files, the way the catalog
 checks top-level parameters). A ``Plan`` holds every row one commit transaction writes; the gate
-(``decision``, ``commit_plan``) fills it, the store (``store``) writes it. ``receipt_row`` is the
-one receipt builder: the gate's review, commit, halt and rejection receipts and an operator's
-resolution receipt all come from it.
+(``decision``, ``commit_plan``) fills it, the store (``store``) writes it. ``receipt_props`` is the
+one receipt builder: the gate's review, commit, halt and rejection receipts, an operator's
+resolution and adoption receipts, and the receipt of a boundary's founding constitution all come
+from it (``receipt_row``: one FOR a set).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ __all__ = [
     "TransitionRow",
     "WriterRow",
     "nested_sets",
+    "receipt_props",
     "receipt_row",
 ]
 
@@ -234,6 +236,31 @@ def nested_sets(plan: Plan) -> list[SetWriteRow]:
     return out
 
 
+def receipt_props(
+    receipt_id: str,
+    kind: ReceiptKind,
+    *,
+    at: str,
+    boundary_id: str,
+    set_id: str | None,
+    constitution_version: str,
+    **fields: Any,
+) -> Props:
+    """One receipt's properties: who decided what, when, under which constitution, and which of
+    seed 003's families it belongs to (``family``, from its kind: ``ReceiptKind.family``, defined
+    once). ``set_id`` is ``None`` only for receipts FOR a boundary (its founding constitution)."""
+    return {
+        "id": receipt_id,
+        "kind": kind.value,
+        "family": kind.family.value,
+        "at": at,
+        "boundary_id": boundary_id,
+        "set_id": set_id,
+        "constitution_version": constitution_version,
+        **fields,
+    }
+
+
 def receipt_row(
     receipt_id: str,
     kind: ReceiptKind,
@@ -244,14 +271,14 @@ def receipt_row(
     constitution_version: str,
     **fields: Any,
 ) -> ReceiptRow:
-    """One receipt (seed 003's families): who decided what, when, under which constitution."""
-    props: Props = {
-        "id": receipt_id,
-        "kind": kind.value,
-        "at": at,
-        "boundary_id": boundary_id,
-        "set_id": set_id,
-        "constitution_version": constitution_version,
+    """One receipt FOR a set (``receipt_props``), as ``write_receipts`` reads it."""
+    props = receipt_props(
+        receipt_id,
+        kind,
+        at=at,
+        boundary_id=boundary_id,
+        set_id=set_id,
+        constitution_version=constitution_version,
         **fields,
-    }
+    )
     return {"set_id": set_id, "props": props}

@@ -48,6 +48,8 @@ class EntryState:
     set_id: str | None = None
     # Every writer of that set (a set may join several writers' proposals).
     set_writers: tuple[str, ...] = ()
+    # Its verse (read for entries of other boundaries: what an adoption receipt adopts).
+    verse: str | None = None
 
     def work_of(self, writer_id: str) -> bool:
         """Whether ``writer_id`` wrote this entry or co-wrote the set that created it."""
@@ -75,11 +77,16 @@ class AdoptionState:
     used: int
     valid_until_seq: int | None
     boundary_seq: int
+    # The verse of the material it adopts, where the operator stated it (``None``: any verse).
+    material_verse: str | None = None
 
-    def problem(self, key: str, at_seq: int) -> str | None:
-        """Why the receipt does not admit ``key`` for a use at ``at_seq`` (``None``: it does)."""
+    def problem(self, key: str, at_seq: int, verse: str | None) -> str | None:
+        """Why the receipt does not admit ``key`` (material of ``verse``, where known) for a use
+        at ``at_seq`` (``None``: it does)."""
         if key not in self.keys:
             return f"covers keys {sorted(self.keys)}, not {key!r}"
+        if self.material_verse is not None and verse is not None and verse != self.material_verse:
+            return f"adopts {self.material_verse} material, not {verse}"
         if self.used >= self.uses:
             return f"is used up ({self.used} of {self.uses} use(s))"
         if self.valid_until_seq is not None and at_seq > self.valid_until_seq:

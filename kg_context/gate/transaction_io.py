@@ -60,6 +60,7 @@ def _entry(e: dict[str, Any]) -> EntryState:
         failed_ancestors=tuple(e.get("failed_ancestors") or ()),
         set_id=e.get("set_id"),
         set_writers=tuple(e.get("set_writers") or ()),
+        verse=e.get("verse"),
     )
 
 
@@ -126,6 +127,7 @@ def _fill_context(snapshot: Snapshot, context: dict[str, Any]) -> None:
             used=int(r["used"]),
             valid_until_seq=r["valid_until_seq"],
             boundary_seq=int(r["boundary_seq"] or 0),
+            material_verse=r["material_verse"],
         )
         for r in context["adoptions"]
     }

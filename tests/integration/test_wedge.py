@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from kg_context.gate.batch import record_id
+from kg_context.gate.rows import receipt_props
+from kg_context.vocabulary import ReceiptKind
 from tests.factories import entry, proposal
 
 
@@ -55,17 +57,19 @@ def test_a_write_the_gate_did_not_foresee_is_rejected_write_failed_and_the_queue
     WRITE_FAILED with a rejection receipt; the sets around it are decided as usual."""
     team = engine.boundary(boundary_id)
     blocked_set = f"{boundary_id}/blocked"
-    engine.executor.write(
-        "gate/write_adoption",
+    squatter = receipt_props(
+        record_id(boundary_id, blocked_set, "commit"),
+        ReceiptKind.ADOPTION,
+        at="2026-01-01T00:00:00+00:00",
         boundary_id=boundary_id,
-        receipt_id=record_id(boundary_id, blocked_set, "commit"),
-        now="2026-01-01T00:00:00+00:00",
+        set_id=None,
+        constitution_version=team.state()["constitution_version"],
         operator_id="operator",
         reason="squatting on the receipt id the gate will write",
         keys=["x"],
         uses=1,
-        valid_until_seq=None,
     )
+    engine.executor.write("gate/write_adoption", boundary_id=boundary_id, receipt=squatter)
     before = team.commit(proposal(boundary_id, entry(key="first"), writer_id="early"))
     assert before.outcome == "commit"
     team.submit(
