@@ -152,8 +152,9 @@ class Engine:
         only matter when the boundary is created. With ``create=False`` nothing is written: a
         boundary that does not exist is a ``StateError``.
         """
-        if Verse(verse) is None or not boundary_id:
-            raise InputValidationError("a boundary needs an id and a verse")
+        if not boundary_id or verse not in {v.value for v in Verse}:
+            known = ", ".join(v.value for v in Verse)
+            raise InputValidationError(f"a boundary needs an id and a verse ({known})")
         if create:
             self._ensure(boundary_id, verse, task_horizon, constitution)
         elif boundary_id not in self._ensured_boundaries:

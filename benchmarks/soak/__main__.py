@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 
 from benchmarks._common import figure
-from benchmarks.soak.report import write_report
-from benchmarks.soak.workload import Soak, SoakConfig
+from benchmarks.soak.report import read_result, write_report
+from benchmarks.soak.workload import Soak, SoakConfig, SoakResult
 from kg_context.engine import Engine
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,7 +53,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--writers", type=int, default=3)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "soak")
     parser.add_argument("--note", default="", help="what else ran on the machine meanwhile")
+    parser.add_argument(
+        "--from-json",
+        type=Path,
+        default=None,
+        help="render the report of an earlier run's soak.json again (no load is run)",
+    )
     args = parser.parse_args(argv)
+    if args.from_json is not None:
+        result, note = read_result(args.from_json)
+        args.out.mkdir(parents=True, exist_ok=True)
+        write_report(result, args.out, note=args.note or note)
+        return _figures(result)
     config = SoakConfig(
         duration_s=args.duration,
         interval_s=args.interval,
@@ -65,8 +76,15 @@ def main(argv: list[str] | None = None) -> int:
         result = Soak(engine, config).run()
     args.out.mkdir(parents=True, exist_ok=True)
     write_report(result, args.out, note=args.note)
+    return _figures(result)
+
+
+def _figures(result: SoakResult) -> int:
+    """One JSON line per figure; 0 when the audit is clean and nothing failed."""
     figure("soak_sets_per_second", result.sets_per_second, "sets/s")
     figure("soak_rss_growth_after_warmup", result.rss_growth, "ratio", "<= 1.10", result.rss_flat)
+    figure("soak_rss_trend", result.rss_trend_mb_per_min, "MB/min")
+    figure("soak_rss_single_sample_growth", result.rss_single_sample_growth, "ratio")
     figure("soak_errors", float(result.errors_total), "count", "== 0", result.errors_total == 0)
     figure("soak_audit_dirty_rows", float(result.audit_rows), "count", "== 0", result.audit_clean)
     for op, (p50, p99) in sorted(result.latency.items()):

@@ -8,9 +8,9 @@ import platform
 from dataclasses import asdict
 from pathlib import Path
 
-from benchmarks.soak.workload import SoakResult
+from benchmarks.soak.workload import Sample, SoakConfig, SoakResult
 
-__all__ = ["write_report"]
+__all__ = ["read_result", "write_report"]
 
 _BARS = " ▁▂▃▄▅▆▇█"
 
@@ -22,6 +22,35 @@ def _spark(values: list[float]) -> str:
     low, high = min(values), max(values)
     span = (high - low) or 1.0
     return "".join(_BARS[round((v - low) / span * (len(_BARS) - 1))] for v in values)
+
+
+def read_result(path: Path) -> tuple[SoakResult, str]:
+    """A soak's result and note as its ``soak.json`` holds them (to render the report again,
+    with this version's figures, without running the soak again)."""
+    data = json.loads(path.read_text())
+    given = data["config"]
+    config = SoakConfig(
+        duration_s=given["duration_s"],
+        interval_s=given["interval_s"],
+        warmup_s=given["warmup_s"],
+        writers=given["writers"],
+        store_dir=None if given["store_dir"] in (None, "None") else Path(given["store_dir"]),
+    )
+    result = SoakResult(
+        config=config,
+        started_at=data["started_at"],
+        samples=[Sample(**s) for s in data["samples"]],
+        totals=data["totals"],
+        errors=data["errors"],
+        error_examples=data["error_examples"],
+        latency={op: (v["p50"] / 1000, v["p99"] / 1000) for op, v in data["latency_ms"].items()},
+        sets_committed=data["sets_committed"],
+        audit=data["audit"]["rows"],
+        boundaries=data["boundaries"],
+        rss_warm_mb=data["rss"]["warm_mb"],
+        rss_max_after_warm_mb=data["rss"]["max_after_warm_mb"],
+    )
+    return result, str(data["machine"].get("note", ""))
 
 
 def write_report(result: SoakResult, out: Path, *, note: str = "") -> None:
@@ -42,7 +71,11 @@ def write_report(result: SoakResult, out: Path, *, note: str = "") -> None:
         "rss": {
             "warm_mb": result.rss_warm_mb,
             "max_after_warm_mb": result.rss_max_after_warm_mb,
+            "single_sample_growth": result.rss_single_sample_growth,
+            "first_peak_mb": result.rss_first_peak_mb,
+            "last_peak_mb": result.rss_last_peak_mb,
             "growth": result.rss_growth,
+            "trend_mb_per_min": result.rss_trend_mb_per_min,
             "flat": result.rss_flat,
         },
         "audit": {"clean": result.audit_clean, "rows": result.audit},
@@ -76,9 +109,13 @@ def _markdown(result: SoakResult, note: str) -> str:
         + ", ".join(f"{k} {v}" for k, v in sorted(result.totals.items()))
         + ") |",
         f"| errors | {result.errors_total} {result.errors or ''} |",
-        f"| RSS at warm-up end / max after | {result.rss_warm_mb:.0f} MB / "
-        f"{result.rss_max_after_warm_mb:.0f} MB (x{result.rss_growth:.3f}; flat: "
-        f"{'yes' if result.rss_flat else 'NO'}, target <= 1.10) |",
+        f"| RSS after warm-up, peak of the first fifth / of the last fifth | "
+        f"{result.rss_first_peak_mb:.0f} MB / {result.rss_last_peak_mb:.0f} MB "
+        f"(x{result.rss_growth:.3f}; flat: {'yes' if result.rss_flat else 'NO'}, "
+        "target <= 1.10) |",
+        f"| RSS trend after warm-up | {result.rss_trend_mb_per_min:+.2f} MB/min |",
+        f"| RSS at warm-up end (one sample) / max after | {result.rss_warm_mb:.0f} MB / "
+        f"{result.rss_max_after_warm_mb:.0f} MB (x{result.rss_single_sample_growth:.3f}) |",
         f"| Neo4j store | {_store(samples[0].store_mb if samples else None)} -> "
         f"{_store(samples[-1].store_mb if samples else None)} |",
         f"| audit (every invariant, the soak's boundaries) | "

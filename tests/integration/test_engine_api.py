@@ -10,7 +10,7 @@ import pytest
 
 from kg_context.db.connection import Target
 from kg_context.engine import Engine
-from kg_context.errors import StateError
+from kg_context.errors import InputValidationError, StateError
 from kg_context.record.history import index
 from kg_context.record.observability import audit
 from kg_context.residency.czar import run_czar
@@ -136,3 +136,10 @@ def test_an_operation_on_one_boundary_cannot_reach_another_s_entry(
         why(ours, foreign)
     with pytest.raises(StateError, match=f"no entry or set {foreign} in boundary {boundary_id}"):
         ours.invalidate(foreign, reason="not ours", writer_id="operator")
+
+
+@pytest.mark.parametrize("verse", ["bogus", ""])
+def test_an_unknown_verse_is_a_typed_input_error_naming_the_verses(engine: Any, verse: str) -> None:
+    with pytest.raises(InputValidationError, match="local"):
+        engine.boundary("never-created", verse=verse)
+    assert not engine.executor.read("boundary/get", boundary_id="never-created")
