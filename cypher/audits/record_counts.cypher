@@ -1,8 +1,8 @@
-// Question: How much does a boundary's record hold (it only ever grows)?
+// Question: How much does a boundary's record hold (it only ever grows)? Receipts are counted
+//   by what they are for: a set of the boundary, or the boundary itself (adoptions, its
+//   founding constitution).
 // Parameters:
 //   $boundary_id  the boundary (a string)
-// Receipts are counted by what they are for (a set of the boundary, or the boundary itself:
-// adoptions and its founding constitution), so the count seeks the boundary's sets.
 // Expect: rows
 MATCH (b:Boundary {id: $boundary_id})
 RETURN b.seq AS seq,
