@@ -100,3 +100,14 @@ def test_no_cypher_text_in_python() -> None:
     for path in sorted(PACKAGE.rglob("*.py")):
         for number, line in enumerate(path.read_text().splitlines(), start=1):
             assert not statement.search(line), f"Cypher in {path.name}:{number}: {line.strip()}"
+
+
+def test_every_audit_header_parses_and_names_what_it_answers() -> None:
+    """A header line outside Question/Parameters/Expect makes the whole audit library unusable
+    (``kg-context audit``, ``stats``' rates, the suite's invariants): caught here, without a
+    database."""
+    from kg_context.record.audits import audit_library
+
+    library = audit_library()
+    assert len(library) >= 30
+    assert all(audit.question for audit in library.values())
