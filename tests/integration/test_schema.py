@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ import neo4j
 import pytest
 
 from kg_context.db import local_server as neo4j_local
-from kg_context.db.catalog import Catalog, default_catalog
+from kg_context.db.catalog import Catalog, Query, default_catalog
 from kg_context.db.connection import Target, open_driver, target_for
 from kg_context.db.executor import Neo4jExecutor
 from kg_context.db.schema import OBSOLETE, SCHEMA_VERSION, package_rules
@@ -231,10 +231,8 @@ def test_concurrent_connects_to_an_outdated_database_all_apply_safely(
     assert "entry_key" in indexes
 
 
-def test_every_lookup_by_id_seeks_the_composite_index(engine: Any) -> None:
-    """EXPLAIN every statement that looks an Entry/Set/Proposal/Writer up by id (a Target by
-    key): each such variable is found through the (boundary_id, id) uniqueness index."""
-    checked = 0
+def _plans(engine: Any, wanted: Callable[[Query], bool]) -> Iterator[tuple[Query, Any]]:
+    """Every catalog statement ``wanted`` picks, with its EXPLAINed plan on the suite's server."""
     with neo4j.GraphDatabase.driver(
         engine.target.uri,
         auth=(engine.target.username, engine.target.password),
@@ -242,21 +240,29 @@ def test_every_lookup_by_id_seeks_the_composite_index(engine: Any) -> None:
     ) as driver:
         for name in sorted(default_catalog()):
             query = default_catalog()[name]
-            for variable, label in id_lookups(query):
-                plan = driver.execute_query(
+            if wanted(query):
+                result = driver.execute_query(
                     "EXPLAIN " + query.text, database_=engine.target.database
-                ).summary.plan
-                key = "key" if label == "Target" else "id"
-                wanted = f"{variable}:{label}(boundary_id, {key})"
-                assert wanted in str(plan), (name, wanted)
-                checked += 1
+                )
+                yield query, result.summary.plan
+
+
+def test_every_lookup_by_id_seeks_the_composite_index(engine: Any) -> None:
+    """EXPLAIN every statement that looks an Entry/Set/Proposal/Writer up by id (a Target by
+    key): each such variable is found through the (boundary_id, id) uniqueness index."""
+    checked = 0
+    for query, plan in _plans(engine, lambda q: bool(id_lookups(q))):
+        for variable, label in id_lookups(query):
+            key = "key" if label == "Target" else "id"
+            wanted = f"{variable}:{label}(boundary_id, {key})"
+            assert wanted in str(plan), (query.name, wanted)
+            checked += 1
     assert checked >= 40
 
 
 # Label scans a per-boundary statement may still do: the boundaries themselves and the
 # constitutions are few.
 SMALL_LABELS = (":Boundary", ":Constitution")
-SCAN_ALLOWED: dict[str, tuple[str, ...]] = {}
 SCANS = ("NodeByLabelScan", "AllNodesScan", "DirectedRelationshipTypeScan")
 
 
@@ -273,27 +279,16 @@ def test_per_boundary_statements_never_scan_the_whole_database(engine: Any) -> N
     such a scan; the statements now start from the boundaries and seek each one's nodes."""
     scanning: dict[str, list[str]] = {}
     checked = 0
-    with neo4j.GraphDatabase.driver(
-        engine.target.uri,
-        auth=(engine.target.username, engine.target.password),
-        notifications_min_severity="OFF",
-    ) as driver:
-        for name in sorted(default_catalog()):
-            query = default_catalog()[name]
-            if "boundary_id" not in query.params or query.is_schema:
-                continue
-            plan = driver.execute_query(
-                "EXPLAIN " + query.text, database_=engine.target.database
-            ).summary.plan
-            checked += 1
-            found = [
-                str(op.get("args", {}).get("Details", ""))
-                for op in _operators(plan)
-                if op["operatorType"].split("@")[0] in SCANS
-            ]
-            allowed = SCAN_ALLOWED.get(name, ())
-            found = [d for d in found if not any(x in d for x in (*SMALL_LABELS, *allowed))]
-            if found:
-                scanning[name] = found
+    per_boundary = _plans(engine, lambda q: "boundary_id" in q.params and not q.is_schema)
+    for query, plan in per_boundary:
+        checked += 1
+        scans = [
+            str(op.get("args", {}).get("Details", ""))
+            for op in _operators(plan)
+            if op["operatorType"].split("@")[0] in SCANS
+        ]
+        found = [d for d in scans if not any(small in d for small in SMALL_LABELS)]
+        if found:
+            scanning[query.name] = found
     assert scanning == {}
     assert checked >= 60

@@ -98,6 +98,28 @@ def test_a_writer_cannot_commit_a_class_the_constitution_forbids_for_its_kind(
     assert (after["entries"], after["seq"]) == (before["entries"], before["seq"])
 
 
+def _czar_retires(boundary_id: str, pid: str, entry_id: str) -> dict[str, Any]:
+    """The named czar's compaction set retiring one entry as unreachable."""
+    return {
+        "id": pid,
+        "boundary_id": boundary_id,
+        "writer_id": "czar",
+        "writer_kind": "czar",
+        "set_id": f"{pid}-set",
+        "kind": "compaction",
+        "transitions": [
+            {
+                "entry_id": entry_id,
+                "to": "retired",
+                "resident": False,
+                "reason": "unreachable",
+                "case": "UNREACHABLE",
+                "justification": ["no root path"],
+            }
+        ],
+    }
+
+
 def test_the_czar_cannot_compact_its_own_writers_sets(engine: Engine, boundary_id: str) -> None:
     team = engine.boundary(boundary_id)
     own = team.commit(
@@ -110,25 +132,7 @@ def test_the_czar_cannot_compact_its_own_writers_sets(engine: Engine, boundary_i
         }
     )
     assert own.outcome == "commit", own
-    compaction = {
-        "id": "p-compact",
-        "boundary_id": boundary_id,
-        "writer_id": "czar",
-        "writer_kind": "czar",
-        "set_id": "p-compact-set",
-        "kind": "compaction",
-        "transitions": [
-            {
-                "entry_id": "mine",
-                "to": "retired",
-                "resident": False,
-                "reason": "unreachable",
-                "case": "UNREACHABLE",
-                "justification": ["no root path"],
-            }
-        ],
-    }
-    refused = team.commit(compaction)
+    refused = team.commit(_czar_retires(boundary_id, "p-compact", "mine"))
     assert (refused.outcome, refused.reason_code) == ("reject", "CZAR_INDEPENDENCE")
     assert engine.run_audit("czar_independence", boundary_id=boundary_id).rows == []
     # and the czar's own run leaves its own entry alone
@@ -157,25 +161,7 @@ def test_the_czar_cannot_compact_a_set_it_co_wrote(engine: Engine, boundary_id: 
     team.submit([agent, czar])
     (joint,) = team.close()
     assert joint.outcome == "commit", joint
-    retire = {
-        "id": "p-retire-joint",
-        "boundary_id": boundary_id,
-        "writer_id": "czar",
-        "writer_kind": "czar",
-        "set_id": "p-retire-joint-set",
-        "kind": "compaction",
-        "transitions": [
-            {
-                "entry_id": "joint",
-                "to": "retired",
-                "resident": False,
-                "reason": "unreachable",
-                "case": "UNREACHABLE",
-                "justification": ["no root path"],
-            }
-        ],
-    }
-    refused = team.commit(retire)
+    refused = team.commit(_czar_retires(boundary_id, "p-retire-joint", "joint"))
     assert (refused.outcome, refused.reason_code) == ("reject", "CZAR_INDEPENDENCE"), refused
     report = team.run_czar()
     assert {"joint", "note"} <= set(report.plan.skipped_own)
