@@ -16,6 +16,8 @@ from kg_context.db.catalog import default_catalog
 from kg_context.db.connection import Target, open_driver
 from kg_context.db.schema import apply_schema
 from kg_context.errors import AuthenticationError, DatabaseUnavailableError
+from kg_context.gate.batch import constitution_receipt
+from kg_context.gate.constitution import load_constitution
 
 MISSING_PARAMS = re.compile(r"\$`([^`]+)`")
 
@@ -76,12 +78,17 @@ def test_schema_apply_is_idempotent_and_safe_concurrently(engine: Any) -> None:
 
 
 def test_write_then_read_back(engine: Any, boundary_id: str) -> None:
+    constitution = load_constitution()
+    receipt = constitution_receipt(
+        boundary_id, constitution, ratified_by="kg-context", at="2026-11-30T00:00:00Z"
+    )
     written = engine.executor.write(
         "boundary/ensure",
         boundary_id=boundary_id,
         verse="local",
-        constitution_version="1",
+        constitution_version=constitution.version,
         task_horizon=None,
+        receipt=receipt,
     )
     again = engine.executor.write(
         "boundary/ensure",
@@ -89,6 +96,7 @@ def test_write_then_read_back(engine: Any, boundary_id: str) -> None:
         verse="global",
         constitution_version="2",
         task_horizon=40,
+        receipt=receipt,
     )
     read = engine.executor.read("boundary/get", boundary_id=boundary_id)
     assert written == again == read  # MERGE is idempotent: the second call changed nothing

@@ -53,13 +53,7 @@ def test_start_twice_kill_recover_and_stop(isolated: LocalServerSettings) -> Non
 
     target = target_for("local", Neo4jSettings(database="neo4j"), isolated)
     with Engine.connect(target) as engine:
-        engine.executor.write(
-            "boundary/ensure",
-            boundary_id="survives-kill",
-            verse="local",
-            constitution_version="1",
-            task_horizon=None,
-        )
+        engine.boundary("survives-kill")  # the boundary and its constitution's receipt
 
     os.killpg(first.pid, signal.SIGKILL)  # a crash, not a shutdown
     deadline = time.monotonic() + 30
