@@ -61,10 +61,10 @@ def test_every_shipped_file_is_one_statement() -> None:
         assert ";" not in body.rstrip(";"), f"{query.name} holds more than one statement"
 
 
-def _catalog_calls() -> list[tuple[str, int, str, set[str] | None]]:
-    """Every ``x.read/write/run("name", k=...)`` call in the package: file, line, name, keywords."""
+def _catalog_calls(root: Path = PACKAGE) -> list[tuple[str, int, str, set[str] | None]]:
+    """Every ``x.read/write/run("name", k=...)`` call under ``root``: file, line, name, keywords."""
     found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in sorted(root.rglob("*.py")):
         tree = ast.parse(path.read_text(), filename=str(path))
         for node in ast.walk(tree):
             if (
@@ -93,6 +93,23 @@ def test_every_caller_passes_exactly_the_params_its_file_uses() -> None:
             f"{filename}:{line} passes {sorted(keywords)} to {name}, "
             f"which uses {sorted(catalog[name].params)}"
         )
+
+
+def test_the_tests_and_benchmarks_pass_exactly_the_params_too() -> None:
+    """The same check over ``tests/`` and ``benchmarks/``: a statement that gains a parameter
+    breaks its callers there too (``boundary/ensure`` gained ``receipt`` and two integration
+    tests failed only on a real server). A call that spreads ``**params`` is checked at run time."""
+    catalog = default_catalog()
+    shipped = set(catalog)  # the suite's own fixture catalogs name other statements
+    root = PACKAGE.parent
+    calls = _catalog_calls(root / "tests") + _catalog_calls(root / "benchmarks")
+    assert calls, "no catalog calls found: the scan is broken"
+    wrong = [
+        f"{filename}:{line} passes {sorted(keywords)} to {name}"
+        for filename, line, name, keywords in calls
+        if name in shipped and keywords is not None and keywords != set(catalog[name].params)
+    ]
+    assert wrong == []
 
 
 def test_no_cypher_text_in_python() -> None:
