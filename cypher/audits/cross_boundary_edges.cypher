@@ -4,7 +4,9 @@
 // Parameters:
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: empty (an invariant: a cross-boundary edge is declared, allowed and adopted)
-MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+UNWIND CASE WHEN $boundary_id IS NULL THEN COLLECT { MATCH (a:Boundary) RETURN a.id }
+            ELSE [$boundary_id] END AS boundary
+MATCH (b:Boundary {id: boundary})
 MATCH (e:Entry {boundary_id: b.id})-[r:DERIVED_FROM|REQUIRES|SUPERSEDES]->(t:Entry)
 USING INDEX e:Entry(boundary_id)
 WHERE t.boundary_id <> e.boundary_id

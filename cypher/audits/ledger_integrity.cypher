@@ -4,8 +4,9 @@
 // Parameters:
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: empty (an invariant: one committer per boundary, a commit is one transaction)
-MATCH (b:Boundary)
-WHERE $boundary_id IS NULL OR b.id = $boundary_id
+UNWIND CASE WHEN $boundary_id IS NULL THEN COLLECT { MATCH (a:Boundary) RETURN a.id }
+            ELSE [$boundary_id] END AS boundary
+MATCH (b:Boundary {id: boundary})
 CALL (b) {
   MATCH (s:Set) WHERE s.boundary_id = b.id AND s.status = 'ratified'
   RETURN count(s) AS ratified, count(DISTINCT s.seq) AS seqs, min(s.seq) AS first,

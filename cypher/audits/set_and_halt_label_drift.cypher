@@ -5,7 +5,9 @@
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: empty (an invariant: the gate sets labels and statuses in the same statements; a
 //   database written before the labels existed is labelled by kg-context schema apply)
-MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+UNWIND CASE WHEN $boundary_id IS NULL THEN COLLECT { MATCH (a:Boundary) RETURN a.id }
+            ELSE [$boundary_id] END AS boundary
+MATCH (b:Boundary {id: boundary})
 CALL (b) {
   MATCH (n:Set {boundary_id: b.id}) RETURN n
   UNION

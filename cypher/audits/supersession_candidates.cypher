@@ -5,7 +5,9 @@
 // Parameters:
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: rows
-MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+UNWIND CASE WHEN $boundary_id IS NULL THEN COLLECT { MATCH (a:Boundary) RETURN a.id }
+            ELSE [$boundary_id] END AS boundary
+MATCH (b:Boundary {id: boundary})
 MATCH (new:Entry) USING INDEX SEEK new:Entry(boundary_id, status)
 WHERE new.boundary_id = b.id AND new.status = 'invalidated'
 MATCH (new)-[r:SUPERSEDES]->(old:Entry {boundary_id: b.id}), (s:Set)-[t:TRANSITIONED]->(new)

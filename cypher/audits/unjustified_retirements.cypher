@@ -3,7 +3,9 @@
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: rows (a review list: the czar cites its evidence; an operator may retire with a reason
 //   only, and this lists those retirements)
-MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+UNWIND CASE WHEN $boundary_id IS NULL THEN COLLECT { MATCH (a:Boundary) RETURN a.id }
+            ELSE [$boundary_id] END AS boundary
+MATCH (b:Boundary {id: boundary})
 MATCH (s:Set {boundary_id: b.id})-[t:TRANSITIONED]->(e:Entry)
 USING INDEX s:Set(boundary_id)
 WHERE t.to = 'retired' AND size(coalesce(t.justification, [])) = 0

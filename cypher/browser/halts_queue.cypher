@@ -1,6 +1,8 @@
 // kg-context: the halts queue (open halts, oldest first, with their sets and proposals)
 // Parameters: $boundary_id (null: every boundary)
-MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+UNWIND CASE WHEN $boundary_id IS NULL THEN COLLECT { MATCH (a:Boundary) RETURN a.id }
+            ELSE [$boundary_id] END AS boundary
+MATCH (b:Boundary {id: boundary})
 MATCH p = (h:Halt:Open {boundary_id: b.id})-[:ON]->(s:Set) USING INDEX SEEK h:Halt(boundary_id, set_id)
 WHERE h.set_id IS NOT NULL
 OPTIONAL MATCH q = (:Proposal)-[:IN_SET]->(s)

@@ -1,5 +1,7 @@
 // Halts, newest first: all, or one boundary's, optionally only those with a given status.
-MATCH (b:Boundary) WHERE $boundary_id IS NULL OR b.id = $boundary_id
+UNWIND CASE WHEN $boundary_id IS NULL THEN COLLECT { MATCH (a:Boundary) RETURN a.id }
+            ELSE [$boundary_id] END AS boundary
+MATCH (b:Boundary {id: boundary})
 MATCH (h:Halt {boundary_id: b.id}) USING INDEX SEEK h:Halt(boundary_id, set_id)
 WHERE h.set_id IS NOT NULL AND ($status IS NULL OR h.status = $status)
 RETURN h.id AS id, h.boundary_id AS boundary_id, h.set_id AS set_id, h.reason_code AS reason_code,
