@@ -276,8 +276,9 @@ def _operators(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
 def test_per_boundary_statements_never_scan_the_whole_database(engine: Any) -> None:
     """EXPLAIN every statement that takes a ``boundary_id``: none scans every Entry, Set, Halt,
     Proposal or Writer of the database (an audit of one boundary in a database of many costs
-    what that boundary holds). ``$boundary_id IS NULL OR x.boundary_id = $boundary_id`` was
-    such a scan; the statements now start from the boundaries and seek each one's nodes."""
+    what that boundary holds). A filter that takes either no boundary or the node's boundary
+    cannot use an index, so it was such a scan; the statements now find the boundary by its id
+    (every boundary only when none is given) and seek that boundary's nodes."""
     scanning: dict[str, list[str]] = {}
     checked = 0
     per_boundary = _plans(engine, lambda q: "boundary_id" in q.params and not q.is_schema)
