@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 import time
@@ -127,9 +128,17 @@ def rss_mb() -> float:
 
 
 def store_mb(store_dir: Path | None) -> float | None:
+    """The store's size on disk. The store is live: Lucene merges delete segment files while the
+    walk lists them (a fresh-clone run failed on one), so a file gone by its turn counts 0."""
     if store_dir is None or not store_dir.exists():
         return None
-    total = sum(f.stat().st_size for f in store_dir.rglob("*") if f.is_file())
+    total = 0
+    for folder, _, files in os.walk(store_dir):
+        for name in files:
+            try:
+                total += os.stat(os.path.join(folder, name)).st_size
+            except FileNotFoundError:
+                continue
     return total / 1_048_576
 
 
