@@ -263,8 +263,11 @@ class ResidencySettings(BaseSettings):
     default_lease_sets: int = Field(default=100, ge=1, le=1_000_000)
     # The czar's writer identity (kind czar); it never compacts entries it wrote itself.
     czar_id: str = "czar"
-    # Run the czar after every N committed sets of a boundary (0: only on demand).
-    czar_every_commits: int = Field(default=0, ge=0, le=1_000_000)
+    # Run the czar after every N committed sets of a boundary (0: only on demand). 25 by default:
+    # a run plans over the window and reachability (one read transaction) plus one report write,
+    # so it is amortised over 25 commits, and the window never carries more than ~25 sets of
+    # material the czar has not yet looked at (well inside the 100-set default lease).
+    czar_every_commits: int = Field(default=25, ge=0, le=1_000_000)
     # Recall: how many dependency hops (and entries) one admission may bring along.
     recall_max_depth: int = Field(default=2, ge=0, le=32)
     recall_max_entries: int = Field(default=16, ge=1, le=1000)

@@ -34,6 +34,7 @@ __all__ = [
     "STANDING_STATUSES",
     "STATUS_LABELS",
     "AttentionScope",
+    "CzarTrigger",
     "EntryClass",
     "EntryStatus",
     "HaltStatus",
@@ -344,6 +345,15 @@ PRE_AUTHORIZED_CZAR_CASES: tuple[JustificationCase, ...] = (
     JustificationCase.REACHABLE,
     JustificationCase.NOT_STANDING,
 )
+
+
+# -- what started a czar run ----------------------------------------------------------------------
+class CzarTrigger(StrEnum):
+    """Why a czar run happened (``:CzarReport.trigger``): the every-N-commits cadence of the
+    engine, or an explicit run (``kg-context czar run``, ``BoundaryHandle.run_czar``)."""
+
+    CADENCE = "cadence"
+    MANUAL = "manual"
 
 
 # -- what attention reads from ---------------------------------------------------------------------

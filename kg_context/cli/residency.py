@@ -64,6 +64,8 @@ def czar_run(
         )
         for line in summary["unclear"]:
             _say(f"unclear: {line}")
+        if report.warning:
+            _say(f"WARNING: {report.warning}")
 
     emit(summary, as_json, human)
     if not report.committed:
@@ -91,8 +93,8 @@ def why_cmd(entry: str, boundary: BoundaryOption, as_json: JsonOption = False) -
 
 
 def stats_cmd(boundary: str, as_json: JsonOption = False) -> None:
-    """Print retention ratio, resident tokens, halt counts and error rates of BOUNDARY (the
-    error rates in full: ``kg-context audit rates``).
+    """Print retention ratio, resident tokens, halt counts, error rates (in full: ``kg-context
+    audit rates``) and when the czar last ran and what it retired, of BOUNDARY.
 
     Example: kg-context stats team-7 --json
     """
@@ -118,6 +120,18 @@ def stats_cmd(boundary: str, as_json: JsonOption = False) -> None:
             f"{rates.at_risk_revalidated.render()}, abandoned {rates.at_risk_abandoned.render()}; "
             f"time to detection {rates.detection().render()} (sets)"
         )
+        czar = current.czar
+        if czar.runs == 0:
+            _say("czar: never ran")
+        else:
+            _say(
+                f"czar: last ran at seq {czar.last_seq} ({czar.last_ran_at}, "
+                f"{czar.last_trigger}), retired {czar.last_retired}, out of window "
+                f"{czar.last_window_out}; {czar.runs} run(s), {czar.retired_total} retired "
+                f"and {czar.window_out_total} out of window in total"
+            )
+        if czar.last_warning:
+            _say(f"WARNING (czar): {czar.last_warning}")
 
     emit(current.as_dict(), as_json, human)
 

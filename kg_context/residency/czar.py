@@ -7,26 +7,32 @@ reachability from the roots, interfaces for what staying dependents need), and s
 The plan is a ``Proposal`` of kind ``compaction`` submitted through ``Boundary.commit``: the
 gate ratifies or halts it; the czar never writes the window. It skips entries it wrote itself
 (independence; the constitution would reject them), and reports what it could not decide.
+
+Every run, on the engine's cadence or on demand, is kept in the graph as one report node linked
+from its boundary (``cypher/czar/record_report.cypher``): what it proposed, retired and built,
+what halted, the window it left (entries and tokens) and the guard's warning, if any.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
+from kg_context.db.executor import Record
 from kg_context.errors import InputValidationError
 from kg_context.gate.boundary import Boundary
+from kg_context.gate.contracts import Proposal
 from kg_context.gate.decision import Decision
 from kg_context.residency.czar_plan import CzarPlan, plan_compaction
 from kg_context.settings import ResidencySettings
-from kg_context.vocabulary import EntryStatus
+from kg_context.vocabulary import CzarTrigger, EntryStatus, Outcome
 
 __all__ = ["CzarPlan", "CzarReport", "every_n_commits", "plan_compaction", "run_czar"]
 
 _SKIP_PROPS = frozenset({"embedding"})
-# A proposal carries at most 10,000 transitions; the czar splits larger compactions.
-_TRANSITIONS_PER_SET = 5_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +41,18 @@ class CzarReport:
 
     plan: CzarPlan
     decisions: tuple[Decision, ...]
+    trigger: CzarTrigger = CzarTrigger.MANUAL
+    # The report node as the graph recorded it (id, seq, ran_at, counts, window, warning).
+    record: Record = field(default_factory=dict)
 
     @property
     def committed(self) -> bool:
         return all(d.outcome == "commit" for d in self.decisions)
+
+    @property
+    def warning(self) -> str | None:
+        """Why the czar kept a window it would have emptied (``window_guard``), else ``None``."""
+        return self.plan.warning
 
     def summary(self) -> dict[str, Any]:
         p = self.plan
@@ -55,6 +69,9 @@ class CzarReport:
             "expired_leases": len(p.expired_leases),
             "skipped_own": p.skipped_own,
             "unclear": p.unclear,
+            "warning": p.warning,
+            "trigger": self.trigger.value,
+            "report": _jsonable(self.record),
             "decisions": [
                 {
                     "set_id": d.set_id,
@@ -73,35 +90,75 @@ def run_czar(
     settings: ResidencySettings | None = None,
     czar_id: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    trigger: CzarTrigger = CzarTrigger.MANUAL,
 ) -> CzarReport:
-    """Plan the compaction of ``boundary`` under its current constitution and submit it through
-    the gate. ``settings`` default to the handle's (the engine's). ``progress(done, total)`` is
-    called after planning and after each compaction set the gate decides."""
+    """Plan the compaction of ``boundary`` under its current constitution, submit it through
+    the gate, and record the run's report node (``trigger`` says why it ran). ``settings``
+    default to the handle's (the engine's). ``progress(done, total)`` is called after planning
+    and after each compaction set the gate decides."""
     settings = settings or boundary.settings.residency
     constitution = boundary.constitution()
     plan = plan_compaction(
         boundary.executor, boundary.id, constitution, settings=settings, czar_id=czar_id
     )
-    if plan.empty:
-        return CzarReport(plan=plan, decisions=())
-    decisions = []
-    proposals = list(plan.proposals(constitution.density.max_set_fanout))
-    unclear = plan.unclear_proposal()
+    decisions: list[Decision] = []
+    proposals = [] if plan.empty else list(plan.proposals(constitution.density.max_set_fanout))
+    unclear = None if plan.empty else plan.unclear_proposal()
     total = len(proposals) + (unclear is not None)
-    if progress is not None:
+    if progress is not None and total:
         progress(0, total)
     for proposal in proposals:
         decision = boundary.commit(proposal)
         decisions.append(decision)
         if progress is not None:
             progress(len(decisions), total)
-        if decision.outcome != "commit":
+        if decision.outcome != Outcome.COMMIT:
             break
     if unclear is not None:
         decisions.append(boundary.commit(unclear))  # halts UNCLEAR_COMPACTION (once: same id)
         if progress is not None:
             progress(total, total)
-    return CzarReport(plan=plan, decisions=tuple(decisions))
+    record = _record(boundary, plan, proposals, decisions, trigger)
+    return CzarReport(plan=plan, decisions=tuple(decisions), trigger=trigger, record=record)
+
+
+def _record(
+    boundary: Boundary,
+    plan: CzarPlan,
+    proposals: list[Proposal],
+    decisions: list[Decision],
+    trigger: CzarTrigger,
+) -> Record:
+    """Write the run's report node (one write); what the committed sets moved is counted from
+    the proposals the gate ratified, never from the plan alone."""
+    ratified = [
+        p for p, d in zip(proposals, decisions, strict=False) if d.outcome == Outcome.COMMIT
+    ]
+    moved = [t for p in ratified for t in p.transitions]
+    ran_at = datetime.now(UTC)
+    props = {
+        "id": f"{boundary.id}/czar-report/{plan.seq}/{uuid.uuid4().hex[:12]}",
+        "czar_id": plan.czar_id,
+        "trigger": trigger.value,
+        "planned_at_seq": plan.seq,
+        "proposed": len(plan.transitions) + len(plan.interfaces) + len(plan.unclear_transitions),
+        "retired": sum(1 for t in moved if t.to is EntryStatus.RETIRED),
+        "window_out": sum(1 for t in moved if t.resident is False),
+        "window_in": sum(1 for t in moved if t.resident is True),
+        "interfaces": sum(len(p.entries) for p in ratified),
+        "expired_leases": len(plan.expired_leases),
+        "halted": sum(1 for d in decisions if d.outcome == Outcome.HALT),
+        "sets": [d.set_id for d in decisions],
+        "warning": plan.warning,
+    }
+    rows = boundary.executor.write(
+        "czar/record_report", boundary_id=boundary.id, props=props, ran_at=ran_at.isoformat()
+    )
+    return rows[0] if rows else {}
+
+
+def _jsonable(record: Record) -> dict[str, Any]:
+    return {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in record.items()}
 
 
 def every_n_commits(
@@ -116,6 +173,6 @@ def every_n_commits(
     def hook(boundary: Boundary, decisions: list[Decision]) -> None:
         seqs = [d.seq for d in decisions if d.outcome == "commit" and d.seq is not None]
         if seqs and max(seqs) // n > (min(seqs) - 1) // n:
-            run_czar(boundary, settings=settings)
+            run_czar(boundary, settings=settings, trigger=CzarTrigger.CADENCE)
 
     return hook

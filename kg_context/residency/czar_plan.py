@@ -41,6 +41,7 @@ from kg_context.gate.snapshot import own_work
 from kg_context.gate.status_machine import is_legal
 from kg_context.residency.interfaces import plan_interfaces
 from kg_context.residency.reachability import Reachability, boundary_seq, compute_reachable
+from kg_context.residency.window_guard import guard_window
 from kg_context.settings import ResidencySettings
 from kg_context.vocabulary import (
     STANDING_STATUSES,
@@ -71,6 +72,8 @@ class CzarPlan:
     unclear: list[str] = field(default_factory=list)
     # What the czar cannot decide, proposed as its own set so the gate halts it to the operator.
     unclear_transitions: list[Transition] = field(default_factory=list)
+    # Set when the guard kept a window this plan would have emptied (``window_guard``).
+    warning: str | None = None
 
     @property
     def empty(self) -> bool:
@@ -247,6 +250,10 @@ def _plan(
     reach = compute_reachable(executor, boundary_id, constitution, seq=seq, settings=settings)
     _plan_residency(planner, reach, expired_into, constitution)
     planner.finish()
+    roots = constitution_roots(constitution)
+    plan.warning = guard_window(executor, boundary_id, planner.entries, planner.planned, roots)
+    if plan.warning is not None:
+        plan.transitions = [planner.planned[k] for k in sorted(planner.planned)]
     plan.interfaces = plan_interfaces(executor, plan, reach, planner.planned)
     return plan
 

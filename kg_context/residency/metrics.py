@@ -6,7 +6,8 @@ are kept current on the boundary node by the gate, in the commit transaction of 
 history the window does *not* carry. ``resident_tokens_recomputed`` sums the resident entries
 again, as an audit of the running count. ``error_rates`` are the record's error rates
 (``kg_context.record.observability.rates``: false retirements, false supersessions,
-resurrections, at-risk outcomes, time to detection), so one ``stats`` call shows both.
+resurrections, at-risk outcomes, time to detection), so one ``stats`` call shows both, and
+``czar`` says when the czar last ran (seq, time, trigger) and what it retired (last run, total).
 """
 
 from __future__ import annotations
@@ -20,7 +21,52 @@ from kg_context.gate.boundary import Boundary
 from kg_context.record.observability import ErrorRates, rates
 from kg_context.vocabulary import HaltStatus
 
-__all__ = ["BoundaryGauge", "BoundaryStats", "Overview", "overview", "stats"]
+__all__ = [
+    "BoundaryGauge",
+    "BoundaryStats",
+    "CzarActivity",
+    "Overview",
+    "czar_activity",
+    "overview",
+    "stats",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class CzarActivity:
+    """When the czar of a boundary last ran and what it retired (from its ``:CzarReport``
+    nodes): the last run (``None`` fields when it never ran) and totals over every run."""
+
+    runs: int
+    retired_total: int
+    window_out_total: int
+    warnings: int
+    last_seq: int | None
+    last_ran_at: str | None
+    last_trigger: str | None
+    last_retired: int | None
+    last_window_out: int | None
+    last_warning: str | None
+
+
+def czar_activity(boundary: Boundary) -> CzarActivity:
+    """The czar's activity in ``boundary`` (one read over its reports)."""
+    rows = boundary.executor.read("metrics/czar_activity", boundary_id=boundary.id)
+    if not rows:
+        raise StateError(f"no boundary {boundary.id}")
+    r = rows[0]
+    return CzarActivity(
+        runs=int(r["runs"]),
+        retired_total=int(r["retired_total"]),
+        window_out_total=int(r["window_out_total"]),
+        warnings=int(r["warnings"]),
+        last_seq=r["last_seq"],
+        last_ran_at=r["last_ran_at"],
+        last_trigger=r["last_trigger"],
+        last_retired=r["last_retired"],
+        last_window_out=r["last_window_out"],
+        last_warning=r["last_warning"],
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +85,7 @@ class BoundaryStats:
     halts_open: int
     halts_resolved: int
     error_rates: ErrorRates
+    czar: CzarActivity
 
     @property
     def retention_ratio(self) -> float | None:
@@ -60,6 +107,7 @@ class BoundaryStats:
             "retention_ratio": self.retention_ratio,
             "halt_rate": self.halt_rate,
             "error_rates": self.error_rates.as_dict(),
+            "czar": asdict(self.czar),
         }
 
 
@@ -86,6 +134,7 @@ def stats(boundary: Boundary) -> BoundaryStats:
         halts_open=statuses.get(HaltStatus.OPEN, 0),
         halts_resolved=statuses.get(HaltStatus.RESOLVED, 0),
         error_rates=rates(boundary),
+        czar=czar_activity(boundary),
     )
 
 

@@ -1,0 +1,78 @@
+"""The czar never empties a window silently: the guard on a compaction plan.
+
+A plan whose mechanical transitions would leave the boundary's window with nothing in it, while
+the window holds something now, is almost always a constitution that does not fit the work (no
+committed class is a root) or a boundary whose roots are all gone (no live root), not a window
+that should be empty. The guard then keeps the window: it drops the plan's *reachability*
+retirements (case ``UNREACHABLE``: the only ones that follow from the roots rather than from a
+declaration), keeps every declared move (executed supersession, superseded by default, entries
+whose status is no longer standing), and records a warning with the reason on the plan. The
+warning lands on the run's ``:CzarReport`` and is shown by ``stats``, ``brief`` and the CLI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from kg_context.db.executor import Record
+from kg_context.db.reader import Reader
+from kg_context.gate.contracts import Transition
+from kg_context.vocabulary import STANDING_STATUSES, JustificationCase, as_values
+
+__all__ = ["guard_window"]
+
+
+def _window_after(entries: Mapping[str, Record], planned: Mapping[str, Transition]) -> set[str]:
+    after = {entry_id for entry_id, e in entries.items() if e["resident"]}
+    for entry_id, move in planned.items():
+        if move.resident is False:
+            after.discard(entry_id)
+        elif move.resident is True:
+            after.add(entry_id)
+    return after
+
+
+def _reason(
+    reader: Reader, boundary_id: str, entries: Mapping[str, Record], roots: list[str]
+) -> str:
+    gone = reader.read(
+        "czar/gone_roots",
+        boundary_id=boundary_id,
+        standing=as_values(STANDING_STATUSES),
+        root_classes=roots,
+    )
+    if gone:
+        named = ", ".join(f"{e['id']} ({e['class']}, {e['status']})" for e in gone)
+        return f"no live root: the root-class entries are no longer standing: {named}"
+    held = sorted({str(e["class"]) for e in entries.values() if e["resident"]})
+    return (
+        f"no committed class is a root: the window holds {', '.join(held) or 'nothing'}; "
+        f"the constitution's roots are {', '.join(roots) or 'none'}"
+    )
+
+
+def guard_window(
+    reader: Reader,
+    boundary_id: str,
+    entries: Mapping[str, Record],
+    planned: dict[str, Transition],
+    roots: list[str],
+) -> str | None:
+    """When ``planned`` would empty a non-empty window through reachability retirements: drop
+    those from ``planned`` (in place) and return the warning; else ``None`` and nothing
+    changes. ``entries`` are the czar's candidates (resident or standing), by id; ``reader``
+    (the plan's read transaction) finds the reason only when the guard fires."""
+    before = [e for e in entries.values() if e["resident"]]
+    if not before or _window_after(entries, planned):
+        return None
+    unreachable = [k for k, t in planned.items() if t.case is JustificationCase.UNREACHABLE]
+    if not unreachable:
+        return None  # only declared moves empty it: the writers declared that
+    for entry_id in unreachable:
+        del planned[entry_id]
+    standing = sum(1 for e in before if e["status"] in STANDING_STATUSES)
+    return (
+        f"the czar kept the window: retiring what no root reaches would have emptied it "
+        f"({len(unreachable)} of {len(before)} resident entries, {standing} standing); "
+        f"{_reason(reader, boundary_id, entries, roots)}"
+    )
