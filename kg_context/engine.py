@@ -37,6 +37,7 @@ from kg_context.gate.registry import RATIFIED_BY, ConstitutionRegistry
 from kg_context.gate.store import GateStore
 from kg_context.record import history
 from kg_context.record.audits import AuditResult, audit_library, invariants, run_audit
+from kg_context.record.briefing import Brief, brief
 from kg_context.record.invalidation import BlastRadius, challenge, invalidate
 from kg_context.record.observability import ObservabilityReport, audit
 from kg_context.record.search import RecordHit
@@ -101,14 +102,12 @@ class Engine:
         """Connect to ``target``, or to the resolved database (``NEO4J_URI`` → Docker → local).
 
         With ``start_local`` the local server is started when it is the resolved source.
-        ``engine_settings`` default to the environment, read once, now.
-
-        The database's schema record is checked (one read): when it does not record this
-        kg-context's schema, the schema is applied (``KG_CONTEXT_SCHEMA_AUTO_APPLY``, the
-        default) or the connection is refused with a ``SchemaError`` naming
-        ``kg-context schema apply``. ``check_schema=False`` skips the check (that command
-        itself, and server-level commands that read no kg-context data).
-        """
+        ``engine_settings`` default to the environment, read once, now. The database's schema
+        record is checked (one read): when it does not record this kg-context's schema, the
+        schema is applied (``KG_CONTEXT_SCHEMA_AUTO_APPLY``, the default) or the connection is
+        refused with a ``SchemaError`` naming ``kg-context schema apply``.
+        ``check_schema=False`` skips the check (that command
+        itself, and server-level commands that read no kg-context data)."""
         engine_settings = engine_settings or EngineSettings()
         if target is None:
             settings = settings or Neo4jSettings()
@@ -150,8 +149,7 @@ class Engine:
         if it is new: written once per engine and boundary id (and once per constitution
         version), never again on later calls. ``verse``, ``task_horizon`` and ``constitution``
         only matter when the boundary is created. With ``create=False`` nothing is written: a
-        boundary that does not exist is a ``StateError``.
-        """
+        boundary that does not exist is a ``StateError``."""
         if not boundary_id or verse not in {v.value for v in Verse}:
             known = ", ".join(v.value for v in Verse)
             raise InputValidationError(f"a boundary needs an id and a verse ({known})")
@@ -169,8 +167,7 @@ class Engine:
             settings=self.settings,
             constitution_for=self.constitutions.get,
         )
-        every = self.settings.residency.czar_every_commits
-        if every:
+        if every := self.settings.residency.czar_every_commits:
             handle.after_commit = every_n_commits(every)
         return handle
 
@@ -368,6 +365,10 @@ class BoundaryHandle(Boundary):
     ) -> BlastRadius:
         """Invalidate an entry or a set: one blast-radius set (``kg_context.invalidate``)."""
         return invalidate(self, target, reason=reason, writer_id=writer_id, writer_kind=writer_kind)
+
+    def brief(self, *, since_seq: int | None = None) -> Brief:
+        """The operator's briefing since ``since_seq`` (default: the last), recorded (``brief``)."""
+        return brief(self, since_seq=since_seq)
 
     def audit(self) -> ObservabilityReport:
         """False retirements, resurrections, unjustified retirements (``audit_errors``)."""

@@ -171,6 +171,21 @@ def get_stats(request: Request, boundary_id: BoundaryId, principal: Reader) -> R
 
 
 @router.get(
+    "/brief",
+    tags=["residency"],
+    responses=responses(403, 404, 422),
+    summary="The operator's briefing since a seq (default: the last briefing's), recorded",
+)
+def get_brief(
+    request: Request,
+    boundary_id: BoundaryId,
+    principal: Operator,
+    since: Annotated[int | None, Query(ge=0, le=2**62)] = None,
+) -> Record:
+    return existing(request, boundary_id).brief(since_seq=since).as_dict()
+
+
+@router.get(
     "/entries/{entry_id:path}/why",
     tags=["residency"],
     responses=responses(403, 404),

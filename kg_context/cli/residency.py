@@ -1,4 +1,5 @@
-"""CLI commands for residency: ``czar run``, ``window``, ``why``, ``stats``, ``recall``.
+"""CLI commands for residency: ``czar run``, ``window``, ``why``, ``stats``, ``brief``,
+``recall``.
 
 Registered on the main app by ``kg_context.cli.app`` (``register(app)``). Errors are
 ``KgContextError``s, which ``cli.main`` prints as one line.
@@ -136,6 +137,25 @@ def stats_cmd(boundary: str, as_json: JsonOption = False) -> None:
     emit(current.as_dict(), as_json, human)
 
 
+def brief_cmd(
+    boundary: BoundaryOption,
+    since: Annotated[
+        int | None,
+        typer.Option("--since", help="From this seq (default: the last briefing's seq)."),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Print the operator's briefing of the boundary: sets by outcome, halts (open first), czar
+    activity and its warnings, invalidations and blast radii, the retention trend, error rates,
+    and the amendments halts suggest, since the last briefing (recorded as an audit event).
+
+    Example: kg-context brief -b team-7 --since 10 --json
+    """
+    with connect() as engine:
+        found = existing(engine, boundary).brief(since_seq=since)
+    emit(found.as_dict(), as_json, lambda: _say(found.render()))
+
+
 def recall_cmd(
     boundary: str,
     query: str,
@@ -163,4 +183,5 @@ def register(app: typer.Typer) -> None:
     app.command("window")(window_cmd)
     app.command("why")(why_cmd)
     app.command("stats")(stats_cmd)
+    app.command("brief")(brief_cmd)
     app.command("recall")(recall_cmd)

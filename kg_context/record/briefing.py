@@ -1,0 +1,261 @@
+"""The operator's briefing (seed 002 section 3.1, the periodic audit): what happened in a boundary
+since the last briefing, from the record.
+
+``brief(boundary, since_seq=None)`` reads, for the sets after ``since_seq`` (by default the seq of
+the boundary's last briefing, 0 when there was none):
+
+- sets by outcome (ratified, halted, rejected; and by kind);
+- halts by reason code, open ones first (every open halt, whenever it opened);
+- the czar's activity: its ``:CzarReport`` nodes (runs, what they proposed, retired and built,
+  what halted, and each warning of a window it would have emptied);
+- invalidations and their blast radii (the entries each invalidation set moved, by status);
+- the retention trend: resident tokens / committed tokens at each czar report's seq;
+- the error rates (``kg_context.record.observability.rates``);
+- the constitution amendments most halts suggest (``amendments``: empty until the suggester of
+  ``kg_context.record.amendments`` is wired at its one call site, ``_amendments``).
+
+Each briefing is recorded as an audit event of the boundary (``cypher/briefing/record.cypher``),
+so the next one starts where it ended.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from kg_context.errors import InputValidationError, StateError
+from kg_context.gate.boundary import Boundary
+from kg_context.record.observability import rates
+from kg_context.vocabulary import HaltStatus, SetKind, SetStatus
+
+__all__ = [
+    "Brief",
+    "CzarRun",
+    "HaltGroup",
+    "Invalidation",
+    "RetentionPoint",
+    "SetCount",
+    "brief",
+]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SetCount(_Model):
+    status: str
+    kind: str
+    count: int
+
+
+class HaltGroup(_Model):
+    reason_code: str
+    status: str
+    count: int
+    halt_ids: list[str]
+    suggested_amendment: str | None = None
+
+
+class CzarRun(_Model):
+    id: str
+    seq: int
+    ran_at: str
+    trigger: str
+    proposed: int
+    retired: int
+    window_out: int
+    interfaces: int
+    halted: int
+    resident_entries: int
+    resident_tokens: int
+    committed_tokens: int
+    warning: str | None = None
+
+
+class Invalidation(_Model):
+    set_id: str
+    seq: int
+    summary: str | None
+    moved: dict[str, int]
+
+    @property
+    def blast_radius(self) -> int:
+        return sum(self.moved.values())
+
+
+class RetentionPoint(_Model):
+    """The window at one czar report: resident tokens / every token ever committed."""
+
+    seq: int
+    resident_tokens: int
+    committed_tokens: int
+    retention: float | None
+
+
+class Brief(_Model):
+    """One operator's briefing of one boundary: from ``since_seq`` (exclusive) to ``seq``."""
+
+    boundary_id: str
+    id: str
+    seq: int
+    since_seq: int
+    at: str
+    sets: list[SetCount]
+    halts: list[HaltGroup]
+    czar_runs: list[CzarRun]
+    invalidations: list[Invalidation]
+    retention_trend: list[RetentionPoint]
+    error_rates: dict[str, Any]
+    amendments: list[Any] = Field(default_factory=list)
+
+    @property
+    def sets_by_outcome(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for s in self.sets:
+            out[s.status] = out.get(s.status, 0) + s.count
+        return out
+
+    @property
+    def czar_warnings(self) -> list[str]:
+        return [r.warning for r in self.czar_runs if r.warning]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            **self.model_dump(mode="json"),
+            "sets_by_outcome": self.sets_by_outcome,
+            "czar_warnings": self.czar_warnings,
+            "czar_retired": sum(r.retired for r in self.czar_runs),
+        }
+
+    def render(self) -> str:
+        """The briefing as text for the operator."""
+        lines = [f"# Briefing {self.boundary_id}: seq {self.since_seq} -> {self.seq} ({self.at})"]
+        outcomes = ", ".join(f"{k} {v}" for k, v in sorted(self.sets_by_outcome.items()))
+        lines.append(f"sets: {outcomes or 'none'}")
+        lines.append("halts (open first):" if self.halts else "halts: none")
+        for h in self.halts:
+            lines.append(f"  {h.status} {h.reason_code} x{h.count}: {', '.join(h.halt_ids)}")
+        retired = sum(r.retired for r in self.czar_runs)
+        lines.append(f"czar: {len(self.czar_runs)} run(s), {retired} retired")
+        for r in self.czar_runs:
+            lines.append(
+                f"  seq {r.seq} {r.trigger}: proposed {r.proposed}, retired {r.retired}, "
+                f"out {r.window_out}, interfaces {r.interfaces}, halted {r.halted}; window "
+                f"{r.resident_entries} entries / {r.resident_tokens} tokens"
+            )
+        for warning in self.czar_warnings:
+            lines.append(f"  WARNING: {warning}")
+        lines.append(f"invalidations: {len(self.invalidations)}")
+        for inv in self.invalidations:
+            lines.append(f"  {inv.set_id} (seq {inv.seq}): blast radius {inv.blast_radius}")
+        trend = ", ".join(
+            f"{p.seq}: {'n/a' if p.retention is None else f'{p.retention:.3f}'}"
+            for p in self.retention_trend
+        )
+        lines.append(f"retention (resident / committed tokens) by seq: {trend or 'no czar run'}")
+        ratios = [
+            f"{k.replace('_', ' ')} {v['numerator']}/{v['denominator']}"
+            for k, v in self.error_rates.items()
+            if isinstance(v, dict) and "denominator" in v
+        ]
+        lines.append(f"error rates: {', '.join(ratios) or 'none'}")
+        lines.append(f"amendments most halts suggest: {self.amendments or 'none'}")
+        return "\n".join(lines)
+
+
+def _amendments(boundary: Boundary, since_seq: int) -> list[Any]:
+    """The constitution amendments the halts since ``since_seq`` suggest.
+
+    INTEGRATOR: the ONE call site of ``kg_context.record.amendments.suggest_amendments``
+    (issue 11 item 9). Replace the body with
+    ``return list(suggest_amendments(boundary.executor, boundary, since_seq=since_seq))``.
+    Until then the section is empty: no suggestion is made up here.
+    """
+    del boundary, since_seq
+    return []
+
+
+def brief(boundary: Boundary, *, since_seq: int | None = None) -> Brief:
+    """The operator's briefing of ``boundary`` since ``since_seq`` (default: the last
+    briefing's seq, else 0), recorded as an audit event of the boundary."""
+    if since_seq is not None and since_seq < 0:
+        raise InputValidationError(f"--since must be a seq >= 0, not {since_seq}")
+    ex = boundary.executor
+    if not ex.read("boundary/get", boundary_id=boundary.id):
+        raise StateError(f"no boundary {boundary.id}")
+    if since_seq is None:
+        last = ex.read("briefing/last", boundary_id=boundary.id)
+        since_seq = int(last[0]["seq"]) if last else 0
+    bid = boundary.id
+    sets = [
+        SetCount(status=r["status"], kind=r["kind"] or "", count=int(r["n"]))
+        for r in ex.read("briefing/sets", boundary_id=bid, since_seq=since_seq)
+    ]
+    halts = [
+        HaltGroup(
+            reason_code=r["reason_code"],
+            status=r["status"],
+            count=int(r["n"]),
+            halt_ids=list(r["halt_ids"]),
+            suggested_amendment=r["suggested_amendment"],
+        )
+        for r in ex.read(
+            "briefing/halts", boundary_id=bid, since_seq=since_seq, open=HaltStatus.OPEN
+        )
+    ]
+    runs = [CzarRun(**r) for r in ex.read("czar/reports", boundary_id=bid, since_seq=since_seq)]
+    invalidations = [
+        Invalidation(
+            set_id=r["set_id"],
+            seq=int(r["seq"]),
+            summary=r["summary"],
+            moved={m["to"]: int(m["count"]) for m in r["moved"]},
+        )
+        for r in ex.read(
+            "briefing/invalidations",
+            boundary_id=bid,
+            since_seq=since_seq,
+            kind=SetKind.INVALIDATION,
+        )
+    ]
+    trend = [
+        RetentionPoint(
+            seq=r.seq,
+            resident_tokens=r.resident_tokens,
+            committed_tokens=r.committed_tokens,
+            retention=r.resident_tokens / r.committed_tokens if r.committed_tokens else None,
+        )
+        for r in runs
+    ]
+    at = datetime.now(UTC).isoformat()
+    error_rates = rates(boundary).as_dict()
+    amendments = _amendments(boundary, since_seq)
+    props = {
+        "id": f"{bid}/briefing/{uuid.uuid4().hex[:12]}",
+        "since_seq": since_seq,
+        "sets": sum(s.count for s in sets),
+        "sets_ratified": sum(s.count for s in sets if s.status == SetStatus.RATIFIED),
+        "halts_open": sum(h.count for h in halts if h.status == HaltStatus.OPEN),
+        "czar_runs": len(runs),
+        "czar_warnings": sum(1 for r in runs if r.warning),
+        "invalidations": len(invalidations),
+    }
+    (recorded,) = ex.write("briefing/record", boundary_id=bid, props=props, at=at)
+    return Brief(
+        boundary_id=bid,
+        id=recorded["id"],
+        seq=int(recorded["seq"]),
+        since_seq=since_seq,
+        at=recorded["at"],
+        sets=sets,
+        halts=halts,
+        czar_runs=runs,
+        invalidations=invalidations,
+        retention_trend=trend,
+        error_rates=error_rates,
+        amendments=amendments,
+    )

@@ -1,0 +1,87 @@
+"""The operator's briefing (issue 11 item 8): what happened since the last briefing, from the
+record, recorded as an audit event so the next one starts where it ended."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from kg_context.db.connection import Target
+from kg_context.engine import Engine
+from kg_context.errors import InputValidationError
+from tests.factories import entry, proposal
+from tests.integration.test_cli_and_demo import _cli
+
+
+def _fact(key: str, **extra: Any) -> dict[str, Any]:
+    return entry(cls="fact", key=key, body=f"fact {key}", attributes={"source": "test"}, **extra)
+
+
+def test_the_briefing_reports_since_the_last_one_and_is_recorded(
+    engine: Engine, boundary_id: str, neo4j_target: Target
+) -> None:
+    team = engine.boundary(boundary_id)
+    goal, src, loose = (f"{boundary_id}-{n}" for n in ("g", "src", "loose"))
+    team.commit(proposal(boundary_id, entry(cls="goal", key="ship", body="Ship", id=goal)))
+    team.commit(proposal(boundary_id, _fact("src", id=src), targets=["a"]))
+    derived = entry(
+        key="db",
+        body="use neo4j",
+        id=f"{boundary_id}-d",
+        derived_from=[{"entry_id": src, "essential": True}],
+    )
+    team.commit(proposal(boundary_id, derived, targets=["b"]))
+    team.commit(proposal(boundary_id, _fact("loose", id=loose), targets=["c"]))
+    czar = team.run_czar()  # retires the loose fact (and the unrequired source)
+    assert czar.record["retired"] >= 1
+    halted = team.commit(  # needs a retired entry: halts, left open
+        proposal(
+            boundary_id,
+            entry(key="x", body="x", requires=[{"entry_id": loose}]),
+            targets=["d"],
+        )
+    )
+    assert (halted.outcome, halted.reason_code) == ("halt", "NON_STANDING_DEPENDENCY")
+    radius = team.invalidate(src, reason="the source was wrong", writer_id="operator")
+    assert radius.decision is not None and radius.decision.outcome == "commit"
+
+    first = team.brief()
+    assert first.since_seq == 0 and first.seq == team.state()["seq"]
+    outcomes = first.sets_by_outcome
+    assert outcomes["halted"] == 1 and outcomes["ratified"] == first.seq
+    assert first.halts[0].status == "open"
+    assert first.halts[0].reason_code == "NON_STANDING_DEPENDENCY"
+    assert first.halts[0].halt_ids == [halted.halt_id]
+    (run,) = first.czar_runs
+    assert (run.trigger, run.retired, run.warning) == ("manual", czar.record["retired"], None)
+    (invalidation,) = first.invalidations
+    assert invalidation.moved.get("invalidated") == 1 and invalidation.blast_radius >= 2
+    (point,) = first.retention_trend
+    assert point.seq == run.seq and point.retention == run.resident_tokens / run.committed_tokens
+    assert "false_retirement" in first.error_rates
+    assert first.amendments == []  # wired by the integrator (record/amendments.py)
+    text = first.render()
+    assert "open NON_STANDING_DEPENDENCY x1" in text and "czar: 1 run(s)" in text
+
+    recorded = engine.executor.read("briefing/last", boundary_id=boundary_id)
+    assert [(r["id"], r["seq"]) for r in recorded] == [(first.id, first.seq)]
+
+    second = team.brief()  # since the last briefing: nothing new but the open halt
+    assert second.since_seq == first.seq and second.sets_by_outcome == {}
+    assert second.czar_runs == [] and second.invalidations == []
+    assert [h.halt_ids for h in second.halts] == [[halted.halt_id]]  # open ones always
+
+    again = team.brief(since_seq=first.seq - 1)  # an explicit --since
+    assert again.sets_by_outcome == {"ratified": 1}
+    with pytest.raises(InputValidationError, match="--since"):
+        team.brief(since_seq=-1)
+
+    out = _cli(neo4j_target, "brief", "-b", boundary_id, "--since", "0", "--json")
+    assert out.returncode == 0, out.stderr
+    printed = json.loads(out.stdout)
+    assert printed["since_seq"] == 0 and printed["czar_retired"] == czar.record["retired"]
+    human = _cli(neo4j_target, "brief", "-b", boundary_id)
+    assert human.returncode == 0 and "# Briefing" in human.stdout
+    assert f"seq {printed['seq']} -> {printed['seq']}" in human.stdout  # since the --json one
