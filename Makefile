@@ -7,7 +7,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install db schema lint test fuzz demo bench scale triangle soak reliability fuzz-input neo4j-start neo4j-stop neo4j-status clean
+.PHONY: install db schema lint test fuzz demo bench scale triangle session soak reliability fuzz-input neo4j-start neo4j-stop neo4j-status clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -87,3 +87,10 @@ neo4j-status: install
 
 clean: neo4j-stop
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+
+# The Must-show session (benchmarks/session.py): 500 sets of an agent workload under the default
+# constitution with no manual czar run (the window must stay flat), then the same with the czar
+# off for the commit rate with and without it; one JSON line per figure. SESSION_ARGS overrides.
+SESSION_ARGS ?= --sets 500 --compare
+session: schema
+	$(BIN)/python -m benchmarks.session $(SESSION_ARGS)

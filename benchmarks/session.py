@@ -19,8 +19,10 @@ with the czar off (``czar_every_commits=0``): the commit rate with and without t
 Figures (one JSON line each, at the end): the resident tokens after warm-up (the first fifth of
 the session), last fifth over first fifth of what remains (target <= 1.25: flat), their slope
 in tokens per set and that slope over the run relative to the mean (target <= 0.25), sets/s, the
-retention ratio at the end, the czar runs the briefing reports, and with ``--compare`` the
-commit rate without the czar and the ratio of the two.
+retention ratio at the end, the czar runs the briefing reports, each run's own time (recorded on
+its report: planning and the gate's decisions) and their share of the session's commit time (the
+cadence's cost in the committing call's path), and with ``--compare`` the commit rate without
+the czar and the ratio of the two (two runs one after the other: noisy on a shared machine).
 """
 
 from __future__ import annotations
@@ -57,6 +59,11 @@ class _Agent:
     decisions: dict[str, str] = field(default_factory=dict)
     facts: list[str] = field(default_factory=list)
     serial: int = 0
+    # The session's clock, in sets (``run_session(scale=...)`` shortens it for a short session).
+    goal_every: int = 100
+    plan_every: int = 20
+    lease: int = 40
+    expiry: int = 30
 
     def _id(self, role: str) -> str:
         self.serial += 1
@@ -79,9 +86,9 @@ class _Agent:
 
     def step(self, i: int) -> None:
         """Set ``i`` (1-based) of the session."""
-        if self.goal is None or i % 100 == 1:
+        if self.goal is None or i % self.goal_every == 1:
             self._goal(i)
-        elif self.plan is None or i % 20 == 2:
+        elif self.plan is None or i % self.plan_every == 2:
             self._plan(i)
         elif i % 5 == 0:
             self._decision(i)
@@ -146,7 +153,9 @@ class _Agent:
             "body": f"{topic}: " + _body(i, 35),
             "supersedes": [{"entry_id": old, "reason": "revised"}] if old else [],
             "derived_from": [{"entry_id": f, "essential": True} for f in sources],
-            "requires": [{"entry_id": f, "policy": "soft", "lease_sets": 40} for f in sources],
+            "requires": [
+                {"entry_id": f, "policy": "soft", "lease_sets": self.lease} for f in sources
+            ],
         }
         alternative = {
             "id": self._id("alt"),
@@ -173,7 +182,7 @@ class _Agent:
             "class": "open_question",
             "key": f"question/{i}",
             "body": "open: " + _body(i, 12) + "?",
-            "expires_after": 30,
+            "expires_after": self.expiry,
         }
         self._commit("worker", "agent", [f"question/{i}"], entry)
 
@@ -216,10 +225,16 @@ class Session:
         return self.slope() * len(tail) / mean if mean else 0.0
 
 
-def run_session(engine: Engine, sets: int, *, label: str = "session") -> Session:
-    """``sets`` sets of the workload into a fresh boundary of ``engine`` (its settings)."""
+def run_session(
+    engine: Engine, sets: int, *, label: str = "session", scale: float = 1.0
+) -> Session:
+    """``sets`` sets of the workload into a fresh boundary of ``engine`` (its settings), its
+    periods and leases multiplied by ``scale`` (a short session reaches its steady state
+    sooner)."""
     team = engine.boundary(f"{label}-{uuid.uuid4().hex[:12]}")
     agent = _Agent(team)
+    for name in ("goal_every", "plan_every", "lease", "expiry"):
+        setattr(agent, name, max(3, round(getattr(agent, name) * scale)))
     resident: list[int] = []
     committed: list[int] = []
     spent = 0.0
@@ -271,6 +286,9 @@ def main(argv: list[str] | None = None) -> None:
     figure("sets_per_second", session.sets_per_second, "sets/s")
     figure("brief_czar_runs", len(brief.czar_runs), "runs")
     figure("brief_czar_retired", sum(r.retired for r in brief.czar_runs), "entries")
+    took = [r.took_ms or 0.0 for r in brief.czar_runs]
+    figure("czar_run_ms_median", statistics.median(took) if took else 0.0, "ms")
+    figure("czar_share_of_session_time", sum(took) / 1000 / session.seconds, "ratio")
     figure("brief_czar_warnings", len(brief.czar_warnings), "warnings", "== 0",
            not brief.czar_warnings)  # fmt: skip
     if without is not None:

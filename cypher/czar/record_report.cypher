@@ -21,4 +21,4 @@ RETURN r.id AS id, r.boundary_id AS boundary_id, r.seq AS seq, toString(r.ran_at
        r.trigger AS trigger, r.proposed AS proposed, r.retired AS retired,
        r.window_out AS window_out, r.interfaces AS interfaces, r.halted AS halted,
        r.resident_entries AS resident_entries, r.resident_tokens AS resident_tokens,
-       r.committed_tokens AS committed_tokens, r.warning AS warning
+       r.committed_tokens AS committed_tokens, r.warning AS warning, r.took_ms AS took_ms

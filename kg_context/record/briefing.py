@@ -74,6 +74,7 @@ class CzarRun(_Model):
     resident_tokens: int
     committed_tokens: int
     warning: str | None = None
+    took_ms: float | None = None
 
 
 class Invalidation(_Model):

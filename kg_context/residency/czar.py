@@ -15,6 +15,7 @@ what halted, the window it left (entries and tokens) and the guard's warning, if
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -96,6 +97,7 @@ def run_czar(
     the gate, and record the run's report node (``trigger`` says why it ran). ``settings``
     default to the handle's (the engine's). ``progress(done, total)`` is called after planning
     and after each compaction set the gate decides."""
+    started = time.perf_counter()
     settings = settings or boundary.settings.residency
     constitution = boundary.constitution()
     plan = plan_compaction(
@@ -118,7 +120,8 @@ def run_czar(
         decisions.append(boundary.commit(unclear))  # halts UNCLEAR_COMPACTION (once: same id)
         if progress is not None:
             progress(total, total)
-    record = _record(boundary, plan, proposals, decisions, trigger)
+    took_ms = round((time.perf_counter() - started) * 1000, 3)
+    record = _record(boundary, plan, proposals, decisions, trigger, took_ms)
     return CzarReport(plan=plan, decisions=tuple(decisions), trigger=trigger, record=record)
 
 
@@ -128,6 +131,7 @@ def _record(
     proposals: list[Proposal],
     decisions: list[Decision],
     trigger: CzarTrigger,
+    took_ms: float,
 ) -> Record:
     """Write the run's report node (one write); what the committed sets moved is counted from
     the proposals the gate ratified, never from the plan alone."""
@@ -150,6 +154,7 @@ def _record(
         "halted": sum(1 for d in decisions if d.outcome == Outcome.HALT),
         "sets": [d.set_id for d in decisions],
         "warning": plan.warning,
+        "took_ms": took_ms,  # planning and the gate's decisions (not this write)
     }
     rows = boundary.executor.write(
         "czar/record_report", boundary_id=boundary.id, props=props, ran_at=ran_at.isoformat()
