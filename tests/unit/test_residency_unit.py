@@ -315,6 +315,8 @@ def test_the_czar_plans_from_one_read_transaction_and_never_moves_an_entry_twice
             "residency/resident_entries": [
                 _resident("old", "live", True),
                 _resident("gone", "superseded", True),
+                # a root the window keeps (a plan that would empty it is guarded: window_guard)
+                {**_resident("root", "live", True), "class": "goal"},
             ],
             "czar/unexecuted_supersessions": [
                 {
@@ -327,7 +329,7 @@ def test_the_czar_plans_from_one_read_transaction_and_never_moves_an_entry_twice
                     "reason": "renamed",
                 },
             ],
-            "residency/reachable": [{"reached": [], "interfaces": []}],
+            "residency/reachable": [{"reached": ["root"], "interfaces": []}],
         }
     )
     plan = plan_compaction(executor, "b", DEFAULT, settings=ResidencySettings())  # type: ignore[arg-type]
