@@ -5,6 +5,7 @@ decided by the amended predicate; a class resolved inconsistently yields nothing
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from kg_context.errors import AuthorizationError
 from kg_context.record.amendments import adopt_suggestion, suggest_amendments
 from kg_context.vocabulary import ReasonCode, ThresholdParameter
 from tests.factories import entry, proposal
+from tests.integration.test_cli_and_demo import _cli
 
 
 def _fanout(team: Any, b: str, edges: int, n: int) -> Any:
@@ -39,7 +41,9 @@ def _halted(engine: Any, b: str, resolutions: list[tuple[int, str]]) -> tuple[An
     return team, ids
 
 
-def test_recurring_density_halts_become_a_ratified_threshold(engine: Any, boundary_id: str) -> None:
+def test_recurring_density_halts_become_a_ratified_threshold(
+    engine: Any, neo4j_target: Any, boundary_id: str
+) -> None:
     b = boundary_id
     team, ids = _halted(
         engine, b, [(65, "approve"), (70, "approve"), (66, "approve"), (90, "reject")]
@@ -65,8 +69,13 @@ def test_recurring_density_halts_become_a_ratified_threshold(engine: Any, bounda
         adopt_suggestion(team, suggestion.id, writer_id="writer-1")
     assert team.state()["constitution_version"] == before
 
-    ratified = adopt_suggestion(team, suggestion.id, writer_id="operator")
-    assert ratified.outcome == "commit"
+    # The operator reads the suggestions and adopts one from the CLI.
+    shown = _cli(neo4j_target, "constitution", "suggest", "-b", b, "--json")
+    assert shown.returncode == 0, shown.stderr
+    assert [s["id"] for s in json.loads(shown.stdout)] == [suggestion.id]
+    adopted = _cli(neo4j_target, "constitution", "adopt-suggestion", suggestion.id, "-b", b)
+    assert adopted.returncode == 0, adopted.stderr
+    assert adopted.stdout.startswith("commit: set ")
     assert team.state()["constitution_version"] == suggestion.constitution_version
     assert team.constitution().density.max_set_fanout == 70
     assert suggest_amendments(engine.executor, team) == []  # decided by the constitution now
