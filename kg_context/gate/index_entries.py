@@ -25,7 +25,10 @@ _KEY_CHARS = 48
 
 
 def _key(key: str) -> str:
-    return key if len(key) <= _KEY_CHARS else key[: _KEY_CHARS - 1] + "…"
+    """A key on one line (a writer's key may hold line breaks: never a forged index line),
+    shortened to ``_KEY_CHARS``."""
+    flat = " ".join(key.split())
+    return flat if len(flat) <= _KEY_CHARS else flat[: _KEY_CHARS - 1] + "…"
 
 
 def summary_line(
