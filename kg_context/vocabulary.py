@@ -266,6 +266,28 @@ _HALT_CODES = frozenset(
 )
 
 
+class ThresholdParameter(StrEnum):
+    """The constitution parameters a halting predicate trips on by measuring a value (recorded on
+    the halt as ``parameter`` and ``observed``): the halt classes ``record.amendments`` turns into
+    a raised threshold when the operator resolves them consistently."""
+
+    MAX_SET_FANOUT = "density.max_set_fanout"
+    MAX_EDGES_PER_LIVE_ENTRY = "density.max_edges_per_live_entry"
+    MAX_ENTRIES_PER_SET = "limits.max_entries_per_set"
+
+    @property
+    def section(self) -> str:
+        return self.value.split(".", 1)[0]
+
+    @property
+    def key(self) -> str:
+        return self.value.split(".", 1)[1]
+
+    @property
+    def integral(self) -> bool:
+        return self is not ThresholdParameter.MAX_EDGES_PER_LIVE_ENTRY
+
+
 class ReceiptFamily(StrEnum):
     """Seed 003's receipt families (``epiphany.mind.<family>``): what a receipt proves. Every
     receipt carries its family (``:Receipt.family``), so an analyst asks for a family in Cypher."""

@@ -4,7 +4,8 @@
 // their kind on their first ratified set, its receipts FOR it, what became of its
 // proposals (status, IN_SET), and for a ratified set
 // its entries (with class, status and residency labels, and declared targets) and the NEXT link from the previous
-// ratified set. Edges between entries follow in their own statements.
+// ratified set, and its history index line (a ratified set's only: (:IndexEntry)-[:INDEXES]->(:Set),
+// seed 002 section 4). Edges between entries follow in their own statements.
 // Every node is looked up or merged by (boundary_id, id) (targets by (boundary_id, key)):
 // writers and targets are the boundary's own nodes, so nothing here is shared across boundaries.
 UNWIND $sets AS row
@@ -26,6 +27,10 @@ FOREACH (r IN row.receipts |
   CREATE (receipt:Receipt:$(toUpper(left(r.kind, 1)) + substring(r.kind, 1) + 'Receipt'))
   SET receipt = r
   CREATE (receipt)-[:FOR]->(s))
+FOREACH (ix IN row.index |
+  CREATE (line:IndexEntry)
+  SET line = ix
+  CREATE (line)-[:INDEXES]->(s))
 WITH s, row
 CALL (s, row) {
   UNWIND row.proposals AS decided

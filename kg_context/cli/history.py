@@ -55,7 +55,8 @@ def history_index(
     limit: Annotated[int, typer.Option(help="At most this many sets.")] = 1000,
     as_json: JsonOption = False,
 ) -> None:
-    """Every ratified set in ledger order: seq, id, kind, where its entries stand, summary.
+    """The governed history index: every ratified set in ledger order (seq, id, kind, where its
+    entries stand, its index line; the last `[history_index] resident_last` are in the window).
 
     Example: kg-context history index -b team-7 --from 10 --to 20
     """

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from kg_context.cli.common import (
+    BoundaryOption,
     ExitCode,
     JsonOption,
     connect,
@@ -114,6 +115,69 @@ def constitution_propose(
     with connect() as engine:
         decision = existing(engine, boundary).propose_constitution(
             text, writer_id=operator or operator_id(), reason=reason
+        )
+    emit(decision_dict(decision), as_json, lambda: print_decision(decision))
+    if decision.outcome != Outcome.COMMIT:
+        raise typer.Exit(ExitCode.REFUSED)
+
+
+@constitution_app.command("suggest")
+def constitution_suggest(
+    boundary: BoundaryOption,
+    since: Annotated[
+        int | None, typer.Option("--since", help="Only halts opened at or after this seq.")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The constitution amendments the boundary's recurring halt classes suggest: each a
+    threshold that decides every halt of its class the way the operator resolved it.
+
+    Example: kg-context constitution suggest -b team-7
+    """
+    from kg_context.record.amendments import suggest_amendments
+
+    with connect() as engine:
+        team = existing(engine, boundary)
+        found = suggest_amendments(team.executor, team, since_seq=since)
+
+    def human() -> None:
+        if not found:
+            _say(f"no amendment suggested for {boundary}")
+        for s in found:
+            _say(f"{s.id}  ({s.count} halts: {', '.join(s.halt_ids)})")
+            _say(f"  {s.rationale}")
+            _say(f"  proposes version {s.constitution_version}:")
+            for line in s.fragment.splitlines():
+                _say(f"    {line}")
+
+    emit([s.as_dict() for s in found], as_json, human)
+
+
+@constitution_app.command("adopt-suggestion")
+def constitution_adopt_suggestion(
+    suggestion_id: str,
+    boundary: BoundaryOption,
+    reason: Annotated[str | None, typer.Option(help="Why (default: the rationale).")] = None,
+    since: Annotated[
+        int | None, typer.Option("--since", help="As suggest --since computed it.")
+    ] = None,
+    operator: OperatorOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Propose a suggested amendment's constitution as a governed set by an operator writer
+    (only an operator the boundary's constitution names). Exits 1 when it is not ratified.
+
+    Example: kg-context constitution adopt-suggestion DENSITY:density.max_set_fanout=80 -b team-7
+    """
+    from kg_context.record.amendments import adopt_suggestion
+
+    with connect() as engine:
+        decision = adopt_suggestion(
+            existing(engine, boundary),
+            suggestion_id,
+            writer_id=operator or operator_id(),
+            reason=reason,
+            since_seq=since,
         )
     emit(decision_dict(decision), as_json, lambda: print_decision(decision))
     if decision.outcome != Outcome.COMMIT:

@@ -16,6 +16,7 @@ from kg_context.gate.adoption import receipts_used
 from kg_context.gate.batch import Context, Decision, receipt, set_props
 from kg_context.gate.contracts import EntryProposal, Proposal
 from kg_context.gate.fragmentation import footprint
+from kg_context.gate.index_entries import index_props
 from kg_context.gate.rows import EntryRow, Plan, SetRow
 from kg_context.gate.snapshot import EntryState
 from kg_context.gate.verdicts import SetView
@@ -45,6 +46,7 @@ class _Effects:
     changed: list[str] = field(default_factory=list)
     effects: list[str] = field(default_factory=list)
     not_executed: list[str] = field(default_factory=list)  # approved but not carried out
+    superseded: list[str] = field(default_factory=list)  # supersessions executed (the index line)
     new_tokens: int = 0
     left_window_tokens: int = 0  # resident tokens that left the window (net of any that came in)
 
@@ -66,6 +68,7 @@ def plan_commit(plan: Plan, ctx: Context, view: SetView, passed: list[str]) -> D
     _plan_adoption_uses(plan, ctx, view, seq)
     boundary.committed_tokens += effects.new_tokens
     boundary.resident_tokens += effects.new_tokens - effects.left_window_tokens
+    plan.decided[view.closed.set_id].index.append(index_props(ctx, view, seq, effects.superseded))
     return _plan_commit_receipts(plan, ctx, view, set_row, passed, effects)
 
 
@@ -281,6 +284,7 @@ def _plan_supersessions(
             boundary.requires_count -= old.requires_out
             effects.left_window_tokens += old.tokens if old.resident else 0
             effects.note(sup.entry_id, f"supersede:{sup.entry_id}")
+            effects.superseded.append(sup.entry_id)
 
 
 def _plan_transitions(plan: Plan, ctx: Context, view: SetView, seq: int, effects: _Effects) -> None:

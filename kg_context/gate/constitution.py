@@ -143,6 +143,14 @@ class HorizonRule(_Section):
     append_only_below: int = Field(default=0, ge=0)
 
 
+class HistoryIndexRule(_Section):
+    """The governed history index (seed 002 section 4): every ratified set gets one index line,
+    written with it; the last ``resident_last`` lines are resident in the window (counted in its
+    tokens), older ones leave it and stay findable in the record (``kg-context history index``)."""
+
+    resident_last: int = Field(default=16, ge=0, le=1024)
+
+
 class Limits(_Section):
     max_body_tokens: int = Field(default=8192, ge=1)
     max_entries_per_set: int = Field(default=1000, ge=1)
@@ -165,6 +173,7 @@ class Constitution(_Section):
     window: WindowRule = WindowRule()
     verse: VerseRule = VerseRule()
     horizon: HorizonRule = HorizonRule()
+    history_index: HistoryIndexRule = HistoryIndexRule()
     limits: Limits = Limits()
     # The exact text it was parsed from, and its digest (set by parse_constitution).
     text: str = Field(default="", exclude=True)

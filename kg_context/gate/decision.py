@@ -21,6 +21,7 @@ from kg_context.gate.batch import Context, Decision, receipt, set_props
 from kg_context.gate.commit_plan import plan_commit
 from kg_context.gate.constitution import Constitution, parse_constitution
 from kg_context.gate.contracts import Proposal
+from kg_context.gate.index_entries import constitution_index_props, count_index_tokens
 from kg_context.gate.predicates import HALTS, REJECTS
 from kg_context.gate.refusal import (
     UnreadableProposal,
@@ -144,6 +145,7 @@ def evaluate(
         else:
             decisions.append(plan_refusal(plan, ctx, view, violation, passed))
     plan.boundary = boundary_row(snapshot)
+    count_index_tokens(plan, count_tokens)
     return decisions, plan
 
 
@@ -216,6 +218,11 @@ def evaluate_constitution(
     boundary.last_set_id = closed.set_id
     decided.writers.append({"id": proposal.writer_id, "kind": proposal.writer_kind.value})
     decided.proposals.append({"id": proposal.id, "status": Outcome.COMMIT.proposal_status})
+    decided.index.append(
+        constitution_index_props(
+            ctx, closed.set_id, boundary.seq, proposal.writer_id, proposed.version
+        )
+    )
     reasons = ["operator_writer", "valid_constitution"]
     decided.receipts.append(
         receipt(

@@ -22,7 +22,7 @@ from __future__ import annotations
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.snapshot import SetFootprint, Snapshot
 from kg_context.gate.verdicts import SetView, Violation, halt
-from kg_context.vocabulary import ReasonCode
+from kg_context.vocabulary import ReasonCode, ThresholdParameter
 
 __all__ = ["footprint", "fragment_group", "fragmentation", "lineage"]
 
@@ -81,9 +81,9 @@ def fragmentation(view: SetView, c: Constitution, snapshot: Snapshot) -> Violati
         return None
     checks = (
         ("edges", view.fanout, sum(f.fanout for f in group), c.density.max_set_fanout,
-         "density.max_set_fanout", "[density] max_set_fanout"),
+         ThresholdParameter.MAX_SET_FANOUT, "[density] max_set_fanout"),
         ("entries", len(view.entries), sum(f.entries for f in group),
-         c.limits.max_entries_per_set, "limits.max_entries_per_set",
+         c.limits.max_entries_per_set, ThresholdParameter.MAX_ENTRIES_PER_SET,
          "[limits] max_entries_per_set"),
     )  # fmt: skip
     for what, alone, others, limit, rule, section in checks:
@@ -96,5 +96,7 @@ def fragmentation(view: SetView, c: Constitution, snapshot: Snapshot) -> Violati
                 f"declare {alone + others} {what} together; {rule} is {limit}",
                 f"group them under one set id and resolve with --approve, or {section} = "
                 f"{alone + others}",
+                parameter=rule,
+                observed=alone + others,
             )
     return None

@@ -26,7 +26,7 @@ from kg_context.gate.graph_shape import cross_boundary, dependency_cycle, non_st
 from kg_context.gate.snapshot import Snapshot
 from kg_context.gate.status_machine import is_legal
 from kg_context.gate.verdicts import Check, SetView, Violation, halt, reject
-from kg_context.vocabulary import NOT_STANDING, EntryStatus, ReasonCode
+from kg_context.vocabulary import NOT_STANDING, EntryStatus, ReasonCode, ThresholdParameter
 
 __all__ = [
     "HALTS",
@@ -212,6 +212,8 @@ def density(view: SetView, c: Constitution, snapshot: Snapshot) -> Violation | N
             f"set {view.closed.set_id} declares {fanout} edges; density.max_set_fanout is "
             f"{c.density.max_set_fanout}",
             f"[density] max_set_fanout = {fanout}, or declare fewer (soft, leased) edges",
+            parameter=ThresholdParameter.MAX_SET_FANOUT,
+            observed=fanout,
         )
     superseded = sum(len(e.supersedes) for _, _, e in view.entries)
     live = snapshot.boundary.live_count + len(view.entries) - superseded
@@ -224,6 +226,8 @@ def density(view: SetView, c: Constitution, snapshot: Snapshot) -> Violation | N
                 f"REQUIRES edges per live entry would be {ratio:.2f} ({requires}/{live}); "
                 f"density.max_edges_per_live_entry is {c.density.max_edges_per_live_entry}",
                 f"[density] max_edges_per_live_entry = {ratio:.2f}, or declare fewer edges",
+                parameter=ThresholdParameter.MAX_EDGES_PER_LIVE_ENTRY,
+                observed=ratio,
             )
     return None
 

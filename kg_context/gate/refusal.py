@@ -167,6 +167,11 @@ def _plan_halt(plan: Plan, ctx: Context, set_id: str, violation: Violation, seri
                 "status": HaltStatus.OPEN.value,
                 "opened_at": ctx.now,
                 "constitution_version": ctx.constitution.version,
+                # The boundary's seq when it halted, and the threshold it tripped on with the
+                # value measured (None for a predicate that measures nothing): its halt class.
+                "at_seq": ctx.snapshot.boundary.seq,
+                "parameter": violation.parameter,
+                "observed": violation.observed,
             },
         }
     )

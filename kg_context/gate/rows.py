@@ -81,6 +81,7 @@ class SetWriteRow(TypedDict):
     receipts: list[Props]
     proposals: list[ProposalOutcomeRow]
     entries: list[EntryRow]
+    index: list[Props]  # the set's history index line (one for a ratified set, else none)
 
 
 class ReceiptRow(TypedDict):
@@ -176,6 +177,7 @@ class _Decided:
     receipts: list[ReceiptRow] = field(default_factory=list)
     proposals: list[ProposalOutcomeRow] = field(default_factory=list)
     entries: list[EntryRow] = field(default_factory=list)
+    index: list[Props] = field(default_factory=list)  # its history index line, if ratified
 
 
 @dataclass(slots=True)
@@ -231,6 +233,7 @@ def nested_sets(plan: Plan) -> list[SetWriteRow]:
                 "receipts": [r["props"] for r in decided.receipts],
                 "proposals": decided.proposals,
                 "entries": decided.entries,
+                "index": decided.index,
             }
         )
     return out

@@ -27,6 +27,7 @@ from kg_context.errors import InputValidationError, QueryError
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Proposal
 from kg_context.gate.decision import Decision, evaluate, evaluate_constitution
+from kg_context.gate.index_entries import count_index_tokens
 from kg_context.gate.isolation import (
     IsolationSteps,
     Pending,
@@ -340,6 +341,7 @@ class GateStore:
                     boundary_id=boundary.id,
                     version=proposed.version,
                 )
+            count_index_tokens(plan, self._count_tokens)
             write_plan(tx, boundary.id, plan, expected_seq)
             return decision
 

@@ -26,11 +26,16 @@ __all__ = ["Check", "SetView", "Violation", "halt", "reject"]
 @dataclass(frozen=True, slots=True)
 class Violation:
     """A predicate's refusal: the reason code (which says reject or halt), a detail naming what
-    was found, and a suggested constitution amendment (empty where none applies)."""
+    was found, and a suggested constitution amendment (empty where none applies). A threshold
+    predicate also names, typed, the constitution parameter it tripped on (``parameter``, a
+    dotted path such as ``density.max_set_fanout``) and the value it measured (``observed``):
+    recorded on the halt, they are what ``record.amendments`` groups halt classes by."""
 
     reason_code: ReasonCode
     detail: str
     suggested_amendment: str
+    parameter: str | None = None
+    observed: float | None = None
 
     @property
     def outcome(self) -> Outcome:
@@ -89,6 +94,13 @@ def reject(code: ReasonCode, detail: str, amendment: str = "") -> Violation:
     return Violation(code, detail, amendment)
 
 
-def halt(code: ReasonCode, detail: str, amendment: str) -> Violation:
+def halt(
+    code: ReasonCode,
+    detail: str,
+    amendment: str,
+    *,
+    parameter: str | None = None,
+    observed: float | None = None,
+) -> Violation:
     assert code.outcome is Outcome.HALT, code
-    return Violation(code, detail, amendment)
+    return Violation(code, detail, amendment, parameter, observed)

@@ -1,7 +1,9 @@
 """Reading history (seed 002 section 4): the index, the ledger walk, as-of, and search.
 
 - ``index``: every ratified set in ledger order: id, seq, one summary line, status (small, and
-  itself ratified state: the summary line is the one the set was ratified with).
+  itself ratified state: the ``(:IndexEntry)`` line the gate built from the set's typed content
+  and wrote in the set's own transaction; the last ``[history_index] resident_last`` lines are
+  also in the window).
 - ``walk``: from one set, backwards (what it decided, superseded, depended on, transitioned) and
   forwards (what later superseded, transitioned or derived from its entries).
 - ``as_of``: the record and the window as they stood right after a seq, derived from the ledger
@@ -48,7 +50,8 @@ class IndexLine:
     status: str  # the set's status (ratified)
     standing: str  # where its entries stand now: live, or the statuses they moved to
     writer_id: str
-    summary: str
+    summary: str  # the governed index line (built by the gate from the set's typed content)
+    tokens: int  # what the line costs when it is resident in the window
 
     def line(self) -> str:
         return f"{self.seq:>6}  {self.set_id}  [{self.kind}; {self.standing}]  {self.summary}"
@@ -87,6 +90,7 @@ def index(
             standing=_standing(r["entry_statuses"]),
             writer_id=r["writer_id"],
             summary=r["summary"] or "",
+            tokens=int(r["tokens"] or 0),
         )
         for r in rows
     ]

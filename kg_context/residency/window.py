@@ -1,4 +1,6 @@
-"""The window: the resident entries of a boundary, grouped by class, ready to paste into a prompt.
+"""The window: the resident entries of a boundary, grouped by class, ready to paste into a prompt,
+then the resident part of the governed history index (the last ``[history_index] resident_last``
+index lines, their tokens counted in ``prompt_tokens``), so a reader finds history without a query.
 
 Order is deterministic: classes in the order of ``EntryClass`` (roots first), then by the seq of
 the set that committed each entry, then by id. Every line carries the entry's status tag; recalled
@@ -15,7 +17,7 @@ from typing import Any
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.contracts import EntryClass
 
-__all__ = ["Window", "WindowEntry", "window"]
+__all__ = ["IndexEntryLine", "Window", "WindowEntry", "window"]
 
 _CLASS_ORDER = {c.value: i for i, c in enumerate(EntryClass)}
 
@@ -37,13 +39,40 @@ class WindowEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class IndexEntryLine:
+    """A resident line of the governed history index (seed 002 section 4)."""
+
+    set_id: str
+    seq: int
+    kind: str
+    summary: str
+    tokens: int
+
+    def render(self) -> str:
+        return f"- {self.seq} {self.set_id}: {self.summary}"
+
+
+@dataclass(frozen=True, slots=True)
 class Window:
     boundary_id: str
     entries: tuple[WindowEntry, ...]
+    # The last ``[history_index] resident_last`` index lines, oldest first.
+    index: tuple[IndexEntryLine, ...] = ()
 
     @property
     def total_tokens(self) -> int:
+        """The resident entries' tokens (the boundary's resident state; ``stats``)."""
         return sum(e.tokens for e in self.entries)
+
+    @property
+    def index_tokens(self) -> int:
+        """What the resident index lines cost."""
+        return sum(line.tokens for line in self.index)
+
+    @property
+    def prompt_tokens(self) -> int:
+        """Everything the window puts in a prompt: entries and resident index lines."""
+        return self.total_tokens + self.index_tokens
 
     def groups(self) -> list[tuple[str, list[WindowEntry]]]:
         out: dict[str, list[WindowEntry]] = {}
@@ -59,16 +88,24 @@ class Window:
         for entry_class, entries in self.groups():
             lines.append(f"## {entry_class} ({len(entries)})")
             lines.extend(e.render() for e in entries)
+        if self.index:
+            lines.append(
+                f"## history index (last {len(self.index)} sets, {self.index_tokens} tokens)"
+            )
+            lines.extend(line.render() for line in self.index)
         return "\n".join(lines)
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "boundary_id": self.boundary_id,
             "total_tokens": self.total_tokens,
+            "index_tokens": self.index_tokens,
+            "prompt_tokens": self.prompt_tokens,
             "groups": [
                 {"class": c, "entries": [asdict(e) for e in entries]}
                 for c, entries in self.groups()
             ],
+            "index": [asdict(line) for line in self.index],
         }
 
 
@@ -98,4 +135,24 @@ def window(boundary: Boundary) -> Window:
         for r in rows
     ]
     entries.sort(key=lambda e: (_CLASS_ORDER.get(e.entry_class, 99), e.set_seq, e.id))
-    return Window(boundary_id=boundary_id, entries=tuple(entries))
+    return Window(boundary_id=boundary_id, entries=tuple(entries), index=_index(boundary))
+
+
+def _index(boundary: Boundary) -> tuple[IndexEntryLine, ...]:
+    """The resident index lines, as many as the boundary's constitution keeps resident."""
+    resident_last = boundary.constitution().history_index.resident_last
+    if resident_last == 0:
+        return ()
+    rows = boundary.executor.read(
+        "window/index", boundary_id=boundary.id, resident_last=resident_last
+    )
+    return tuple(
+        IndexEntryLine(
+            set_id=r["set_id"],
+            seq=int(r["seq"]),
+            kind=r["kind"],
+            summary=r["summary"],
+            tokens=int(r["tokens"]),
+        )
+        for r in rows
+    )

@@ -134,7 +134,9 @@ def test_index_and_ledger_walk_forwards_and_backwards(engine: Any, boundary_id: 
     lines = index(team)
     assert [line.seq for line in lines] == list(range(1, 13))
     assert all(line.status == "ratified" for line in lines)
-    assert lines[8].kind == "invalidation" and "1 at risk (essential)" in lines[8].summary
+    # The governed index line (typed content only); the set's own summary is on the walk.
+    assert lines[8].kind == "invalidation" and "1 -> at_risk; 1 -> invalidated" in lines[8].summary
+    assert "1 at risk (essential)" in walk(team, lines[8].set_id).summary
     assert lines[0].standing == "1 superseded"
     assert [line.seq for line in index(team, from_seq=4, to_seq=6)] == [4, 5, 6]
 

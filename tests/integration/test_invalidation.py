@@ -177,8 +177,12 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
     assert (summary["class"], summary["status"]) == ("fact", "live")
     last = index(team)[-1]
     assert (last.set_id, last.kind) == (result.decision.set_id, "invalidation")
-    assert f"{len(expected_at_risk)} at risk (essential)" in last.summary
-    assert f"{len(expected_flagged)} flagged (supporting)" in last.summary
+    # The governed index line counts the declared transitions; the set's own summary (the
+    # blast radius in words) is on the walk.
+    assert f"{len(expected_at_risk)} -> at_risk" in last.summary
+    radius = walk(team, result.decision.set_id).summary
+    assert f"{len(expected_at_risk)} at risk (essential)" in radius
+    assert f"{len(expected_flagged)} flagged (supporting)" in radius
     opened = walk(team, ten.set_id)
     assert {r["entry"] for r in opened.transitioned_later if r["to"] == "challenged"} == roots
     assert result.decision.set_id in opened.later_sets

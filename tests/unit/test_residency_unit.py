@@ -221,6 +221,11 @@ class _Rows:
         self.rows = rows
 
     def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        if name == "boundary/get":  # the boundary's constitution: its history index policy
+            return [{"id": "b", "constitution_version": DEFAULT.version}]
+        if name == "window/index":
+            assert params == {"boundary_id": "b", "resident_last": 16}
+            return [{"set_id": "s3", "seq": 3, "kind": "state", "summary": "x", "tokens": 5}]
         assert name == "window/resident" and params == {"boundary_id": "b"}
         return self.rows
 
@@ -251,6 +256,12 @@ def test_window_orders_by_class_then_seq_and_tags_recalls() -> None:
     assert current.total_tokens == 8
     assert current.entries[-1].tag == "live; recalled: matched in set 1, retired; one use"
     assert current.render().splitlines()[0] == "# Window of b: 4 entries, 8 tokens"
+    assert [line.seq for line in current.index] == [3]
+    assert (current.index_tokens, current.prompt_tokens) == (5, 13)
+    assert current.render().splitlines()[-2:] == [
+        "## history index (last 1 sets, 5 tokens)",
+        "- 3 s3: x",
+    ]
 
 
 class _OneReadTransaction:
