@@ -43,6 +43,7 @@ from kg_context.gate.constitution import (
 from kg_context.gate.contracts import Proposal, WriterKind, constitution_proposal
 from kg_context.gate.decision import evaluate, evaluate_constitution, rejection_for_unplaced
 from kg_context.gate.isolation import Pending, write_failed_plan
+from kg_context.gate.leases import foundational_mark
 from kg_context.gate.predicates import (
     HALTS,
     REJECTS,
@@ -664,6 +665,20 @@ ROWS: list[Row] = [
         writer_authority,
         S(_proposal(_entry("s", "scratch"), kind="tool"), rules=_AGENTS_ONLY),
         S(_proposal(_entry("s", "scratch"), kind="tool"), rules=_AGENTS_ONLY, writers=_TOOL),
+    ),
+    Row(
+        "a foundational mark declared by a writer that is not an operator",
+        ReasonCode.FOUNDATIONAL_MARK,
+        foundational_mark,
+        S(_proposal(foundational=["base"])),
+        S(_proposal(foundational=["base"], **_OPERATOR)),
+    ),
+    Row(
+        "an operator's foundational mark on an entry that is not standing",
+        ReasonCode.FOUNDATIONAL_MARK,
+        foundational_mark,
+        S(_proposal(foundational=["base"], **_OPERATOR), states=(_state("base", "retired"),)),
+        S(_proposal(foundational=["base"], **_OPERATOR)),
     ),
     Row(
         "czar cites UNREACHABLE for an entry the graph shows reachable",

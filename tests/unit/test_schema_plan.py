@@ -22,6 +22,8 @@ VERSION_DIGEST = {
     # 4 (issue 13): the boundary token in the fulltext index; (boundary_id, key),
     # (boundary_id, embedding_pending) and per-boundary attention indexes.
     4: "4de7f538bd01952b92ee4bb5ddf5f5b8d057727c3abb79a16bb6d4d9aaaacae8",
+    # 5 (issue 11 item 1): (boundary_id, id) of :LeaseRenewal unique.
+    5: "9d64fdf1a53cc7c77708847ea6a05f20db06e1b09539a1502c63d1977c088d91",
 }
 
 
