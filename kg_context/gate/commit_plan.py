@@ -16,7 +16,7 @@ from kg_context.gate.adoption import receipts_used
 from kg_context.gate.batch import Context, Decision, receipt, set_props
 from kg_context.gate.contracts import EntryProposal, Proposal
 from kg_context.gate.fragmentation import footprint
-from kg_context.gate.leases import plan_foundational, plan_renewals
+from kg_context.gate.leases import is_work, plan_foundational, plan_renewals
 from kg_context.gate.rows import EntryRow, Plan, SetRow
 from kg_context.gate.snapshot import EntryState
 from kg_context.gate.verdicts import SetView
@@ -32,7 +32,6 @@ from kg_context.vocabulary import (
     ProposalStatus,
     ReasonCode,
     ReceiptKind,
-    SetKind,
     SetMode,
     SetStatus,
 )
@@ -60,7 +59,7 @@ def plan_commit(plan: Plan, ctx: Context, view: SetView, passed: list[str]) -> D
     boundary = ctx.snapshot.boundary
     boundary.seq += 1
     seq = boundary.seq
-    if view.closed.proposals[0].kind is not SetKind.COMPACTION:
+    if is_work(view):
         boundary.work_seq += 1  # the lease clock counts the boundary's work, not the czar's
     set_row = _plan_set(plan, ctx, view, seq)
     effects = _Effects()

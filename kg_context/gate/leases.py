@@ -7,12 +7,13 @@ the leases of the edges into an entry of its boundary when one of its entries
 - requires that entry (``live_reference``: a newer committed entry needs it too), or
 - is derived from it (``use``: reasoning that used it; a recall copy is derived from its original).
 
-Only a standing new entry renews (a failed attempt, ``explored``, is kept in the record and renews
-nothing). Renewal restarts the edge's own lease from the renewing set's work seq (``gate/write_renewals``
-decides in the graph which edges it extends, and records each renewal as a ``:LeaseRenewal``).
+Only a standing new entry renews (a failed attempt, ``explored``, is kept in the record and
+renews nothing). Renewal restarts the edge's own lease from the renewing set's work seq
+(``gate/write_renewals`` decides in the graph which edges it extends, and records each renewal
+as a ``:LeaseRenewal``).
 What a writer says in text never renews anything; only the declarations the gate ratified do.
-Compaction sets renew nothing (the czar's interfaces are derived from what they summarize, and
-that is not reasoning that used it).
+Compaction sets and the czar's sets renew nothing (the czar's interfaces are derived from what
+they summarize, and that is not reasoning that used it).
 """
 
 from __future__ import annotations
@@ -30,7 +31,16 @@ from kg_context.vocabulary import (
     WriterKind,
 )
 
-__all__ = ["foundational_mark", "plan_foundational", "plan_renewals"]
+__all__ = ["foundational_mark", "is_work", "plan_foundational", "plan_renewals"]
+
+
+def is_work(view: SetView) -> bool:
+    """Whether a set is the boundary's work (it advances ``work_seq``, the lease clock, and may
+    renew leases): every set but a compaction set or a set a czar wrote."""
+    return not any(
+        p.kind is SetKind.COMPACTION or p.writer_kind is WriterKind.CZAR
+        for p in view.closed.proposals
+    )
 
 
 def foundational_mark(view: SetView, c: Constitution, snapshot: Snapshot) -> Violation | None:
@@ -77,7 +87,7 @@ def plan_foundational(plan: Plan, view: SetView, seq: int, work: int) -> None:
 
 def plan_renewals(plan: Plan, view: SetView, seq: int, work: int) -> None:
     """The renewals the commit of ``view`` at ``seq`` (work seq ``work``) causes."""
-    if view.closed.proposals[0].kind is SetKind.COMPACTION:
+    if not is_work(view):
         return
     set_id = view.closed.set_id
     seen: set[tuple[str, str]] = set()
