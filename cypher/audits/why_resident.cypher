@@ -20,6 +20,7 @@ CALL {
   WHERE d.boundary_id = $boundary_id
     AND d.status IN ['live', 'revalidated', 'challenged', 'at_risk']
   MATCH (d)-[:REQUIRES {policy: 'reconstructible'}]->(t:Entry)
+  WHERE t.status IN ['live', 'revalidated', 'challenged', 'at_risk']
   WITH DISTINCT t
   WHERE EXISTS { MATCH (t)<-[:SUMMARIZES]-(i:Entry)
                  WHERE i.status IN ['live', 'revalidated', 'challenged', 'at_risk'] }

@@ -14,6 +14,7 @@ CALL {
   USING INDEX SEEK d:Entry(boundary_id, status)
   WHERE d.boundary_id = $boundary_id AND d.status IN $standing
   MATCH (d)-[:REQUIRES {policy: 'reconstructible'}]->(t:Entry)
+  WHERE t.status IN $standing
   WITH DISTINCT t
   WHERE EXISTS { MATCH (t)<-[:SUMMARIZES]-(i:Entry) WHERE i.status IN $standing }
      OR (size(coalesce(t.body, '')) > 0
