@@ -43,7 +43,7 @@ from kg_context.record.observability import ObservabilityReport, audit
 from kg_context.record.search import RecordHit
 from kg_context.residency.czar import CzarReport, every_n_commits, run_czar
 from kg_context.residency.metrics import BoundaryStats, Overview, overview, stats
-from kg_context.residency.reachability import RootPath, why
+from kg_context.residency.reachability import RootPath, lease_params, why
 from kg_context.residency.recall import Admission, admit, recall
 from kg_context.residency.window import Window, window
 from kg_context.settings import EngineSettings, LocalServerSettings, Neo4jSettings, load_settings
@@ -202,6 +202,8 @@ class Engine:
                 self.constitutions.get,
                 counter.count,
                 default_lease_sets=self.settings.residency.default_lease_sets,
+                recall_max_entries=self.settings.residency.recall_max_entries,
+                recall_max_depth=self.settings.residency.recall_max_depth,
             )
         return self._store
 
@@ -260,8 +262,9 @@ class Engine:
         if "root_classes" in takes and "root_classes" not in given and isinstance(bid, str):
             roots = self.boundary(bid, create=False).constitution().roots.classes
             given["root_classes"] = [c.value for c in roots]
-        if "default_lease" in takes and "default_lease" not in given:
-            given["default_lease"] = self.settings.residency.default_lease_sets
+        for param, value in lease_params(self.settings.residency).items():
+            if param in takes:
+                given.setdefault(param, value)
         return run_audit(self.executor, name, given)
 
     def invariants(self, boundary_id: str | None = None) -> list[AuditResult]:

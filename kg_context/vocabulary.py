@@ -39,6 +39,7 @@ __all__ = [
     "EntryStatus",
     "HaltStatus",
     "JustificationCase",
+    "LeaseRenewalKind",
     "Outcome",
     "ProposalStatus",
     "ReasonCode",
@@ -95,6 +96,16 @@ class ResidencyPolicy(StrEnum):
     HARD = "hard"
     SOFT = "soft"
     RECONSTRUCTIBLE = "reconstructible"
+
+
+class LeaseRenewalKind(StrEnum):
+    """What renewed a soft/reconstructible lease (``:LeaseRenewal.kind``, seed 002 §3.2): a newer
+    committed entry that requires the same entry, a committed entry derived from it (reasoning
+    that used it; a recall copy is one), or an operator's foundational mark."""
+
+    LIVE_REFERENCE = "live_reference"
+    USE = "use"
+    FOUNDATIONAL = "foundational"
 
 
 class SetKind(StrEnum):
@@ -235,6 +246,9 @@ class ReasonCode(StrEnum):
     NOT_OPERATOR = "NOT_OPERATOR"
     INVALID_CONSTITUTION = "INVALID_CONSTITUTION"
     CONSTITUTION_VERSION_TAKEN = "CONSTITUTION_VERSION_TAKEN"
+    # a foundational mark (a lease that holds while it stands) declared by a writer that is not
+    # a named operator, or on an entry that is not standing in the boundary
+    FOUNDATIONAL_MARK = "FOUNDATIONAL_MARK"
     # halts
     FRAGMENTATION = "FRAGMENTATION"
     SUPERSESSION_TARGET = "SUPERSESSION_TARGET"

@@ -7,7 +7,7 @@
 OPTIONAL MATCH (existing:Boundary {id: $boundary_id})
 WITH existing IS NULL AS new
 MERGE (b:Boundary {id: $boundary_id})
-  ON CREATE SET b.seq = 0, b.verse = $verse, b.constitution_version = $constitution_version,
+  ON CREATE SET b.seq = 0, b.work_seq = 0, b.verse = $verse, b.constitution_version = $constitution_version,
                 b.task_horizon = $task_horizon, b.created_at = datetime(),
                 b.live_count = 0, b.requires_count = 0, b.committed_tokens = 0,
                 b.resident_tokens = 0, b.proposal_serial = 0

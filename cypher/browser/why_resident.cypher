@@ -1,16 +1,39 @@
 // kg-context: why is this entry resident? its shortest root path, drawn
 // Parameters: $boundary_id, $entry_id, $root_classes (the constitution's [roots] classes, e.g.
-//   ['goal', 'constraint', 'decision', 'obligation', 'plan', 'pin']), $default_lease (e.g. 100)
+//   ['goal', 'constraint', 'decision', 'obligation', 'plan', 'pin']), $default_lease (e.g. 100),
+//   $recall_max_entries (e.g. 16), $recall_max_depth (e.g. 2); leases count the work seq
+CALL {
+  MATCH (d:Entry)
+  WHERE d.boundary_id = $boundary_id
+    AND d.status IN ['live', 'revalidated', 'challenged', 'at_risk']
+  MATCH (d)-[:REQUIRES {policy: 'reconstructible'}]->(t:Entry)
+  WHERE t.status IN ['live', 'revalidated', 'challenged', 'at_risk']
+  WITH DISTINCT t
+  WHERE EXISTS { MATCH (t)<-[:SUMMARIZES]-(i:Entry)
+                 WHERE i.status IN ['live', 'revalidated', 'challenged', 'at_risk'] }
+     OR (size(coalesce(t.body, '')) > 0
+         AND CASE WHEN COUNT { MATCH (t)-[:REQUIRES*0..]->(x:Entry) RETURN DISTINCT x }
+                       <= $recall_max_entries
+             THEN NOT EXISTS {
+                    MATCH (t)-[:REQUIRES*0..]->(x:Entry)
+                    WHERE NOT EXISTS { MATCH q = (t)-[:REQUIRES*0..]->(x)
+                                       WHERE length(q) <= $recall_max_depth } }
+             ELSE false END)
+  RETURN collect(t.id) AS rebuildable
+}
 MATCH (b:Boundary {id: $boundary_id})
+WITH b, rebuildable, coalesce(b.work_seq, b.seq) AS work
 MATCH (target:Entry {boundary_id: $boundary_id, id: $entry_id})
 MATCH (root:Entry)
 WHERE root.boundary_id = $boundary_id
   AND root.status IN ['live', 'revalidated', 'challenged', 'at_risk']
-  AND (root.class IN $root_classes OR coalesce(root.expires_after_seq, -1) > b.seq
+  AND (root.class IN $root_classes OR coalesce(root.expires_after_seq, -1) > work
        OR root.superseded_by_default = true)
 MATCH p = shortestPath((root)-[:REQUIRES*0..]->(target))
 WHERE all(r IN relationships(p) WHERE r.policy = 'hard'
-          OR coalesce(r.lease_until_seq, r.set_seq + $default_lease) >= b.seq)
+          OR endNode(r).foundational = true
+          OR (coalesce(r.lease_until_seq, coalesce(r.set_work, r.set_seq) + $default_lease) >= work
+              AND NOT (r.policy = 'reconstructible' AND endNode(r).id IN rebuildable)))
   AND all(n IN nodes(p) WHERE n.status IN ['live', 'revalidated', 'challenged', 'at_risk'])
 RETURN p
 ORDER BY length(p)

@@ -128,6 +128,8 @@ class BoundaryOut(_Out):
     constitution_version: str | None
     task_horizon: int | None
     created_at: str | None
+    # The boundary's work seq: its ratified sets but the czar's (the clock leases count in).
+    work_seq: int | None = None
 
 
 class AdmitIn(_In):

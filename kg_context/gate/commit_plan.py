@@ -17,6 +17,7 @@ from kg_context.gate.batch import Context, Decision, receipt, set_props
 from kg_context.gate.contracts import EntryProposal, Proposal
 from kg_context.gate.fragmentation import footprint
 from kg_context.gate.index_entries import index_props
+from kg_context.gate.leases import is_work, plan_foundational, plan_renewals
 from kg_context.gate.rows import EntryRow, Plan, SetRow
 from kg_context.gate.snapshot import EntryState
 from kg_context.gate.verdicts import SetView
@@ -60,9 +61,13 @@ def plan_commit(plan: Plan, ctx: Context, view: SetView, passed: list[str]) -> D
     boundary = ctx.snapshot.boundary
     boundary.seq += 1
     seq = boundary.seq
+    if is_work(view):
+        boundary.work_seq += 1  # the lease clock counts the boundary's work, not the czar's
     set_row = _plan_set(plan, ctx, view, seq)
     effects = _Effects()
     _plan_entries(plan, ctx, view, seq, effects)
+    plan_renewals(plan, view, seq, boundary.work_seq)
+    plan_foundational(plan, view, seq, boundary.work_seq)
     _plan_supersessions(plan, ctx, view, seq, effects)
     _plan_transitions(plan, ctx, view, seq, effects)
     _plan_adoption_uses(plan, ctx, view, seq)
@@ -94,7 +99,12 @@ def _plan_set(plan: Plan, ctx: Context, view: SetView, seq: int) -> SetRow:
     boundary = snapshot.boundary
     mark = footprint(view, seq, snapshot)
     props = set_props(ctx, view, SetStatus.RATIFIED)
-    props.update(seq=seq, mode=_mode(view).value, lineage=sorted(mark.lineage))
+    props.update(
+        seq=seq,
+        work_seq=boundary.work_seq,
+        mode=_mode(view).value,
+        lineage=sorted(mark.lineage),
+    )
     row: SetRow = {"id": view.closed.set_id, "prev_id": boundary.last_set_id, "props": props}
     decided = plan.add_set(row)
     boundary.last_set_id = view.closed.set_id
@@ -136,7 +146,12 @@ def _entry_row(
             "tokens": view.tokens[entry_id],
             "set_seq": seq,
             "set_id": view.closed.set_id,
-            "expires_after_seq": seq + entry.expires_after if entry.expires_after else None,
+            # A self-lease counts the boundary's work (work_seq), like every lease.
+            "expires_after_seq": (
+                ctx.snapshot.boundary.work_seq + entry.expires_after
+                if entry.expires_after
+                else None
+            ),
             "superseded_by_default": entry.superseded_by_default,
             "initial_status": status.value,
             "writer_id": proposal.writer_id,
@@ -176,15 +191,16 @@ def _plan_entries(plan: Plan, ctx: Context, view: SetView, seq: int, effects: _E
             set_id=view.closed.set_id,
             set_writers=tuple(sorted({p.writer_id for p in view.closed.proposals})),
         )
-        _plan_edges(plan, entry_id, entry, seq)
+        _plan_edges(plan, entry_id, entry, seq, ctx.snapshot.boundary.work_seq)
         if not explored:
             boundary.live_count += 1
             boundary.requires_count += len(entry.requires)
 
 
-def _plan_edges(plan: Plan, entry_id: str, entry: EntryProposal, seq: int) -> None:
+def _plan_edges(plan: Plan, entry_id: str, entry: EntryProposal, seq: int, work: int) -> None:
     """Provenance (``DERIVED_FROM``; an interface also ``SUMMARIZES`` what it essentially derives
-    from) and residency (``REQUIRES`` with its policy, lease and needs)."""
+    from) and residency (``REQUIRES`` with its policy, lease and needs; a lease ends at a work
+    seq: ``work`` is the boundary's work_seq at this set)."""
     for ref in entry.derived_from:
         if ref.boundary_id is not None:
             plan.foreign_edges.append(
@@ -225,9 +241,11 @@ def _plan_edges(plan: Plan, entry_id: str, entry: EntryProposal, seq: int) -> No
                 "from": entry_id,
                 "to": res.entry_id,
                 "policy": res.policy.value,
-                "lease_until_seq": seq + res.lease_sets if res.lease_sets else None,
+                "lease_until_seq": work + res.lease_sets if res.lease_sets else None,
+                "lease_sets": res.lease_sets,
                 "needs": list(res.needs),
                 "set_seq": seq,
+                "set_work": work,
             }
         )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from functools import cached_property
 from typing import Annotated, Any
 
@@ -199,6 +200,9 @@ class Proposal(_Strict):
     summary: str | None = Field(default=None, max_length=2000)
     adoption_receipt_id: str | None = Field(default=None, pattern=_ID)
     revalidates: tuple[str, ...] = Field(default=(), max_length=256)
+    # Entries of the boundary this set marks foundational: a soft/reconstructible lease into
+    # one holds while the mark stands. Only a named operator may declare it (the gate checks).
+    foundational: tuple[str, ...] = Field(default=(), max_length=256)
     kind: SetKind = SetKind.STATE
 
     @field_validator("targets")
@@ -209,10 +213,20 @@ class Proposal(_Strict):
                 raise ValueError("a target is a non-empty key of at most 512 characters")
         return value
 
+    @field_validator("foundational")
+    @classmethod
+    def _marked_ids(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for entry_id in value:
+            if not re.match(_ID, entry_id):
+                raise ValueError(f"foundational names entry ids; {entry_id!r} is not one")
+        return value
+
     @model_validator(mode="after")
     def _unique_entry_ids(self) -> Proposal:
-        if not self.entries and not self.transitions:
-            raise ValueError("a proposal carries entries, transitions, or both; it has neither")
+        if not self.entries and not self.transitions and not self.foundational:
+            raise ValueError(
+                "a proposal carries entries, transitions or foundational marks; it has none"
+            )
         ids = [entry_id for entry_id in self.entry_ids()]
         if len(set(ids)) != len(ids):
             raise ValueError("entry ids repeat within the proposal")

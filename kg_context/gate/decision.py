@@ -279,4 +279,5 @@ def boundary_row(snapshot: Snapshot) -> BoundaryRow:
         "requires_count": b.requires_count,
         "committed_tokens": b.committed_tokens,
         "resident_tokens": b.resident_tokens,
+        "work_seq": b.work_seq,
     }

@@ -23,6 +23,7 @@ from kg_context.gate.authority import (
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.fragmentation import fragmentation
 from kg_context.gate.graph_shape import cross_boundary, dependency_cycle, non_standing_dependency
+from kg_context.gate.leases import foundational_mark
 from kg_context.gate.snapshot import Snapshot
 from kg_context.gate.status_machine import is_legal
 from kg_context.gate.verdicts import Check, SetView, Violation, halt, reject
@@ -312,6 +313,7 @@ REJECTS: tuple[Check, ...] = (
     transitions_legal,
     czar_independence,
     czar_cases_shown,
+    foundational_mark,
 )
 HALTS: tuple[Check, ...] = (
     fragmentation,

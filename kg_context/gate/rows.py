@@ -22,10 +22,12 @@ __all__ = [
     "DerivedFromRow",
     "EntryRow",
     "ForeignEdgeRow",
+    "FoundationalRow",
     "HaltRow",
     "Plan",
     "ProposalOutcomeRow",
     "ReceiptRow",
+    "RenewalRow",
     "RequiresRow",
     "SetRow",
     "SetWriteRow",
@@ -107,8 +109,10 @@ RequiresRow = TypedDict(
         "to": str,
         "policy": str,
         "lease_until_seq": int | None,
+        "lease_sets": int | None,
         "needs": list[str],
         "set_seq": int,
+        "set_work": int,
     },
 )
 SupersedesRow = TypedDict(
@@ -128,6 +132,28 @@ ForeignEdgeRow = TypedDict(
         "set_seq": int,
     },
 )
+
+
+class RenewalRow(TypedDict):
+    """A lease renewal the commit of a work set causes (``write_renewals``): ``by`` (an entry of
+    the set) requires (kind live_reference) or is derived from (kind use) ``to``."""
+
+    set_id: str
+    seq: int
+    work: int
+    by: str
+    to: str
+    kind: str
+
+
+class FoundationalRow(TypedDict):
+    """An operator's foundational mark on a standing entry (``write_foundational``)."""
+
+    entry_id: str
+    by: str
+    set_id: str
+    seq: int
+    work: int
 
 
 class AdoptionUseRow(TypedDict):
@@ -167,6 +193,7 @@ class BoundaryRow(TypedDict):
     requires_count: int
     committed_tokens: int
     resident_tokens: int
+    work_seq: int
 
 
 @dataclass(slots=True)
@@ -197,6 +224,8 @@ class Plan:
     # Edges to entries of other boundaries (allowed by the constitution, covered by a receipt).
     foreign_edges: list[ForeignEdgeRow] = field(default_factory=list)
     adoption_uses: list[AdoptionUseRow] = field(default_factory=list)
+    renewals: list[RenewalRow] = field(default_factory=list)
+    foundational: list[FoundationalRow] = field(default_factory=list)
     boundary: BoundaryRow | None = None
 
     def add_set(self, row: SetRow) -> _Decided:

@@ -130,6 +130,8 @@ class BoundaryState:
     last_set_id: str | None
     committed_tokens: int = 0
     resident_tokens: int = 0
+    # Sets that are the boundary's work (every committed set but compaction): the lease clock.
+    work_seq: int = 0
 
 
 @dataclass(slots=True)

@@ -72,6 +72,8 @@ class GateStore:
         *,
         batch_limit: int = 500,
         default_lease_sets: int = 100,
+        recall_max_entries: int = 16,
+        recall_max_depth: int = 2,
     ) -> None:
         self._executor = executor
         self._constitution_for = constitution_for
@@ -80,6 +82,8 @@ class GateStore:
         # The lease of a soft edge that declared none (the czar's reachability uses the same):
         # the gate re-checks the czar's cases with it.
         self._default_lease = default_lease_sets
+        # What recall rebuilds whole (a reconstructible edge into such an entry holds nothing).
+        self._recall_caps = (recall_max_entries, recall_max_depth)
         # Proposals this process submitted, by (boundary id, proposal id): close() reuses them
         # instead of re-parsing the recorded payload when the recorded digest matches (the
         # record stays the truth).
@@ -253,7 +257,15 @@ class GateStore:
         snapshot = load_snapshot(tx, boundary, sets, constitution, extra_set_ids=unplaced_ids)
         if sets:
             claimed = claimed_entries(sets[0])
-            load_claims(tx, snapshot, constitution, claimed, default_lease=self._default_lease)
+            load_claims(
+                tx,
+                snapshot,
+                constitution,
+                claimed,
+                default_lease=self._default_lease,
+                recall_max_entries=self._recall_caps[0],
+                recall_max_depth=self._recall_caps[1],
+            )
         decisions, plan = evaluate(
             sets,
             snapshot,
@@ -267,7 +279,7 @@ class GateStore:
             unreadable=pending.unreadable,
             redecide=redecide,
         )
-        write_plan(tx, boundary.id, plan, expected_seq)
+        write_plan(tx, boundary.id, plan, expected_seq, default_lease=self._default_lease)
         return decisions
 
     def _isolation_steps(self, boundary_id: str, gateway_id: str) -> IsolationSteps:
@@ -293,7 +305,7 @@ class GateStore:
                 now=now_iso(),
                 gateway_id=gateway_id,
             )
-            write_plan(tx, boundary_id, plan, boundary.seq)
+            write_plan(tx, boundary_id, plan, boundary.seq, default_lease=self._default_lease)
             return decisions
 
         return IsolationSteps(pending, decide, record_failed)
@@ -342,7 +354,7 @@ class GateStore:
                     version=proposed.version,
                 )
             count_index_tokens(plan, self._count_tokens)
-            write_plan(tx, boundary.id, plan, expected_seq)
+            write_plan(tx, boundary.id, plan, expected_seq, default_lease=self._default_lease)
             return decision
 
         return self._executor.write_tx(work)

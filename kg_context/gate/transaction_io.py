@@ -42,6 +42,7 @@ def lock_boundary(tx: Transaction, boundary_id: str) -> BoundaryState:
         last_set_id=row["last_set_id"],
         committed_tokens=row["committed_tokens"],
         resident_tokens=row["resident_tokens"],
+        work_seq=row["work_seq"],
     )
 
 
@@ -88,6 +89,7 @@ def load_snapshot(
                 (ref.boundary_id or "", ref.entry_id) for _, ref in entry.foreign_references()
             )
         entry_ids.update(t.entry_id for t in proposal.transitions)
+        entry_ids.update(proposal.foundational)
     set_ids = [c.set_id for c in sets]
     state = tx.run(
         "gate/load_state",
@@ -170,6 +172,8 @@ def load_claims(
     entry_ids: list[str],
     *,
     default_lease: int,
+    recall_max_entries: int,
+    recall_max_depth: int,
 ) -> None:
     """What the graph shows now about the entries a czar set claims cases for (``ClaimFacts``),
     at the boundary's current seq: read only when the czar set is decided first in its
@@ -182,8 +186,10 @@ def load_claims(
         entry_ids=entry_ids,
         standing=as_values(STANDING_STATUSES),
         root_classes=[c.value for c in constitution.roots.classes],
-        seq=snapshot.boundary.seq,
+        work=snapshot.boundary.work_seq,
         default_lease=default_lease,
+        recall_max_entries=recall_max_entries,
+        recall_max_depth=recall_max_depth,
     )
     for row in rows:
         snapshot.claims[row["id"]] = ClaimFacts(
@@ -193,8 +199,11 @@ def load_claims(
         )
 
 
-def write_plan(tx: Transaction, boundary_id: str, plan: Plan, expected_seq: int) -> None:
-    """The plan's batched statements, each skipped when it has no rows."""
+def write_plan(
+    tx: Transaction, boundary_id: str, plan: Plan, expected_seq: int, *, default_lease: int
+) -> None:
+    """The plan's batched statements, each skipped when it has no rows (``default_lease``: the
+    lease of an edge that declared none, which a renewal restarts)."""
     b_id = boundary_id  # every statement looks its nodes up by (boundary_id, id)
     if plan.sets:
         tx.run("gate/write_sets", boundary_id=b_id, sets=nested_sets(plan))
@@ -208,6 +217,22 @@ def write_plan(tx: Transaction, boundary_id: str, plan: Plan, expected_seq: int)
         tx.run("gate/write_foreign_edges", boundary_id=boundary_id, edges=plan.foreign_edges)
     if plan.adoption_uses:
         tx.run("gate/write_adoption_uses", boundary_id=boundary_id, uses=plan.adoption_uses)
+    if plan.renewals:
+        tx.run(
+            "gate/write_renewals",
+            boundary_id=b_id,
+            renewals=plan.renewals,
+            standing=as_values(STANDING_STATUSES),
+            default_lease=default_lease,
+        )
+    if plan.foundational:
+        tx.run(
+            "gate/write_foundational",
+            boundary_id=b_id,
+            marks=plan.foundational,
+            standing=as_values(STANDING_STATUSES),
+            default_lease=default_lease,
+        )
     if plan.supersedes:
         tx.run("gate/write_supersedes", boundary_id=b_id, supersedes=plan.supersedes)
     if plan.halts:
@@ -226,6 +251,7 @@ def write_plan(tx: Transaction, boundary_id: str, plan: Plan, expected_seq: int)
         requires_count=b["requires_count"],
         committed_tokens=b["committed_tokens"],
         resident_tokens=b["resident_tokens"],
+        work_seq=b["work_seq"],
     )
     if not advanced:
         # Cannot happen while the lock is held; if it ever does, nothing of this

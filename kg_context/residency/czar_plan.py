@@ -40,7 +40,7 @@ from kg_context.gate.contracts import Proposal, Transition
 from kg_context.gate.snapshot import own_work
 from kg_context.gate.status_machine import is_legal
 from kg_context.residency.interfaces import plan_interfaces
-from kg_context.residency.reachability import Reachability, boundary_seq, compute_reachable
+from kg_context.residency.reachability import Reachability, boundary_clock, compute_reachable
 from kg_context.residency.window_guard import guard_window
 from kg_context.settings import ResidencySettings
 from kg_context.vocabulary import (
@@ -74,6 +74,7 @@ class CzarPlan:
     unclear_transitions: list[Transition] = field(default_factory=list)
     # Set when the guard kept a window this plan would have emptied (``window_guard``).
     warning: str | None = None
+    work: int = 0  # the boundary's work seq (the lease clock) the plan was read at
 
     @property
     def empty(self) -> bool:
@@ -236,8 +237,10 @@ def _plan(
     settings: ResidencySettings,
     czar_id: str | None,
 ) -> CzarPlan:
-    seq = boundary_seq(executor, boundary_id)
-    plan = CzarPlan(boundary_id=boundary_id, czar_id=czar_id or settings.czar_id, seq=seq)
+    seq, work = boundary_clock(executor, boundary_id)
+    plan = CzarPlan(
+        boundary_id=boundary_id, czar_id=czar_id or settings.czar_id, seq=seq, work=work
+    )
     rows = executor.read(
         "residency/resident_entries",
         boundary_id=boundary_id,
@@ -247,7 +250,7 @@ def _plan(
     _plan_unexecuted_supersessions(executor, planner)
     _plan_default_superseded(executor, planner)
     expired_into = _plan_expired_leases(executor, planner, settings)
-    reach = compute_reachable(executor, boundary_id, constitution, seq=seq, settings=settings)
+    reach = compute_reachable(executor, boundary_id, constitution, work=work, settings=settings)
     _plan_residency(planner, reach, expired_into, constitution)
     planner.finish()
     roots = constitution_roots(constitution)
@@ -329,14 +332,14 @@ def _plan_expired_leases(
         "czar/expired_leases",
         boundary_id=plan.boundary_id,
         standing=as_values(STANDING_STATUSES),
-        seq=plan.seq,
+        work=plan.work,
         default_lease=settings.default_lease_sets,
     )
     expired_into: dict[str, list[str]] = {}
     for lease in plan.expired_leases:
         expired_into.setdefault(lease["to_id"], []).append(
             f"(:Entry {{id: {lease['from_id']!r}}})-[:REQUIRES {{policy: {lease['policy']!r}, "
-            f"lease_until_seq: {lease['lease_until']}}}]->(this) expired at seq {plan.seq}"
+            f"lease_until_seq: {lease['lease_until']}}}]->(this) expired at work seq {plan.work}"
         )
     return expired_into
 
@@ -359,9 +362,9 @@ def _plan_residency(
             facts = [f"no root path at seq {seq} (roots: {roots})"]
             reason = "unreachable from roots"
             expires = entry["expires_after_seq"]
-            if expires is not None and expires <= seq:
+            if expires is not None and expires <= planner.plan.work:
                 reason = "lease expired and unreachable from roots"
-                facts.append(f"expires_after_seq {expires} <= seq {seq}")
+                facts.append(f"expires_after_seq {expires} <= work seq {planner.plan.work}")
             facts.extend(expired_into.get(entry_id, []))
             planner.add(
                 entry_id,

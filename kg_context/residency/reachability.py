@@ -1,17 +1,30 @@
 """Residency, computed: what must stay in the window, by reachability from the roots (Cypher).
 
 An entry should be resident iff it is *standing* (live, revalidated, challenged or at_risk) and
-reachable from a root through ``REQUIRES`` edges that are ``hard``, or ``soft``/
-``reconstructible`` with an unexpired lease. Roots are standing entries of the constitution's
-root classes, plus standing entries still inside their own lease (``expires_after_seq > seq``:
-deliberative material and recalled scratch copies hold themselves for their lease, then need a
-path like everything else), plus standing ``superseded_by_default`` entries (they hold until a
-newer standing entry of their key exists; the czar then retires them).
+reachable from a root through ``REQUIRES`` edges that hold. The three retention policies
+(seed 002 §3.2) differ:
 
-Leases count in boundary seq. An edge's lease is ``lease_until_seq`` (set by the gate from
-``lease_sets``), or ``set_seq + default_lease_sets`` when the writer declared none. A live
-reference renews a lease: a newer committed entry that requires the same entry carries its own,
-later lease, and while that entry is itself reachable the target stays reachable through it.
+- ``hard`` always holds;
+- ``soft`` holds for its lease (then the entry may leave, and the czar keeps an ``:Interface``
+  with the properties the edge ``needs``);
+- ``reconstructible`` holds for its lease only while its target can NOT be rebuilt from the
+  record. It can be rebuilt when a standing interface summarizes it, or when recall rebuilds it
+  whole: its body is not empty and its ``REQUIRES`` closure (itself included) has at most
+  ``recall_max_entries`` entries, none further than ``recall_max_depth`` hops (exactly what
+  ``recall.admit`` copies without a cut). Such an entry leaves the window as soon as nothing
+  else holds it, and comes back through the gate (``recall.rehydrate``) when needed.
+
+A soft or reconstructible edge into a ``foundational`` entry (an operator's mark, see
+``residency/leases.py``) holds while the mark stands.
+
+Leases count the boundary's work, never the czar's compaction sets: ``work_seq`` (the boundary's
+committed sets but compaction sets). An edge's lease ends at ``lease_until_seq`` (a work seq: the
+gate sets it from ``lease_sets``, and restarts it on each renewal, ``gate/leases.py``), or
+``set_work + default_lease_sets`` when the writer declared none. Roots are standing entries of
+the constitution's root classes, plus standing entries still inside their own lease
+(``expires_after_seq > work_seq``: deliberative material and recalled scratch copies hold
+themselves for their lease, then need a path like everything else), plus standing
+``superseded_by_default`` entries (they hold until a newer standing entry of their key exists).
 Interfaces are resident while a reachable entry holds what they summarize through a soft edge
 naming ``needs``. Nothing here writes: the czar turns the difference between this computation
 and the window into a compaction set, which the gate ratifies.
@@ -32,8 +45,10 @@ from kg_context.vocabulary import STANDING_STATUSES, as_values
 __all__ = [
     "Reachability",
     "RootPath",
+    "boundary_clock",
     "boundary_seq",
     "compute_reachable",
+    "lease_params",
     "reachable",
     "why",
 ]
@@ -47,6 +62,7 @@ class Reachability:
     seq: int
     reached: frozenset[str]
     interfaces: frozenset[str]
+    work: int = 0  # the boundary's work seq it was computed at (the lease clock)
 
     @property
     def resident(self) -> frozenset[str]:
@@ -66,48 +82,108 @@ class RootPath:
     nodes: tuple[dict[str, Any], ...]
     edges: tuple[dict[str, Any], ...]
     via_interface_holder: str | None = None
+    work: int = 0  # the boundary's work seq (the lease clock)
+    # Out of the window: standing entries holding it through reconstructible edges, the standing
+    # interfaces that summarize it, and whether recall rebuilds it whole.
+    reconstructible_from: tuple[str, ...] = ()
+    rebuild_interfaces: tuple[str, ...] = ()
+    recallable: bool = False
 
     @property
     def held(self) -> bool:
         return bool(self.nodes)
 
+    @property
+    def hold(self) -> str | None:
+        """The policy and lease that hold the entry: the last edge of its root path (``None``
+        when it is a root itself, or nothing holds it)."""
+        if not self.edges:
+            return None
+        return _edge_text(self.edges[-1])
+
     def render(self) -> str:
         head = f"{self.entry_id} ({self.status}, {'resident' if self.resident else 'not resident'})"
+        if not self.nodes and self.reconstructible_from:
+            via = [f"interface {i}" for i in self.rebuild_interfaces]
+            if self.recallable:
+                via.append("recall (its body and REQUIRES closure; recall.rehydrate)")
+            how = ", ".join(via) if via else "nothing (not rebuildable: the czar keeps it out)"
+            return (
+                f"{head}: reconstructible: out of the window, held by "
+                f"{', '.join(self.reconstructible_from)} through reconstructible edges; "
+                f"rebuildable via {how}"
+            )
         if not self.nodes and self.status not in STANDING_STATUSES:
             return f"{head}: {self.status} entries are held by no root (the record keeps it)"
         if not self.nodes:
             return f"{head}: no root path at seq {self.seq}; the czar retires it on its next run"
         parts = [f"{self.nodes[0]['id']} [{self.nodes[0]['class']} root]"]
         for edge, node in zip(self.edges, self.nodes[1:], strict=True):
-            lease = "" if edge["policy"] == "hard" else f", lease to seq {edge['lease_until']}"
-            parts.append(f"-[{edge['policy']}{lease}]-> {node['id']} [{node['class']}]")
+            parts.append(f"-[{_edge_text(edge)}]-> {node['id']} [{node['class']}]")
         path = " ".join(parts)
         if self.via_interface_holder:
             path += f" =needs=> (summarized by) {self.entry_id}"
-        return f"{head}: {path}"
+        return f"{head} at work seq {self.work}: {path}"
+
+
+def _edge_text(edge: dict[str, Any]) -> str:
+    """One edge's policy and what holds it: hard; foundational (whose mark, when); or its lease
+    (until which work seq, last renewed at which seq, by what)."""
+    policy = edge["policy"]
+    if policy == "hard":
+        return "hard"
+    if edge.get("foundational"):
+        return (
+            f"{policy}, foundational, marked by operator {edge.get('foundational_by')} at seq "
+            f"{edge.get('foundational_seq')}"
+        )
+    text = f"{policy}, lease until work seq {edge['lease_until']}"
+    if edge.get("renewed_by"):
+        text += (
+            f", last renewed at seq {edge['renewed_at_seq']} by {edge['renewed_by']} "
+            f"({edge['renewal_kind']})"
+        )
+    else:
+        text += ", never renewed"
+    return text
 
 
 def boundary_seq(executor: Reader, boundary_id: str) -> int:
+    return boundary_clock(executor, boundary_id)[0]
+
+
+def boundary_clock(executor: Reader, boundary_id: str) -> tuple[int, int]:
+    """The boundary's seq and work seq (its committed sets but compaction sets: the lease
+    clock)."""
     rows = executor.read("boundary/get", boundary_id=boundary_id)
     if not rows:
         raise StateError(f"no boundary {boundary_id}")
-    return int(rows[0]["seq"] or 0)
+    return int(rows[0]["seq"] or 0), int(rows[0]["work_seq"] or 0)
+
+
+def lease_params(settings: ResidencySettings) -> dict[str, int]:
+    """The parameters the residency statements share: the default lease and recall's caps."""
+    return {
+        "default_lease": settings.default_lease_sets,
+        "recall_max_entries": settings.recall_max_entries,
+        "recall_max_depth": settings.recall_max_depth,
+    }
 
 
 def reachable(
     boundary: Boundary,
     *,
-    seq: int | None = None,
+    work: int | None = None,
     constitution: Constitution | None = None,
     settings: ResidencySettings | None = None,
 ) -> Reachability:
-    """What should be resident in ``boundary`` at ``seq`` (default: its current seq), under its
-    current constitution (or ``constitution``) and the handle's residency settings."""
+    """What should be resident in ``boundary`` at work seq ``work`` (default: its current one),
+    under its current constitution (or ``constitution``) and the handle's residency settings."""
     return compute_reachable(
         boundary.executor,
         boundary.id,
         constitution or boundary.constitution(),
-        seq=seq,
+        work=work,
         settings=settings or boundary.settings.residency,
     )
 
@@ -117,18 +193,21 @@ def compute_reachable(
     boundary_id: str,
     constitution: Constitution,
     *,
-    seq: int | None = None,
+    work: int | None = None,
     settings: ResidencySettings,
 ) -> Reachability:
     """``reachable`` for a planner that already holds the executor and constitution."""
-    seq = boundary_seq(executor, boundary_id) if seq is None else seq
+    seq, now = boundary_clock(executor, boundary_id)
+    work = now if work is None else work
     rows = executor.read(
         "residency/reachable",
         boundary_id=boundary_id,
         standing=as_values(STANDING_STATUSES),
         root_classes=[c.value for c in constitution.roots.classes],
-        seq=seq,
+        work=work,
         default_lease=settings.default_lease_sets,
+        recall_max_entries=settings.recall_max_entries,
+        recall_max_depth=settings.recall_max_depth,
     )
     row = rows[0] if rows else {"reached": [], "interfaces": []}
     return Reachability(
@@ -136,6 +215,7 @@ def compute_reachable(
         seq=seq,
         reached=frozenset(row["reached"]),
         interfaces=frozenset(row["interfaces"]),
+        work=work,
     )
 
 
@@ -144,7 +224,7 @@ def _path(
     boundary_id: str,
     entry_id: str,
     constitution: Constitution,
-    seq: int,
+    work: int,
     settings: ResidencySettings,
 ) -> tuple[tuple[dict[str, Any], ...], tuple[dict[str, Any], ...]]:
     rows = executor.read(
@@ -153,21 +233,28 @@ def _path(
         entry_id=entry_id,
         standing=as_values(STANDING_STATUSES),
         root_classes=[c.value for c in constitution.roots.classes],
-        seq=seq,
+        work=work,
         default_lease=settings.default_lease_sets,
+        recall_max_entries=settings.recall_max_entries,
+        recall_max_depth=settings.recall_max_depth,
     )
     if not rows:
         return (), ()
     edges = tuple(
         {
-            "policy": e["policy"],
-            "lease_until": e["lease_until_seq"]
-            if e["lease_until_seq"] is not None
-            else e["set_seq"] + settings.default_lease_sets,
+            **{k: v for k, v in e.items() if k != "lease_until_seq"},
+            "lease_until": e["lease_until_seq"],
         }
         for e in rows[0]["edges"]
     )
     return tuple(rows[0]["nodes"]), edges
+
+
+def _edge(row: dict[str, Any]) -> dict[str, Any]:
+    """One edge of a root path as ``why`` reports it (``lease_until``: a work seq)."""
+    out = {k: v for k, v in row.items() if k != "lease_until_seq"}
+    out["lease_until"] = row["lease_until_seq"]
+    return out
 
 
 def why(
@@ -186,17 +273,33 @@ def why(
         raise StateError(f"no entry {entry_id} in boundary {boundary.id}")
     entry = rows[0]
     seq = int(entry["seq"] or 0)
-    common = {
+    work = int(entry["work_seq"] or 0)
+    common: dict[str, Any] = {
         "entry_id": entry_id,
         "boundary_id": entry["boundary_id"],
         "status": entry["status"],
         "resident": bool(entry["resident"]),
         "seq": seq,
+        "work": work,
     }
+    rebuild = executor.read(
+        "residency/rebuild",
+        boundary_id=boundary.id,
+        entry_id=entry_id,
+        standing=as_values(STANDING_STATUSES),
+        recall_max_entries=settings.recall_max_entries,
+        recall_max_depth=settings.recall_max_depth,
+    )[0]
+    if rebuild["dependents"]:
+        common.update(
+            reconstructible_from=tuple(sorted(rebuild["dependents"])),
+            rebuild_interfaces=tuple(sorted(rebuild["interfaces"])),
+            recallable=bool(rebuild["recallable"]),
+        )
     if entry["status"] not in STANDING_STATUSES:
         return RootPath(**common, nodes=(), edges=())
     constitution = constitution or boundary.constitution()
-    nodes, edges = _path(executor, boundary.id, entry_id, constitution, seq, settings)
+    nodes, edges = _path(executor, boundary.id, entry_id, constitution, work, settings)
     if nodes or entry["class"] != "interface":
         return RootPath(**common, nodes=nodes, edges=edges)
     for holder in executor.read(
@@ -206,7 +309,7 @@ def why(
         standing=as_values(STANDING_STATUSES),
     ):
         nodes, edges = _path(
-            executor, boundary.id, holder["holder_id"], constitution, seq, settings
+            executor, boundary.id, holder["holder_id"], constitution, work, settings
         )
         if nodes:
             return RootPath(

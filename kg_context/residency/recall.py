@@ -8,6 +8,10 @@ as a *scratch copy* (class ``scratch``, ``DERIVED_FROM`` the original, tagged in
 ``expires_after = 1``). A copy holds itself for one use: the next committed set. After that it
 has no self-lease and the czar retires it, unless a committed entry promoted it with a
 ``REQUIRES`` edge from something reachable. What the cap cut is reported, never silently dropped.
+
+``rehydrate(...)`` is how a reconstructible dependency comes back when it is needed: what a
+dependent holds through ``reconstructible`` edges and the window no longer holds is admitted by
+the same path (one recall set through the gate; no side door).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from kg_context.residency.reachability import boundary_seq
 from kg_context.settings import ResidencySettings
 from kg_context.text.embeddings import TextEncoder
 
-__all__ = ["Admission", "admit", "recall", "recall_tag"]
+__all__ = ["Admission", "admit", "recall", "recall_tag", "rehydrate"]
 
 
 def recall_tag(set_seq: int, status: str, superseded_by: str | None) -> str:
@@ -179,3 +183,28 @@ def admit(
     }
     decision = boundary.commit(proposal)
     return Admission(decision=decision, copies=copies, cut=tuple(cut), depth_cut=tuple(depth_cut))
+
+
+def rehydrate(
+    boundary: Boundary,
+    dependent_id: str,
+    *,
+    writer_id: str,
+    writer_kind: WriterKind | str = WriterKind.AGENT,
+    settings: ResidencySettings | None = None,
+) -> Admission | None:
+    """Bring back, through the gate, what ``dependent_id`` holds through ``reconstructible``
+    edges and the window no longer holds (``admit``: scratch copies for one use). ``None`` when
+    nothing it holds that way is out of the window."""
+    rows = boundary.executor.read(
+        "recall/reconstructible_out", boundary_id=boundary.id, entry_id=dependent_id
+    )
+    if not rows:
+        return None
+    return admit(
+        boundary,
+        [r["id"] for r in rows],
+        writer_id=writer_id,
+        writer_kind=writer_kind,
+        settings=settings,
+    )

@@ -161,10 +161,13 @@ def test_a_newer_reference_renews_a_lease(engine: Any, boundary_id: str) -> None
     _commit(team, boundary_id, entry(cls="goal", key="g", body="filler"))
     _commit(team, boundary_id, entry(key="y", body="renewed use", id=d2, requires=[soft]))
     _commit(team, boundary_id, entry(cls="goal", key="g2", body="filler"))
-    # d1's lease (to seq 4) has run out at seq 5; d2's (to seq 6) holds the fact
+    # d1's lease (to work seq 4) was renewed by d2's live reference at seq 4 (to work seq 6):
+    # at seq 5 both hold the fact, and d1's edge names its renewal
     reach = reachable(team)
     assert reach.seq == 5 and fact in reach.reached
-    assert [n["id"] for n in why(team, fact).nodes] == [d2, fact]
+    path = why(team, fact)
+    assert [n["id"] for n in path.nodes] == [d1, fact]
+    assert (path.edges[-1]["lease_until"], path.edges[-1]["renewed_by"]) == (6, d2)
     assert run_czar(team).decisions == ()
 
 
@@ -468,7 +471,7 @@ def test_default_lease_applies_to_soft_edges_without_one(engine: Any, boundary_i
     _commit(
         team,
         boundary_id,
-        entry(key="d", body="d", requires=[{"entry_id": fact, "policy": "reconstructible"}]),
+        entry(key="d", body="d", requires=[{"entry_id": fact, "policy": "soft"}]),
     )
     _commit(team, boundary_id, entry(cls="goal", key="g", body="filler"))
     _commit(team, boundary_id, entry(cls="goal", key="g2", body="filler"))

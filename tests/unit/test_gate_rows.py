@@ -34,6 +34,8 @@ STATEMENTS: dict[str, dict[str, Any]] = {
     "gate/write_transitions": {"row": rows.TransitionRow},
     "gate/write_foreign_edges": {"row": rows.ForeignEdgeRow},
     "gate/write_adoption_uses": {"row": rows.AdoptionUseRow},
+    "gate/write_renewals": {"row": rows.RenewalRow},
+    "gate/write_foundational": {"row": rows.FoundationalRow},
 }
 # Keys a statement's rows carry for the gate's own bookkeeping, never read by the statement:
 # none today (every key the gate writes is read).

@@ -43,6 +43,7 @@ from kg_context.gate.constitution import (
 from kg_context.gate.contracts import Proposal, WriterKind, constitution_proposal
 from kg_context.gate.decision import evaluate, evaluate_constitution, rejection_for_unplaced
 from kg_context.gate.isolation import Pending, write_failed_plan
+from kg_context.gate.leases import foundational_mark
 from kg_context.gate.predicates import (
     HALTS,
     REJECTS,
@@ -666,6 +667,20 @@ ROWS: list[Row] = [
         S(_proposal(_entry("s", "scratch"), kind="tool"), rules=_AGENTS_ONLY, writers=_TOOL),
     ),
     Row(
+        "a foundational mark declared by a writer that is not an operator",
+        ReasonCode.FOUNDATIONAL_MARK,
+        foundational_mark,
+        S(_proposal(foundational=["base"])),
+        S(_proposal(foundational=["base"], **_OPERATOR)),
+    ),
+    Row(
+        "an operator's foundational mark on an entry that is not standing",
+        ReasonCode.FOUNDATIONAL_MARK,
+        foundational_mark,
+        S(_proposal(foundational=["base"], **_OPERATOR), states=(_state("base", "retired"),)),
+        S(_proposal(foundational=["base"], **_OPERATOR)),
+    ),
+    Row(
         "czar cites UNREACHABLE for an entry the graph shows reachable",
         ReasonCode.CASE_NOT_SHOWN,
         czar_cases_shown,
@@ -1075,3 +1090,46 @@ def test_every_reason_code_is_covered() -> None:
     covered = {r.code for r in ROWS} | {c.code for c in CONSTITUTION_CASES if c.code}
     covered |= {ReasonCode.NO_PLACEMENT, ReasonCode.SET_ID_TAKEN, ReasonCode.WRITE_FAILED}
     assert covered == set(ReasonCode)
+
+
+# -- lease renewals a commit plans (gate/leases.py) ------------------------------------------------
+def _renewals(*proposals: Proposal) -> list[tuple[str, str, str, int]]:
+    scenario = S(*proposals)
+    _, plan = evaluate(
+        construct_sets(list(proposals), 256).sets,
+        scenario.snapshot(),
+        RULES,
+        lambda texts: [1] * len(texts),
+        now="2026-01-01T00:00:00+00:00",
+        gateway_id="g",
+        fresh_id=lambda base: f"{base}/fresh",
+    )
+    return [(r["by"], r["to"], r["kind"], r["work"]) for r in plan.renewals]
+
+
+def test_a_work_set_plans_renewals_by_reference_and_use_and_a_failed_attempt_renews_nothing() -> (
+    None
+):
+    uses = _entry("u", derived_from=_support_on("base"))
+    refers = _entry("r", requires=_soft_on("base"))
+    failed = _entry("x", derived_from=_support_on("base"), attributes={"explored": True})
+    inner = _entry("i", requires=_soft_on("r"))  # an entry of the same set renews nothing
+    got = _renewals(_proposal(uses, refers, failed, inner))
+    assert sorted(got) == [("r", "base", "live_reference", 1), ("u", "base", "use", 1)]
+
+
+def test_a_compaction_set_renews_nothing_and_does_not_advance_the_work_clock() -> None:
+    czar = _czar(_window_out("base"))
+    scenario = S(czar, states=(_state("base", "superseded"),))
+    decisions, plan = evaluate(
+        construct_sets([czar], 256).sets,
+        scenario.snapshot(),
+        RULES,
+        lambda texts: [1] * len(texts),
+        now="2026-01-01T00:00:00+00:00",
+        gateway_id="g",
+        fresh_id=lambda base: f"{base}/fresh",
+    )
+    assert decisions[0].outcome == "commit", decisions[0].detail
+    assert plan.renewals == [] and plan.boundary is not None
+    assert (plan.boundary["seq"], plan.boundary["work_seq"]) == (8, 0)  # from seq 7, work 0

@@ -322,7 +322,7 @@ def test_the_czar_plans_from_one_read_transaction_and_never_moves_an_entry_twice
 
     executor = _OneReadTransaction(
         {
-            "boundary/get": [{"seq": 4}],
+            "boundary/get": [{"seq": 4, "work_seq": 4}],
             "residency/resident_entries": [
                 _resident("old", "live", True),
                 _resident("gone", "superseded", True),

@@ -22,8 +22,9 @@ VERSION_DIGEST = {
     # 4 (issue 13): the boundary token in the fulltext index; (boundary_id, key),
     # (boundary_id, embedding_pending) and per-boundary attention indexes.
     4: "4de7f538bd01952b92ee4bb5ddf5f5b8d057727c3abb79a16bb6d4d9aaaacae8",
-    # 5 (issue 11, item 10): the governed history index (IndexEntry).
-    5: "029dc1c43c91764caa9dfd1ae82ff7c4bb295c9b2aa86a2fe0d9d9427d57c976",
+    # 5 (issue 11): the governed history index (IndexEntry, item 10); (boundary_id, id) of
+    # :LeaseRenewal unique (item 1).
+    5: "TBD",
 }
 
 

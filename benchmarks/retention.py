@@ -1,0 +1,130 @@
+"""Retention policies that differ (issue 11 item 1): what reconstructible saves, what it costs.
+
+Two fresh boundaries get the same work through the gate: ``ROOTS`` commits, each one decision
+root requiring three new facts with a long lease (1,000 sets), soft on one boundary and
+reconstructible on the other. Then ``CZAR_RUNS`` czar runs each, with work between them.
+
+Figures: the resident tokens after the czar on each and their ratio (reconstructible / soft: the
+facts leave while recall can rebuild them; target <= 0.5), the median reachability time on each,
+before the czar (every reconstructible target standing: the rebuildable check's worst case) and
+after, and their ratios (target <= 1.5), and the boundary's work seq against its seq after the
+czar ran (leases count work only: the czar's sets are the difference).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from benchmarks._common import (
+    check_plans,
+    count_figures,
+    figure,
+    median,
+    open_engine,
+    statements_during,
+    timings,
+)
+from kg_context.residency.czar import run_czar
+from kg_context.residency.reachability import reachable
+
+ROOTS = 60
+CZAR_RUNS = 3
+RUNS = 20
+
+
+def _work(team: Any, boundary_id: str, policy: str) -> None:
+    for n in range(ROOTS):
+        facts = [f"{boundary_id}-f{n}-{i}" for i in range(3)]
+        entries: list[dict[str, Any]] = [
+            {
+                "id": fact,
+                "class": "fact",
+                "key": fact,
+                "body": f"measured fact {fact} with a body of some length to count",
+                "attributes": {"source": "bench"},
+            }
+            for fact in facts
+        ]
+        entries.append(
+            {
+                "class": "decision",
+                "key": f"d{n}",
+                "body": f"decision {n} built on three facts",
+                "requires": [
+                    {"entry_id": fact, "policy": policy, "lease_sets": 1000} for fact in facts
+                ],
+            }
+        )
+        decision = team.commit(
+            {
+                "id": f"{boundary_id}-p{n}",
+                "boundary_id": boundary_id,
+                "writer_id": "bench-writer",
+                "writer_kind": "agent",
+                "targets": [f"t{n}"],
+                "entries": entries,
+            }
+        )
+        assert decision.outcome == "commit", (decision.reason_code, decision.detail)
+
+
+def _reach(team: Any) -> Any:
+    return lambda: reachable(team)
+
+
+def main() -> None:
+    engine, counts = open_engine("retention")
+    with engine:
+        results: dict[str, dict[str, Any]] = {}
+        for policy in ("soft", "reconstructible"):
+            boundary_id = f"bench-retention-{policy}-{uuid.uuid4().hex[:8]}"
+            team = engine.boundary(boundary_id)
+            team.after_commit = None
+            _work(team, boundary_id, policy)
+            # before the czar: every reconstructible target still stands (the check's worst case)
+            before = median(timings(_reach(team), RUNS, warmup=3, label=f"{policy} before"))
+            for _ in range(CZAR_RUNS):
+                report = run_czar(team)
+                assert report.committed, report.summary()
+            state = team.state()
+            _, names = statements_during(engine, _reach(team))
+            check_plans(engine, names)  # what is compared seeks by index, or the run stops
+            samples = timings(_reach(team), RUNS, warmup=3, label=policy)
+            results[policy] = {
+                "resident_tokens": team.stats().resident_tokens,
+                "reach": median(samples),
+                "reach_before": before,
+                "seq": int(state["seq"]),
+                "work_seq": int(state["work_seq"]),
+            }
+        soft, rebuilt = results["soft"], results["reconstructible"]
+        figure("retention_resident_tokens_soft", soft["resident_tokens"], "tokens")
+        figure("retention_resident_tokens_reconstructible", rebuilt["resident_tokens"], "tokens")
+        ratio = rebuilt["resident_tokens"] / soft["resident_tokens"]
+        figure("retention_resident_reconstructible_vs_soft", ratio, "ratio", "<= 0.5", ratio <= 0.5)
+        cost = rebuilt["reach"] / soft["reach"]
+        figure("retention_reachable_ms_soft", soft["reach"] * 1000, "ms")
+        figure("retention_reachable_ms_reconstructible", rebuilt["reach"] * 1000, "ms")
+        figure("retention_reachable_reconstructible_vs_soft", cost, "ratio", "<= 1.5", cost <= 1.5)
+        first = rebuilt["reach_before"] / soft["reach_before"]
+        figure("retention_reachable_ms_soft_before_czar", soft["reach_before"] * 1000, "ms")
+        figure(
+            "retention_reachable_ms_reconstructible_before_czar",
+            rebuilt["reach_before"] * 1000,
+            "ms",
+        )
+        figure(
+            "retention_reachable_reconstructible_vs_soft_before_czar",
+            first,
+            "ratio",
+            "<= 1.5",
+            first <= 1.5,
+        )
+        figure("retention_seq_reconstructible", rebuilt["seq"], "sets")
+        figure("retention_work_seq_reconstructible", rebuilt["work_seq"], "sets")
+        count_figures(counts)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,119 @@
+"""Lease renewals a commit causes (seed 002 §3.2), planned from the set's own declarations (pure).
+
+A soft or reconstructible ``REQUIRES`` edge holds for its lease, counted in the boundary's work
+(``work_seq``: every committed set but the czar's compaction sets). A committed work set renews
+the leases of the edges into an entry of its boundary when one of its entries
+
+- requires that entry (``live_reference``: a newer committed entry needs it too), or
+- is derived from it (``use``: reasoning that used it; a recall copy is derived from its original).
+
+Only a standing new entry renews (a failed attempt, ``explored``, is kept in the record and
+renews nothing). Renewal restarts the edge's own lease from the renewing set's work seq
+(``gate/write_renewals`` decides in the graph which edges it extends, and records each renewal
+as a ``:LeaseRenewal``).
+What a writer says in text never renews anything; only the declarations the gate ratified do.
+Compaction sets and the czar's sets renew nothing (the czar's interfaces are derived from what
+they summarize, and that is not reasoning that used it).
+"""
+
+from __future__ import annotations
+
+from kg_context.gate.authority import operator_problem
+from kg_context.gate.constitution import Constitution
+from kg_context.gate.rows import Plan
+from kg_context.gate.snapshot import Snapshot
+from kg_context.gate.verdicts import SetView, Violation, reject
+from kg_context.vocabulary import (
+    STANDING_STATUSES,
+    LeaseRenewalKind,
+    ReasonCode,
+    SetKind,
+    WriterKind,
+)
+
+__all__ = ["foundational_mark", "is_work", "plan_foundational", "plan_renewals"]
+
+
+def is_work(view: SetView) -> bool:
+    """Whether a set is the boundary's work (it advances ``work_seq``, the lease clock, and may
+    renew leases): every set but a compaction set or a set a czar wrote."""
+    return not any(
+        p.kind is SetKind.COMPACTION or p.writer_kind is WriterKind.CZAR
+        for p in view.closed.proposals
+    )
+
+
+def foundational_mark(view: SetView, c: Constitution, snapshot: Snapshot) -> Violation | None:
+    """A foundational mark is an operator's declaration: only a writer of kind operator that the
+    constitution's ``[authority] operators`` names may declare one (decided from the
+    constitution, never from the writer's text), and only on a standing entry of the boundary.
+    Anything else is rejected ``FOUNDATIONAL_MARK`` and changes nothing."""
+    for p in view.closed.proposals:
+        if not p.foundational:
+            continue
+        problem = operator_problem(c, p.writer_id)
+        if p.writer_kind is not WriterKind.OPERATOR:
+            problem = f"writer {p.writer_id} writes as {p.writer_kind.value}, not as an operator"
+        if problem is not None:
+            return reject(
+                ReasonCode.FOUNDATIONAL_MARK,
+                f"only a named operator marks entries foundational: {problem}",
+            )
+        for entry_id in p.foundational:
+            state = snapshot.entries.get(entry_id)
+            if state is None or state.status not in STANDING_STATUSES:
+                status = "does not exist" if state is None else f"is {state.status}"
+                return reject(
+                    ReasonCode.FOUNDATIONAL_MARK,
+                    f"entry {entry_id} {status}; only a standing entry can be foundational",
+                )
+    return None
+
+
+def plan_foundational(plan: Plan, view: SetView, seq: int, work: int) -> None:
+    """The foundational marks of a committed (operator) set (``gate/write_foundational``)."""
+    for p in view.closed.proposals:
+        for entry_id in p.foundational:
+            plan.foundational.append(
+                {
+                    "entry_id": entry_id,
+                    "by": p.writer_id,
+                    "set_id": view.closed.set_id,
+                    "seq": seq,
+                    "work": work,
+                }
+            )
+
+
+def plan_renewals(plan: Plan, view: SetView, seq: int, work: int) -> None:
+    """The renewals the commit of ``view`` at ``seq`` (work seq ``work``) causes."""
+    if not is_work(view):
+        return
+    set_id = view.closed.set_id
+    seen: set[tuple[str, str]] = set()
+    own = view.new_ids
+    for _, entry_id, entry in view.entries:
+        if view.new_status[entry_id] not in STANDING_STATUSES:
+            continue  # a failed attempt (explored) is recorded, and renews nothing
+        found = [
+            (r.entry_id, LeaseRenewalKind.LIVE_REFERENCE)
+            for r in entry.requires
+            if r.boundary_id is None
+        ]
+        found += [
+            (d.entry_id, LeaseRenewalKind.USE) for d in entry.derived_from if d.boundary_id is None
+        ]
+        for target, kind in found:
+            if (entry_id, target) in seen or target in own:
+                continue
+            seen.add((entry_id, target))
+            plan.renewals.append(
+                {
+                    "set_id": set_id,
+                    "seq": seq,
+                    "work": work,
+                    "by": entry_id,
+                    "to": target,
+                    "kind": kind.value,
+                }
+            )
