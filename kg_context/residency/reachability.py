@@ -126,7 +126,7 @@ def compute_reachable(
         "residency/reachable",
         boundary_id=boundary_id,
         standing=as_values(STANDING_STATUSES),
-        root_classes=[c.value for c in constitution.roots.classes],
+        root_classes=constitution.root_class_names(),
         seq=seq,
         default_lease=settings.default_lease_sets,
     )
@@ -152,7 +152,7 @@ def _path(
         boundary_id=boundary_id,
         entry_id=entry_id,
         standing=as_values(STANDING_STATUSES),
-        root_classes=[c.value for c in constitution.roots.classes],
+        root_classes=constitution.root_class_names(),
         seq=seq,
         default_lease=settings.default_lease_sets,
     )
