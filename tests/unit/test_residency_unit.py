@@ -221,7 +221,8 @@ class _Rows:
         self.rows = rows
 
     def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
-        assert name == "window/resident" and params == {"boundary_id": "b"}
+        assert name == "window/resident"
+        assert params == {"boundary_id": "b", "scratch_class": "scratch"}
         return self.rows
 
 
