@@ -130,7 +130,7 @@ def test_non_standing_entries_reach_a_broadcast_only_as_gate_admitted_tagged_cop
     assert tried_copy.recall.original_status == "explored"
     assert "[recall scratch/explored]" in tried_copy.line
     # Every broadcast line of a non-standing original is a tagged recall.
-    for ctx in seen + [fourth.context]:
+    for ctx in [*seen, fourth.context]:
         for item in ctx.items:
             assert item.id not in (n["old"], n["tried"])
     # Asked again while the copy is held: read again, not admitted again.
