@@ -260,8 +260,8 @@ class Engine:
         takes = audit.parameter_names if audit is not None else frozenset()
         bid = given.get("boundary_id")
         if "root_classes" in takes and "root_classes" not in given and isinstance(bid, str):
-            roots = self.boundary(bid, create=False).constitution().roots.classes
-            given["root_classes"] = [c.value for c in roots]
+            constitution = self.boundary(bid, create=False).constitution()
+            given["root_classes"] = constitution.root_class_names()
         for param, value in lease_params(self.settings.residency).items():
             if param in takes:
                 given.setdefault(param, value)

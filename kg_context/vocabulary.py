@@ -13,7 +13,9 @@ Status groups (``frozenset`` of ``EntryStatus``)::
     STANDING_STATUSES   LIVE + challenged, at_risk          may be resident in the window
     NOT_STANDING        superseded, retired, invalidated,   held by no root; the record keeps them
                         explored
-    CYCLE_INELIGIBLE    retired, invalidated                never compete in the selection cycle
+    CYCLE_INELIGIBLE    = NOT_STANDING                      never read into the selection cycle
+                                                             as themselves: they reach a broadcast
+                                                             only as recall copies the gate admitted
     FAILED_WORK         invalidated, at_risk                admitted attention work that failed
 """
 
@@ -25,6 +27,9 @@ from enum import StrEnum
 __all__ = [
     "CLASS_LABELS",
     "CYCLE_INELIGIBLE",
+    "DECLARED_CLASS_LABEL_PREFIX",
+    "DECLARED_CLASS_MAX_CHARS",
+    "DECLARED_CLASS_PATTERN",
     "DELIBERATIVE_CLASSES",
     "FAILED_WORK",
     "LIVE_STATUSES",
@@ -53,6 +58,7 @@ __all__ = [
     "Verse",
     "WriterKind",
     "as_values",
+    "class_label",
 ]
 
 
@@ -142,7 +148,7 @@ S = EntryStatus
 LIVE_STATUSES: frozenset[EntryStatus] = frozenset({S.LIVE, S.REVALIDATED})
 STANDING_STATUSES: frozenset[EntryStatus] = LIVE_STATUSES | {S.CHALLENGED, S.AT_RISK}
 NOT_STANDING: frozenset[EntryStatus] = frozenset(EntryStatus) - STANDING_STATUSES
-CYCLE_INELIGIBLE: frozenset[EntryStatus] = frozenset({S.RETIRED, S.INVALIDATED})
+CYCLE_INELIGIBLE: frozenset[EntryStatus] = NOT_STANDING
 FAILED_WORK: frozenset[EntryStatus] = frozenset({S.INVALIDATED, S.AT_RISK})
 del S
 
@@ -156,6 +162,22 @@ STATUS_LABELS: dict[EntryStatus, str] = {
     s: "".join(part.capitalize() for part in s.value.split("_")) for s in EntryStatus
 }
 RESIDENT_LABEL = "Resident"
+
+# A class the constitution declares (``[classes.<name>]``, issue 11 item 3): a lowercase name that
+# is not a built-in class. Its label carries a prefix no built-in or system label has, so a
+# declared class can never make an entry look like a :Set, :Boundary or a built-in class.
+DECLARED_CLASS_PATTERN = r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$"
+DECLARED_CLASS_MAX_CHARS = 40
+DECLARED_CLASS_LABEL_PREFIX = "Declared"
+
+
+def class_label(name: str) -> str:
+    """The Neo4j label of an entry class: the built-in one, or the prefixed declared one."""
+    try:
+        return CLASS_LABELS[EntryClass(name)]
+    except ValueError:
+        camel = "".join(part.capitalize() for part in name.split("_"))
+        return f"{DECLARED_CLASS_LABEL_PREFIX}{camel}"
 
 
 class SetStatus(StrEnum):
@@ -249,6 +271,7 @@ class ReasonCode(StrEnum):
     # a foundational mark (a lease that holds while it stands) declared by a writer that is not
     # a named operator, or on an entry that is not standing in the boundary
     FOUNDATIONAL_MARK = "FOUNDATIONAL_MARK"
+    UNDECLARED_CLASS = "UNDECLARED_CLASS"  # neither built in nor declared by [classes.<name>]
     # halts
     FRAGMENTATION = "FRAGMENTATION"
     SUPERSESSION_TARGET = "SUPERSESSION_TARGET"

@@ -1,8 +1,9 @@
 // Entries of one boundary by key, for recall into the preconscious buffer (an admitted
 // query_memory proposal). A seek on (boundary_id, key) per key: only this boundary's entries
 // under these keys are read, whatever other boundaries hold under the same keys. Entries whose
-// status is in $exclude_statuses are left out; the rest come back status-tagged, with their
-// explicit outgoing links in the same boundary, sorted.
+// status is in $exclude_statuses (every non-standing one) are left out: a key asks for the
+// current state (an admitted recall copy carries its original's key, so it is found too); the
+// rest come back status-tagged, with their explicit outgoing links in the same boundary, sorted.
 UNWIND $keys AS key
 MATCH (e:Entry {boundary_id: $boundary_id, key: key})
 USING INDEX e:Entry(boundary_id, key)
@@ -11,6 +12,21 @@ WITH e ORDER BY e.id LIMIT $limit
 OPTIONAL MATCH (e)-[:REQUIRES|DERIVED_FROM|SUMMARIZES]->(t:Entry {boundary_id: $boundary_id})
 WITH e, t ORDER BY t.id
 WITH e, collect(DISTINCT t.id) AS linked_ids
+// An admitted recall copy: a scratch entry of a ratified recall set, DERIVED_FROM its original.
+// Its tag is read from the graph (the original's status now, its set, its superseder, the
+// commit receipt that admitted the copy), never from attributes a writer supplied.
+OPTIONAL MATCH (s:Set {boundary_id: $boundary_id, id: e.set_id})
+  WHERE e.class = $scratch_class AND s.kind = $recall_kind
+OPTIONAL MATCH (s)-[:CONTAINS]->(e)-[:DERIVED_FROM]->(o:Entry {boundary_id: $boundary_id})
+OPTIONAL MATCH (receipt:Receipt {kind: $commit_kind})-[:FOR]->(s)
+OPTIONAL MATCH (newer:Entry)-[:SUPERSEDES]->(o)
+WITH e, linked_ids, s, o, receipt, newer ORDER BY newer.set_seq DESC, newer.id
+WITH e, linked_ids, s, o, receipt, collect(newer.id)[0] AS superseded_by
 RETURN e.id AS id, e.key AS key, coalesce(e.body, '') AS body, e.class AS class,
-       e.status AS status, linked_ids
+       e.status AS status, linked_ids,
+       CASE WHEN o IS NULL THEN null ELSE {
+         original_id: o.id, original_class: o.class, original_status: o.status,
+         original_set_seq: o.set_seq, superseded_by: superseded_by, admitted_in: s.id,
+         receipt_id: receipt.id
+       } END AS recall
 ORDER BY id

@@ -32,12 +32,13 @@ from kg_context.cycle.models import (
     ConsciousItem,
     EntryRecord,
     ProposalKind,
+    RecallTag,
     SubscriberReport,
     SubscriberStatus,
     TaskValue,
 )
 from kg_context.cycle.proposals import DURABLE_KINDS, GateDecisionLike, GateSink, to_gate_proposal
-from kg_context.cycle.source import EntrySource, GraphEntrySource
+from kg_context.cycle.source import EntrySource, GraphEntrySource, NonStanding, RecallGate
 from kg_context.cycle.tokens import CountTokens, model_token_counter
 from kg_context.cycle.workspace import ConsciousWorkspace
 
@@ -74,8 +75,11 @@ __all__ = [
     "GateDecisionLike",
     "GateSink",
     "GraphEntrySource",
+    "NonStanding",
     "PreconsciousBuffer",
     "ProposalKind",
+    "RecallGate",
+    "RecallTag",
     "RepeatKeyPenalty",
     "SelectionBroadcastCycle",
     "SubscriberHandler",

@@ -12,10 +12,15 @@ __all__ = ["format_broadcast", "render_line"]
 
 
 def render_line(item: ConsciousItem) -> str:
-    """One conscious item as one line: class/status tag, key, text."""
+    """One conscious item as one line: class/status tag, key, text. An admitted recall copy is
+    tagged with its original's class and status, and says what it is a recall of."""
     c = item.candidate
+    text = " ".join(c.text.split())
+    if c.recall is not None:
+        r = c.recall
+        return f"- [recall {r.original_class}/{r.original_status}] {c.key}: {text} ({r.text()})"
     tag = f"{c.entry_class}/{c.status}" if c.entry_class else c.status
-    return f"- [{tag}] {c.key}: {' '.join(c.text.split())}"
+    return f"- [{tag}] {c.key}: {text}"
 
 
 def format_broadcast(
@@ -55,6 +60,7 @@ def format_broadcast(
                 line=line,
                 tokens=tokens,
                 linked_ids=item.candidate.linked_ids,
+                recall=item.candidate.recall,
             )
         )
     return BroadcastContext(

@@ -1,6 +1,13 @@
 """The selection-broadcast cycle (seed 000): buffer → competition → broadcast → bus → arbitration
 → admission → recall, recurrent link activation, and gate proposals.
 
+Only standing entries are read into the cycle as themselves. A non-standing entry (superseded,
+retired, invalidated, explored) that an admitted ``query_memory`` names by id reaches the
+workspace only as a recall copy the gate admitted (``RecallGate.admit``: ``recall.admit``, one
+recall set and receipt per asking subscriber and broadcast), broadcast with its original's
+status (``RecallTag``). Before each broadcast the conscious items are checked against the record:
+one that stopped standing since it was read leaves the workspace (``stale_ids``).
+
 One ``run()`` is one broadcast. The cycle owns the buffer and the workspace; subscribers only see
 the immutable ``BroadcastContext`` and only return proposals. The graph is read (entries to
 recall, linked entries to reactivate) through an ``EntrySource``; anything durable leaves as a
@@ -34,13 +41,14 @@ from kg_context.cycle.models import (
     TaskValue,
 )
 from kg_context.cycle.proposals import DURABLE_KINDS, GateSink, to_gate_proposal
-from kg_context.cycle.source import EntrySource
+from kg_context.cycle.source import EntrySource, RecallGate
 from kg_context.cycle.tokens import CountTokens, model_token_counter
 from kg_context.cycle.workspace import ConsciousWorkspace
 from kg_context.errors import ConfigurationError
 from kg_context.settings import CycleSettings, load_settings
+from kg_context.vocabulary import CYCLE_INELIGIBLE
 
-__all__ = ["Answer", "BusGateOutcome", "CycleResult", "SelectionBroadcastCycle"]
+__all__ = ["Answer", "BusGateOutcome", "CycleResult", "RecallOutcome", "SelectionBroadcastCycle"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +73,20 @@ class BusGateOutcome:
 
 
 @dataclass(frozen=True, slots=True)
+class RecallOutcome:
+    """One recall admission the cycle asked the gate for: non-standing entries a subscriber
+    named, the gate's outcome (``None``: this cycle has no recall gate, nothing was admitted),
+    and the copies it admitted (original id -> copy id)."""
+
+    subscriber: str
+    entry_ids: tuple[str, ...]
+    outcome: str | None
+    set_id: str | None
+    receipt_id: str | None
+    copies: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class CycleResult:
     """Everything one broadcast decided, each decision with its reason code."""
 
@@ -80,6 +102,8 @@ class CycleResult:
     linked_ids: tuple[str, ...]  # entered the buffer by recurrent link activation
     buffer_decisions: tuple[BufferDecision, ...]
     gate: tuple[BusGateOutcome, ...]
+    recall_admissions: tuple[RecallOutcome, ...] = ()
+    stale_ids: tuple[str, ...] = ()  # conscious items that stopped standing: not broadcast
 
 
 class SelectionBroadcastCycle:
@@ -96,7 +120,11 @@ class SelectionBroadcastCycle:
         count_tokens: CountTokens | None = None,
         run_id: str | None = None,
         recall_limit: int = 16,
+        recaller: RecallGate | None = None,
     ) -> None:
+        """``recaller`` admits recall copies through the gate; by default the ``gate`` when it
+        can (a boundary handle's ``admit``). Without one, non-standing entries a query names
+        are reported (``RecallOutcome.outcome is None``) and never read into the cycle."""
         self.settings = settings or load_settings(CycleSettings)
         s = self.settings
         self.boundary_id = boundary_id
@@ -106,6 +134,7 @@ class SelectionBroadcastCycle:
         self.count_tokens = count_tokens or model_token_counter()
         self.run_id = run_id or f"cycle-{uuid.uuid4().hex[:16]}"
         self.recall_limit = recall_limit
+        self.recaller = recaller if recaller is not None else _as_recaller(gate)
         self.buffer = PreconsciousBuffer(s.buffer_capacity)
         self.workspace = ConsciousWorkspace(s.workspace_capacity)
         self.arbiter = Arbiter(RepeatKeyPenalty(s.repeat_key_penalty, s.repeat_key_penalty_decay))
@@ -152,6 +181,7 @@ class SelectionBroadcastCycle:
         buffer_decisions = self.buffer.offer(competition.waiting)
         buffer_decisions += self.buffer.decay(s.buffer_decay, s.buffer_floor)
         buffer_decisions += self.buffer.offer(competition.evicted)
+        stale = self._drop_stale()
 
         context = format_broadcast(
             self.workspace.items(),
@@ -190,7 +220,7 @@ class SelectionBroadcastCycle:
                 "no gate: pass gate=engine.boundary(boundary_id)"
             )
 
-        recalled = self._recall(queries)
+        recalled, admissions = self._recall(queries)
         linked = self._link_activation()
         buffer_decisions += self.buffer.offer(recalled)
         buffer_decisions += self.buffer.offer(linked)
@@ -209,20 +239,41 @@ class SelectionBroadcastCycle:
             linked_ids=tuple(c.id for c in linked),
             buffer_decisions=tuple(buffer_decisions),
             gate=gate_outcomes,
+            recall_admissions=admissions,
+            stale_ids=stale,
         )
 
     # -- after the broadcast -------------------------------------------------------------------
 
-    def _recall(self, queries: Sequence[ArbitratedProposal]) -> list[Candidate]:
-        """Admitted query_memory proposals: their entry ids and keys, read in batches."""
+    def _drop_stale(self) -> tuple[str, ...]:
+        """Conscious items whose entry no longer stands in the record leave the workspace."""
+        items = self.workspace.items()
+        if not items:
+            return ()
+        statuses = self.source.statuses([i.id for i in items])
+        stale = tuple(sorted(i for i, status in statuses.items() if status in CYCLE_INELIGIBLE))
+        for item_id in stale:
+            self.workspace.evict(item_id)
+        return stale
+
+    def _recall(
+        self, queries: Sequence[ArbitratedProposal]
+    ) -> tuple[list[Candidate], tuple[RecallOutcome, ...]]:
+        """Admitted query_memory proposals: their entry ids and keys, read in batches; the
+        non-standing ones they name by id come back only as gate-admitted recall copies."""
         if not queries:
-            return []
+            return [], ()
         strength: dict[str, float] = {}
         by_id: dict[str, float] = {}
+        asked_by: dict[str, tuple[float, str]] = {}  # entry id -> (priority, subscriber)
         by_key: dict[str, float] = {}
         for q in queries:
             for entry_id in q.proposal.entry_ids:
                 by_id[entry_id] = max(by_id.get(entry_id, 0.0), q.effective_priority)
+                asked_by[entry_id] = max(
+                    asked_by.get(entry_id, (0.0, q.subscriber)),
+                    (q.effective_priority, q.subscriber),
+                )
             by_key[q.proposal.key] = max(by_key.get(q.proposal.key, 0.0), q.effective_priority)
         records: list[tuple[EntryRecord, float]] = []
         records += [(r, by_id[r.id]) for r in self.source.load_linked(sorted(by_id))]
@@ -231,15 +282,58 @@ class SelectionBroadcastCycle:
             for r in self.source.recall_by_key(sorted(by_key), self.recall_limit)
             if r.key in by_key
         ]
+        copies, admissions = self._admit_non_standing(sorted(by_id), asked_by)
+        if copies:
+            records += [
+                (r, by_id[copies[r.id]])
+                for r in self.source.load_linked(sorted(copies))
+                if r.id in copies
+            ]
         found: dict[str, EntryRecord] = {}
         for record, priority in records:
             found[record.id] = record
             strength[record.id] = max(strength.get(record.id, 0.0), min(1.0, priority))
-        return [
+        candidates = [
             Candidate.from_entry(found[i], activation=strength[i], origin=CandidateOrigin.RECALLED)
             for i in sorted(found)
             if i not in self.workspace
         ]
+        return candidates, admissions
+
+    def _admit_non_standing(
+        self, ids: Sequence[str], asked_by: Mapping[str, tuple[float, str]]
+    ) -> tuple[dict[str, str], tuple[RecallOutcome, ...]]:
+        """Copy id -> original id for the non-standing entries named by id: a copy still held,
+        or one the gate admits now (one recall set per asking subscriber)."""
+        copies: dict[str, str] = {}
+        wanted: dict[str, list[str]] = {}
+        for row in self.source.non_standing(ids):
+            if row.copy_id is not None:
+                copies[row.copy_id] = row.id
+            else:
+                wanted.setdefault(asked_by[row.id][1], []).append(row.id)
+        outcomes: list[RecallOutcome] = []
+        for subscriber, originals in sorted(wanted.items()):
+            if self.recaller is None:
+                outcomes.append(RecallOutcome(subscriber, tuple(originals), None, None, None, ()))
+                continue
+            admission = self.recaller.admit(originals, writer_id=subscriber)
+            decision = admission.decision
+            admitted = decision.outcome == "commit"
+            named = {o: c for o, c in admission.copies.items() if o in originals}
+            if admitted:
+                copies.update({c: o for o, c in named.items()})
+            outcomes.append(
+                RecallOutcome(
+                    subscriber,
+                    tuple(originals),
+                    str(decision.outcome),
+                    decision.set_id,
+                    decision.receipt_id,
+                    tuple(sorted(named.items())) if admitted else (),
+                )
+            )
+        return copies, tuple(outcomes)
 
     def _link_activation(self) -> list[Candidate]:
         """Conscious items activate their explicit linked_ids for the next competition."""
@@ -290,3 +384,7 @@ class SelectionBroadcastCycle:
                 )
             )
         return tuple(outcomes)
+
+
+def _as_recaller(gate: GateSink | None) -> RecallGate | None:
+    return gate if isinstance(gate, RecallGate) else None

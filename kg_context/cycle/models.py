@@ -34,6 +34,7 @@ __all__ = [
     "ConsciousItem",
     "EntryRecord",
     "ProposalKind",
+    "RecallTag",
     "SubscriberReport",
     "SubscriberStatus",
     "TaskValue",
@@ -64,7 +65,7 @@ class CompetitionReason(StrEnum):
     CAPACITY_EVICTED = "capacity_evicted"  # a conscious item displaced by a stronger candidate
     CAPACITY_REJECTED = "capacity_rejected"  # workspace full of stronger items; stays preconscious
     DUPLICATE = "duplicate"  # already conscious (activation refreshed) or repeated in the round
-    INELIGIBLE_STATUS = "ineligible_status"  # retired or invalidated in the record
+    INELIGIBLE_STATUS = "ineligible_status"  # not standing in the record (and no recall copy)
     DECAYED_BELOW_MIN = "decayed_below_min_activation"  # a conscious item that faded out
 
 
@@ -94,8 +95,31 @@ def _unit(name: str, value: float) -> None:
 
 
 @dataclass(frozen=True, slots=True)
+class RecallTag:
+    """What an admitted recall copy stands for, read from the graph when the copy was read: its
+    original (id, class, status now, set seq, superseder), the recall set that admitted the copy
+    through the gate and that set's commit receipt."""
+
+    original_id: str
+    original_class: str
+    original_status: str
+    original_set_seq: int
+    superseded_by: str | None
+    admitted_in: str
+    receipt_id: str | None
+
+    def text(self) -> str:
+        said = f"recalled {self.original_id}, matched in set {self.original_set_seq}, "
+        said += self.original_status
+        if self.superseded_by:
+            said += f", superseded by {self.superseded_by}"
+        return f"{said}; admitted in {self.admitted_in}"
+
+
+@dataclass(frozen=True, slots=True)
 class EntryRecord:
-    """An ``:Entry`` as the cycle reads it from the graph, with its explicit outgoing links."""
+    """An ``:Entry`` as the cycle reads it from the graph, with its explicit outgoing links
+    (``recall``: set when the entry is an admitted recall copy)."""
 
     id: str
     key: str
@@ -103,6 +127,7 @@ class EntryRecord:
     entry_class: str
     status: str
     linked_ids: tuple[str, ...] = ()
+    recall: RecallTag | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +143,7 @@ class Candidate:
     status: str = EntryStatus.LIVE.value  # the record status tag (live, superseded, at_risk, ...)
     entry_class: str | None = None
     activated_by: tuple[str, ...] = ()  # for linked candidates: the conscious ids that linked it
+    recall: RecallTag | None = None  # an admitted recall copy: what it stands for
 
     def __post_init__(self) -> None:
         if not self.id or not self.key:
@@ -145,6 +171,7 @@ class Candidate:
             status=record.status,
             entry_class=record.entry_class,
             activated_by=activated_by,
+            recall=record.recall,
         )
 
     def with_activation(
@@ -160,6 +187,7 @@ class Candidate:
             status=self.status,
             entry_class=self.entry_class,
             activated_by=self.activated_by,
+            recall=self.recall,
         )
 
 
@@ -188,6 +216,7 @@ class BroadcastItem:
     line: str
     tokens: int
     linked_ids: tuple[str, ...]
+    recall: RecallTag | None = None  # set for an admitted recall copy: its original's status
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,7 +56,9 @@ def ensure_password(settings: LocalServerSettings) -> SecretStr:
     if path.exists():
         return local_password(settings)
     path.parent.mkdir(parents=True, exist_ok=True)
-    generated = secrets.token_urlsafe(24)
+    # Never a leading "-": neo4j-admin would read the password as an option and fail
+    # ("Missing required parameter"), once in 64 fresh servers.
+    generated = "k" + secrets.token_urlsafe(24)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(generated + "\n")

@@ -22,7 +22,6 @@ from kg_context.gate.rows import EntryRow, Plan, SetRow
 from kg_context.gate.snapshot import EntryState
 from kg_context.gate.verdicts import SetView
 from kg_context.vocabulary import (
-    CLASS_LABELS,
     LIVE_STATUSES,
     NOT_STANDING,
     RESIDENT_LABEL,
@@ -35,6 +34,7 @@ from kg_context.vocabulary import (
     ReceiptKind,
     SetMode,
     SetStatus,
+    class_label,
 )
 
 __all__ = ["plan_commit"]
@@ -125,7 +125,7 @@ def _entry_row(
     status = EntryStatus.EXPLORED if explored else EntryStatus.LIVE
     return {
         "labels": [
-            CLASS_LABELS[entry.entry_class],
+            class_label(entry.entry_class),
             STATUS_LABELS[status],
             *([] if explored else [RESIDENT_LABEL]),
         ],
@@ -137,7 +137,7 @@ def _entry_row(
             # the embedding work-queue marker (embed_pending seeks it, then removes it).
             "boundary_token": boundary_token(ctx.boundary_id),
             "embedding_pending": True,
-            "class": entry.entry_class.value,
+            "class": entry.entry_class,
             "key": entry.key,
             "body": entry.body,
             "verse": entry.verse.value,
@@ -183,7 +183,7 @@ def _plan_entries(plan: Plan, ctx: Context, view: SetView, seq: int, effects: _E
             boundary_id=boundary.id,
             key=entry.key,
             status=row["props"]["status"],
-            entry_class=entry.entry_class.value,
+            entry_class=entry.entry_class,
             writer_id=proposal.writer_id,
             resident=not explored,
             tokens=tokens,
@@ -218,7 +218,7 @@ def _plan_edges(plan: Plan, entry_id: str, entry: EntryProposal, seq: int, work:
             )
             continue
         plan.derived_from.append({"from": entry_id, "to": ref.entry_id, "essential": ref.essential})
-        if entry.entry_class is EntryClass.INTERFACE and ref.essential:
+        if entry.entry_class == EntryClass.INTERFACE and ref.essential:
             plan.summarizes.append({"from": entry_id, "to": ref.entry_id, "seq": seq})
     for res in entry.requires:
         if res.boundary_id is not None:

@@ -8,6 +8,7 @@ SHA-256 of its text; every receipt records the version it ran under.
 from __future__ import annotations
 
 import hashlib
+import re
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -17,6 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from kg_context.errors import ConfigurationError, field_path
 from kg_context.vocabulary import (
+    DECLARED_CLASS_MAX_CHARS,
+    DECLARED_CLASS_PATTERN,
     PRE_AUTHORIZED_CZAR_CASES,
     EntryClass,
     EntryStatus,
@@ -25,9 +28,16 @@ from kg_context.vocabulary import (
     WriterKind,
 )
 
-__all__ = ["Constitution", "default_constitution_text", "load_constitution", "parse_constitution"]
+__all__ = [
+    "Constitution",
+    "DeclaredClass",
+    "default_constitution_text",
+    "load_constitution",
+    "parse_constitution",
+]
 
 EdgeKind = Literal["derived_from", "requires"]
+_BUILTIN_CLASSES = frozenset(c.value for c in EntryClass)
 
 
 class _Section(BaseModel):
@@ -149,6 +159,31 @@ class HistoryIndexRule(_Section):
     tokens), older ones leave it and stay findable in the record (``kg-context history index``)."""
 
     resident_last: int = Field(default=16, ge=0, le=1024)
+class DeclaredClass(_Section):
+    """A class the constitution adds to the built-in ones (``[classes.<name>]``, seed 002 §5:
+    ontologies that grow). ``root``: its live entries are residency roots. ``lease_sets``: its
+    entries carry a lease (``expires_after``) of at most this many sets, or are superseded by
+    default (``MISSING_LEASE`` otherwise); unset, they hold by reachability like any entry.
+    ``writers``: the writer kinds that may commit it (``CLASS_NOT_ALLOWED`` for any other)."""
+
+    description: str = Field(default="", max_length=500)
+    root: bool = False
+    lease_sets: int | None = Field(default=None, ge=1, le=1_000_000)
+    writers: tuple[WriterKind, ...] = Field(min_length=1)
+
+
+def _declared_classes(value: dict[str, DeclaredClass]) -> dict[str, DeclaredClass]:
+    """A declared name is lowercase ``a_b`` words, at most 40 characters, and never a built-in
+    class (``interface``, the czar's, included): a declaration adds, it never redefines."""
+    for name in value:
+        if name in _BUILTIN_CLASSES:
+            raise ValueError(f"{name!r} is a built-in class; a declared class cannot redefine it")
+        if len(name) > DECLARED_CLASS_MAX_CHARS or not re.fullmatch(DECLARED_CLASS_PATTERN, name):
+            raise ValueError(
+                f"class name {name!r} is not lowercase words joined by '_' "
+                f"(at most {DECLARED_CLASS_MAX_CHARS} characters)"
+            )
+    return value
 
 
 class Limits(_Section):
@@ -175,6 +210,7 @@ class Constitution(_Section):
     horizon: HorizonRule = HorizonRule()
     history_index: HistoryIndexRule = HistoryIndexRule()
     limits: Limits = Limits()
+    classes: dict[str, DeclaredClass] = Field(default_factory=dict, max_length=64)
     # The exact text it was parsed from, and its digest (set by parse_constitution).
     text: str = Field(default="", exclude=True)
     sha256: str = Field(default="", exclude=True)
@@ -183,7 +219,25 @@ class Constitution(_Section):
     def _operator_may_amend(self) -> Constitution:
         if not self.roots.classes:
             raise ValueError("roots.classes must name at least one root class")
+        _declared_classes(self.classes)
         return self
+
+    # -- classes: the built-in ones and those declared by [classes.<name>] -----------------------
+
+    def knows_class(self, name: str) -> bool:
+        return name in self.classes or name in _BUILTIN_CLASSES
+
+    def may_write(self, kind: WriterKind, name: str) -> bool:
+        """Whether writers of ``kind`` may commit entries of class ``name``."""
+        declared = self.classes.get(name)
+        if declared is not None:
+            return kind in declared.writers
+        return name in self.writers.allowed(kind)
+
+    def root_class_names(self) -> list[str]:
+        """The residency root classes: ``[roots] classes`` plus every declared ``root = true``."""
+        declared = [n for n, d in sorted(self.classes.items()) if d.root]
+        return [c.value for c in self.roots.classes] + declared
 
 
 def parse_constitution(text: str, *, source: str = "constitution") -> Constitution:

@@ -27,6 +27,8 @@ from pydantic import (
 from kg_context.errors import InputValidationError, field_path
 from kg_context.vocabulary import (
     CLASS_LABELS,
+    DECLARED_CLASS_MAX_CHARS,
+    DECLARED_CLASS_PATTERN,
     DELIBERATIVE_CLASSES,
     RESIDENT_LABEL,
     STATUS_LABELS,
@@ -146,7 +148,11 @@ class EntryProposal(_Strict):
     """One typed entry a writer proposes."""
 
     id: str | None = Field(default=None, pattern=_ID)
-    entry_class: EntryClass = Field(alias="class")
+    # A built-in class (``EntryClass``) or one the boundary's constitution declares
+    # (``[classes.<name>]``): the shape is checked here, whether it is known by the gate.
+    entry_class: str = Field(
+        alias="class", max_length=DECLARED_CLASS_MAX_CHARS, pattern=DECLARED_CLASS_PATTERN
+    )
     key: str = Field(min_length=1, max_length=512)
     body: str = Field(max_length=MAX_BODY_CHARS)
     verse: Verse = Verse.LOCAL
@@ -174,6 +180,11 @@ class EntryProposal(_Strict):
             ("requires", self.requires),
         ]
         return [(edge, ref) for edge, refs in edges for ref in refs if ref.boundary_id is not None]
+
+    @field_validator("entry_class", mode="before")
+    @classmethod
+    def _class_name(cls, value: object) -> object:
+        return value.value if isinstance(value, EntryClass) else value
 
     @field_validator("attributes")
     @classmethod

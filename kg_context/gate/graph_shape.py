@@ -157,7 +157,7 @@ def non_standing_dependency(view: SetView, _: Constitution, snapshot: Snapshot) 
     moved, superseded = _leaving(view)
     for _proposal, entry_id, entry in view.entries:
         deps = [(r.entry_id, r.boundary_id, True) for r in entry.requires]
-        if entry.entry_class is not EntryClass.INTERFACE:
+        if entry.entry_class != EntryClass.INTERFACE:
             deps += [(r.entry_id, r.boundary_id, False) for r in entry.derived_from if r.essential]
         for ref_id, where, requires in deps:
             status = _status_of(view, snapshot, ref_id, where)

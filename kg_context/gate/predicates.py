@@ -27,7 +27,14 @@ from kg_context.gate.leases import foundational_mark
 from kg_context.gate.snapshot import Snapshot
 from kg_context.gate.status_machine import is_legal
 from kg_context.gate.verdicts import Check, SetView, Violation, halt, reject
-from kg_context.vocabulary import NOT_STANDING, EntryStatus, ReasonCode, ThresholdParameter
+from kg_context.vocabulary import (
+    NOT_STANDING,
+    EntryStatus,
+    ReasonCode,
+    SetKind,
+    ThresholdParameter,
+    WriterKind,
+)
 
 __all__ = [
     "HALTS",
@@ -72,14 +79,31 @@ def set_size(view: SetView, c: Constitution, _: Snapshot) -> Violation | None:
 
 
 def class_allowed(view: SetView, c: Constitution, _: Snapshot) -> Violation | None:
+    """A class is built in or declared by the constitution (``UNDECLARED_CLASS``: a writer never
+    declares one for itself), and the writer's kind may commit it (``CLASS_NOT_ALLOWED``). An
+    operator's migration set (``ontology.migrate``) may write any class the constitution knows:
+    it re-types entries under a ratified ontology change, and retiring the old entries out of
+    the window is an operator's act anyway."""
     for proposal, entry_id, entry in view.entries:
-        allowed = c.writers.allowed(proposal.writer_kind)
-        if entry.entry_class not in allowed:
+        name, kind = entry.entry_class, proposal.writer_kind
+        migration = proposal.kind == SetKind.MIGRATION and kind == WriterKind.OPERATOR
+        if not c.knows_class(name):
+            return reject(
+                ReasonCode.UNDECLARED_CLASS,
+                f"entry {entry_id}: class {name!r} is neither built in nor declared by "
+                f"constitution {c.version}",
+                f"[classes.{name}] writers = [{kind.value!r}] (a ratified constitution change)",
+            )
+        if not migration and not c.may_write(kind, name):
+            amendment = (
+                f"[classes.{name}] writers += [{kind.value!r}]"
+                if name in c.classes
+                else f"[writers] {kind.value} += [{name!r}]"
+            )
             return reject(
                 ReasonCode.CLASS_NOT_ALLOWED,
-                f"entry {entry_id}: writer kind {proposal.writer_kind.value} may not commit "
-                f"class {entry.entry_class.value}",
-                f"[writers] {proposal.writer_kind.value} += [{entry.entry_class.value!r}]",
+                f"entry {entry_id}: writer kind {kind.value} may not commit class {name}",
+                amendment,
             )
     return None
 
@@ -127,30 +151,37 @@ def provenance_required(view: SetView, c: Constitution, _: Snapshot) -> Violatio
         ):
             return reject(
                 ReasonCode.MISSING_PROVENANCE,
-                f"entry {entry_id} (class {entry.entry_class.value}) declares no DERIVED_FROM "
+                f"entry {entry_id} (class {entry.entry_class}) declares no DERIVED_FROM "
                 "and no `source` attribute",
-                f"[provenance] required_classes -= [{entry.entry_class.value!r}]",
+                f"[provenance] required_classes -= [{entry.entry_class!r}]",
             )
     return None
 
 
 def deliberative_lease(view: SetView, c: Constitution, _: Snapshot) -> Violation | None:
+    """Deliberative entries, and entries of a declared class with ``lease_sets``, carry a lease
+    within their limit or are superseded by default (``MISSING_LEASE``)."""
     deliberative = set(c.deliberative.classes)
     for _proposal, entry_id, entry in view.entries:
-        if entry.entry_class not in deliberative:
+        declared = c.classes.get(entry.entry_class)
+        if declared is not None and declared.lease_sets is not None:
+            limit, section = declared.lease_sets, f"[classes.{entry.entry_class}] lease_sets"
+        elif entry.entry_class in deliberative:
+            limit, section = c.deliberative.max_lease_sets, "[deliberative] max_lease_sets"
+        else:
             continue
         if entry.expires_after is None and not entry.superseded_by_default:
             return reject(
                 ReasonCode.MISSING_LEASE,
-                f"deliberative entry {entry_id} (class {entry.entry_class.value}) carries neither "
+                f"entry {entry_id} (class {entry.entry_class}) carries neither "
                 "expires_after nor superseded_by_default",
             )
-        if entry.expires_after is not None and entry.expires_after > c.deliberative.max_lease_sets:
+        if entry.expires_after is not None and entry.expires_after > limit:
             return reject(
                 ReasonCode.MISSING_LEASE,
-                f"deliberative entry {entry_id} asks a lease of {entry.expires_after} sets; "
-                f"deliberative.max_lease_sets is {c.deliberative.max_lease_sets}",
-                f"[deliberative] max_lease_sets = {entry.expires_after}",
+                f"entry {entry_id} (class {entry.entry_class}) asks a lease of "
+                f"{entry.expires_after} sets; {section} is {limit}",
+                f"{section} = {entry.expires_after}",
             )
     return None
 

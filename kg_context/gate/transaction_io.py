@@ -185,7 +185,7 @@ def load_claims(
         boundary_id=snapshot.boundary.id,
         entry_ids=entry_ids,
         standing=as_values(STANDING_STATUSES),
-        root_classes=[c.value for c in constitution.roots.classes],
+        root_classes=constitution.root_class_names(),
         work=snapshot.boundary.work_seq,
         default_lease=default_lease,
         recall_max_entries=recall_max_entries,

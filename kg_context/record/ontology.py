@@ -14,8 +14,19 @@ An at-risk entry leaves that state through a governed set only:
 - or a revalidation set that keeps it in its class (``revalidates`` names the ontology entry;
   otherwise ``WEAK_REVALIDATION`` halts it).
 
-The class list is the built-in ``EntryClass`` enum: a new class is one of those the boundary
-starts using (its Neo4j label comes with it); class names outside it stay a typed rejection.
+Classes are the built-in ``EntryClass`` ones plus those the boundary's constitution declares
+(``[classes.<name>]``, ratified as a governed constitution change by an operator): a change may
+split into, or re-class toward, a declared class; a name that is neither stays a typed rejection
+(``InputValidationError``), before anything is written.
+
+Dependents (issue 11 item 3): the standing entries that ``REQUIRES`` (any policy) or essentially
+``DERIVED_FROM`` an entry the change puts at risk go at risk with it, one hop, in the same set,
+naming the change as their failed ancestor. One hop, not the transitive closure: a re-classed
+entry's content did not change, only its type, and it is the direct dependent that relied on the
+type. A dependent's own dependents rely on the dependent, whose content did not change either;
+if its revalidation fails and it is invalidated, the invalidation walk carries the risk on,
+transitively, as it does for any failure. Supporting derivations are not moved (they are flagged
+by invalidation, never moved by it either).
 """
 
 from __future__ import annotations
@@ -29,6 +40,7 @@ from typing import Literal
 from kg_context.db.executor import QueryExecutor
 from kg_context.errors import InputValidationError, StateError
 from kg_context.gate.boundary import Boundary
+from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import (
     DELIBERATIVE_CLASSES,
     EntryClass,
@@ -39,7 +51,12 @@ from kg_context.gate.contracts import (
     WriterKind,
 )
 from kg_context.gate.decision import Decision
-from kg_context.vocabulary import JustificationCase, SetKind
+from kg_context.vocabulary import (
+    STANDING_STATUSES,
+    JustificationCase,
+    SetKind,
+    as_values,
+)
 
 __all__ = ["OntologyChange", "OntologyDecision", "change", "migrate"]
 
@@ -51,17 +68,17 @@ DEFAULT_BATCH = 32
 @dataclass(frozen=True, slots=True)
 class OntologyChange:
     op: Op
-    source: EntryClass
-    into: tuple[EntryClass, ...]
+    source: str
+    into: tuple[str, ...]
 
     def check(self) -> None:
         if self.op == "split" and (len(self.into) < 2 or len(set(self.into)) != len(self.into)):
             raise InputValidationError("a split names two or more distinct classes to split into")
-        if self.op == "new_class" and (len(self.into) != 1 or self.into[0] is self.source):
+        if self.op == "new_class" and (len(self.into) != 1 or self.into[0] == self.source):
             raise InputValidationError("a new class names one class other than the source")
 
     def describe(self) -> str:
-        return f"{self.op} {self.source.value} -> {' | '.join(c.value for c in self.into)}"
+        return f"{self.op} {self.source} -> {' | '.join(self.into)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +86,7 @@ class OntologyDecision:
     decision: Decision
     change_entry_id: str
     at_risk: tuple[str, ...]
+    dependents: tuple[str, ...] = ()  # standing dependents put at risk with them (one hop)
 
 
 def change(
@@ -80,17 +98,32 @@ def change(
     reason: str,
     operator_id: str,
 ) -> OntologyDecision:
-    """Declare an ontology change as one operator set; standing entries of ``source`` go
-    at_risk with the change as their failed ancestor."""
+    """Declare an ontology change as one operator set; standing entries of ``source``, and the
+    standing entries that depend on them (one hop), go at_risk with the change as their failed
+    ancestor. Every class is built in or declared by the boundary's constitution."""
     if not reason.strip() or not operator_id:
         raise InputValidationError("an ontology change names its operator and gives a reason")
-    declared = OntologyChange(op, _cls(source), tuple(_cls(c) for c in into))
+    constitution = boundary.constitution()
+    declared = OntologyChange(
+        op, _cls(source, constitution), tuple(_cls(c, constitution) for c in into)
+    )
     declared.check()
     executor, boundary_id = boundary.executor, boundary.id
     rows = executor.read(
         "ontology/standing_of_class",
         boundary_id=boundary_id,
-        entry_class=declared.source.value,
+        entry_class=declared.source,
+        standing=as_values(STANDING_STATUSES - {EntryStatus.AT_RISK}),
+    )
+    moved = tuple(r["id"] for r in rows)
+    dependents = tuple(
+        r["id"]
+        for r in executor.read(
+            "ontology/dependents",
+            ids=list(moved),
+            boundary_id=boundary_id,
+            standing=as_values(STANDING_STATUSES - {EntryStatus.AT_RISK}),
+        )
     )
     state = executor.read("boundary/get", boundary_id=boundary_id)
     if not state:
@@ -101,8 +134,8 @@ def change(
     body = json.dumps(
         {
             "op": declared.op,
-            "source": declared.source.value,
-            "into": [c.value for c in declared.into],
+            "source": declared.source,
+            "into": list(declared.into),
             "reason": reason,
         },
         sort_keys=True,
@@ -111,16 +144,15 @@ def change(
         {
             "id": entry_id,
             "class": "pin",
-            "key": f"ontology/{declared.source.value}",
+            "key": f"ontology/{declared.source}",
             "body": body,
             "attributes": {
                 "op": declared.op,
-                "source": declared.source.value,
-                "into": ",".join(c.value for c in declared.into),
+                "source": declared.source,
+                "into": ",".join(declared.into),
             },
         }
     )
-    moved = tuple(r["id"] for r in rows)
     transitions = tuple(
         Transition(
             entry_id=i,
@@ -131,6 +163,16 @@ def change(
             justification=(f"ontology change {entry_id}: {declared.describe()}",),
         )
         for i in moved
+    ) + tuple(
+        Transition(
+            entry_id=i,
+            to=EntryStatus.AT_RISK,
+            reason=f"depends on an entry the ontology change {declared.describe()} re-classes",
+            case=JustificationCase.ONTOLOGY,
+            failed_ancestors=(entry_id,),
+            justification=(f"a dependency's class is under ontology change {entry_id}",),
+        )
+        for i in dependents
     )
     proposal = Proposal(
         id=set_id,
@@ -140,11 +182,16 @@ def change(
         set_id=set_id,
         entries=(ontology_entry,),
         transitions=transitions,
-        summary=f"ontology {declared.describe()}: {len(moved)} entries at risk ({reason})"[:2000],
+        summary=(
+            f"ontology {declared.describe()}: {len(moved)} entries and {len(dependents)} "
+            f"dependents at risk ({reason})"
+        )[:2000],
         kind=SetKind.ONTOLOGY,
     )
     decision = boundary.commit(proposal)
-    return OntologyDecision(decision, entry_id, moved if decision.outcome == "commit" else ())
+    if decision.outcome != "commit":
+        return OntologyDecision(decision, entry_id, ())
+    return OntologyDecision(decision, entry_id, moved, dependents)
 
 
 def migrate(
@@ -165,20 +212,21 @@ def migrate(
         raise InputValidationError("batch must be at least 1")
     executor, boundary_id = boundary.executor, boundary.id
     declared = _change_of(executor, boundary_id, change_entry_id)
-    targets = {old: _cls(new) for old, new in moves.items()}
+    constitution = boundary.constitution()
+    targets = {old: _cls(new, constitution) for old, new in moves.items()}
     rows = executor.read("ontology/entries", ids=sorted(targets), boundary_id=boundary_id)
     found = {r["id"]: r for r in rows}
     for old, new in sorted(targets.items()):
         row = found.get(old)
         if row is None:
             raise StateError(f"no entry {old} in boundary {boundary_id}")
-        if row["status"] != EntryStatus.AT_RISK.value or row["class"] != declared.source.value:
+        if row["status"] != EntryStatus.AT_RISK.value or row["class"] != declared.source:
             raise StateError(
                 f"{old} is a {row['status']} {row['class']}; migration moves at-risk "
-                f"{declared.source.value} entries"
+                f"{declared.source} entries"
             )
         if new not in declared.into:
-            raise StateError(f"{declared.describe()} does not name class {new.value}")
+            raise StateError(f"{declared.describe()} does not name class {new}")
     ordered = sorted(targets.items())
     decisions = []
     for start in range(0, len(ordered), batch):
@@ -192,7 +240,7 @@ def migrate(
 def _migration(
     boundary_id: str,
     change_entry_id: str,
-    chunk: list[tuple[str, EntryClass]],
+    chunk: list[tuple[str, str]],
     found: dict[str, dict[str, object]],
     reason: str,
     writer_id: str,
@@ -203,12 +251,12 @@ def _migration(
     transitions = []
     for old, new in chunk:
         row = found[old]
-        new_id = f"{old}@{new.value}"
+        new_id = f"{old}@{new}"
         entries.append(
             EntryProposal.model_validate(
                 {
                     "id": new_id,
-                    "class": new.value,
+                    "class": new,
                     "key": row["key"],
                     "body": row["body"] or "",
                     "verse": row["verse"] or "local",
@@ -227,7 +275,7 @@ def _migration(
                 entry_id=old,
                 to=EntryStatus.RETIRED,
                 resident=False,
-                reason=f"migrated to {new.value} as {new_id}: {reason}"[:2000],
+                reason=f"migrated to {new} as {new_id}: {reason}"[:2000],
                 case=JustificationCase.MIGRATION,
                 justification=(f"migrated to {new_id}", f"ontology change {change_entry_id}"),
             )
@@ -251,15 +299,16 @@ def _change_of(executor: QueryExecutor, boundary_id: str, change_entry_id: str) 
     if not rows or not str(rows[0]["key"]).startswith("ontology/"):
         raise StateError(f"no ontology change {change_entry_id} in boundary {boundary_id}")
     body = json.loads(rows[0]["body"])
-    return OntologyChange(
-        body["op"], EntryClass(body["source"]), tuple(EntryClass(c) for c in body["into"])
-    )
+    return OntologyChange(body["op"], str(body["source"]), tuple(str(c) for c in body["into"]))
 
 
-def _cls(value: EntryClass | str) -> EntryClass:
-    try:
-        return EntryClass(value)
-    except ValueError:
+def _cls(value: EntryClass | str, constitution: Constitution) -> str:
+    name = value.value if isinstance(value, EntryClass) else str(value)
+    if not constitution.knows_class(name):
+        known = [c.value for c in EntryClass] + sorted(constitution.classes)
         raise InputValidationError(
-            f"unknown class {value!r}; classes are {', '.join(c.value for c in EntryClass)}"
-        ) from None
+            f"unknown class {name!r}: neither built in nor declared by constitution "
+            f"{constitution.version} ([classes.{name}] declares it, ratified by an operator); "
+            f"classes are {', '.join(known)}"
+        )
+    return name

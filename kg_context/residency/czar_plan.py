@@ -395,4 +395,4 @@ def _plan_residency(
 
 
 def constitution_roots(constitution: Constitution) -> list[str]:
-    return [c.value for c in constitution.roots.classes]
+    return constitution.root_class_names()

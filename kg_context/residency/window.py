@@ -5,7 +5,8 @@ index lines, their tokens counted in ``prompt_tokens``), so a reader finds histo
 Order is deterministic: classes in the order of ``EntryClass`` (roots first), then by the seq of
 the set that committed each entry, then by id. Every line carries the entry's status tag; recalled
 scratch copies also carry their recall tag ("recalled: matched in set 17, retired, superseded by
-e-31; one use").
+e-31; one use"), or, once a committed entry of another set holds the copy, who promoted it
+("...; promoted by d-40"): a promoted copy's one use is over and it stays.
 """
 
 from __future__ import annotations
@@ -109,17 +110,20 @@ class Window:
         }
 
 
-def _tag(status: str, attributes: dict[str, Any]) -> str:
+def _tag(status: str, attributes: dict[str, Any], promoted_by: str | None = None) -> str:
     recalled = attributes.get("recall_tag")
     if isinstance(recalled, str):
-        return f"{status}; recalled: {recalled}; one use"
+        use = f"promoted by {promoted_by}" if promoted_by else "one use"
+        return f"{status}; recalled: {recalled}; {use}"
     return status
 
 
 def window(boundary: Boundary) -> Window:
     """The resident entries of ``boundary`` in prompt order."""
     boundary_id = boundary.id
-    rows = boundary.executor.read("window/resident", boundary_id=boundary_id)
+    rows = boundary.executor.read(
+        "window/resident", boundary_id=boundary_id, scratch_class=EntryClass.SCRATCH.value
+    )
     entries = [
         WindowEntry(
             id=r["id"],
@@ -130,7 +134,7 @@ def window(boundary: Boundary) -> Window:
             tokens=int(r["tokens"]),
             set_seq=int(r["set_seq"] or 0),
             set_id=str(r["set_id"]),
-            tag=_tag(r["status"], json.loads(r["attributes"])),
+            tag=_tag(r["status"], json.loads(r["attributes"]), r.get("promoted_by")),
         )
         for r in rows
     ]

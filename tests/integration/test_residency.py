@@ -373,12 +373,22 @@ def test_recalled_entry_is_tagged_used_once_and_stays_if_promoted(
     _commit(
         team,
         boundary_id,
-        entry(key="db-history", body="why we left Postgres", requires=[{"entry_id": promoted}]),
+        entry(
+            key="db-history",
+            body="why we left Postgres",
+            id=f"{boundary_id}-hist",
+            requires=[{"entry_id": promoted}],
+        ),
     )
     _commit(team, boundary_id, entry(cls="goal", key="g3", body="later"))
     run_czar(team)
-    shown = {e.id for e in window(team).entries}
-    assert promoted in shown and again.copies[dep] in shown  # held through the copied edge
+    shown_now = {e.id: e for e in window(team).entries}
+    assert promoted in shown_now and again.copies[dep] in shown_now  # held through the copied edge
+    # The window says so: the promoted copies' "one use" is over (the triangle's finding).
+    holder = f"{boundary_id}-hist"
+    assert shown_now[promoted].tag.endswith(f"; promoted by {holder}")
+    assert shown_now[again.copies[dep]].tag.endswith(f"; promoted by {holder}")
+    assert "one use" not in shown_now[promoted].tag
     assert why(team, promoted).held
 
 

@@ -132,6 +132,9 @@ def test_recall_by_key_seeks_the_boundarys_own_entries(
         boundary_id=boundary_id,
         exclude_statuses=[],
         limit=5,
+        scratch_class="scratch",
+        recall_kind="recall",
+        commit_kind="commit",
     )
     assert [r["id"] for r in rows] == [target]
     summary = driver.execute_query(
@@ -140,6 +143,9 @@ def test_recall_by_key_seeks_the_boundarys_own_entries(
         boundary_id=crowded,
         exclude_statuses=[],
         limit=5,
+        scratch_class="scratch",
+        recall_kind="recall",
+        commit_kind="commit",
         database_=engine.executor.database,
     ).summary
     assert summary.profile is not None

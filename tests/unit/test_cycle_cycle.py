@@ -22,6 +22,7 @@ from kg_context.cycle import (
     to_gate_proposal,
 )
 from kg_context.cycle.arbitration import ArbitratedProposal
+from kg_context.cycle.source import NonStanding
 from kg_context.errors import ConfigurationError
 from kg_context.gate.contracts import EntryClass, Proposal, WriterKind
 from kg_context.settings import CycleSettings
@@ -29,7 +30,7 @@ from kg_context.vocabulary import CYCLE_INELIGIBLE
 
 
 class FakeSource:
-    """Entries by id, filtered like the Cypher (retired and invalidated left out)."""
+    """Entries by id, filtered like the Cypher (every non-standing status left out)."""
 
     def __init__(self, records: Iterable[EntryRecord]) -> None:
         self.records = {r.id: r for r in records}
@@ -49,6 +50,17 @@ class FakeSource:
         return [r for r in sorted(found, key=lambda r: r.id) if r.status not in CYCLE_INELIGIBLE][
             :limit
         ]
+
+    def non_standing(self, ids: Sequence[str]) -> list[NonStanding]:
+        self.reads.append(("non_standing", tuple(ids)))
+        return [
+            NonStanding(i, self.records[i].key, self.records[i].status, None)
+            for i in sorted(set(ids))
+            if i in self.records and self.records[i].status in CYCLE_INELIGIBLE
+        ]
+
+    def statuses(self, ids: Sequence[str]) -> dict[str, str]:
+        return {i: self.records[i].status for i in ids if i in self.records}
 
 
 @dataclass(frozen=True)
@@ -198,9 +210,9 @@ def test_bus_proposals_flow_through_arbitration_admission_recall_and_gate() -> N
     fact, question = gate.received
     assert fact.writer_id == "specialist" and fact.writer_kind is WriterKind.AGENT
     assert fact.targets == ("sky",) and fact.boundary_id == "bnd"
-    assert fact.entries[0].entry_class is EntryClass.FACT
+    assert fact.entries[0].entry_class == EntryClass.FACT
     assert [p.entry_id for p in fact.entries[0].derived_from] == ["a"]
-    assert question.entries[0].entry_class is EntryClass.OPEN_QUESTION
+    assert question.entries[0].entry_class == EntryClass.OPEN_QUESTION
     assert question.entries[0].key == "contradiction:sky"
     assert question.entries[0].expires_after == settings().contradiction_lease_sets
     assert [p.essential for p in question.entries[0].derived_from] == [False, False]
@@ -276,13 +288,12 @@ def test_durable_proposals_without_a_gate_are_refused() -> None:
         cycle.run()
 
 
-def test_offer_entries_reads_the_graph_once_and_skips_retired() -> None:
+def test_offer_entries_reads_the_graph_once_and_skips_non_standing() -> None:
     source = FakeSource([rec("a"), rec("b", status="invalidated"), rec("c", status="superseded")])
     cycle = make_cycle(source)
     cycle.offer_entries(["a", "b", "c", "missing"], activation=0.7)
     assert [(c.id, c.status, c.origin) for c in cycle.buffer.ranked()] == [
         ("a", "live", CandidateOrigin.STORED),
-        ("c", "superseded", CandidateOrigin.STORED),
     ]
     assert len(source.reads) == 1
 

@@ -59,6 +59,15 @@ def test_provisioning_generates_a_random_password_kept_0600(tmp_path: Path) -> N
     assert mode == 0o600, oct(mode)
 
 
+def test_a_generated_password_never_reads_as_an_option(tmp_path: Path) -> None:
+    # token_urlsafe starts with "-" once in 64 draws; neo4j-admin then took it for an option
+    starts = {
+        neo4j_local.ensure_password(_settings(tmp_path / str(i))).get_secret_value()[0]
+        for i in range(300)
+    }
+    assert "-" not in starts
+
+
 def test_the_environment_overrides_the_password_file_and_writes_none(tmp_path: Path) -> None:
     from pydantic import SecretStr
 

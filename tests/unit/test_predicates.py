@@ -34,6 +34,7 @@ from kg_context.gate.constitution import (
     AuthorityRule,
     Constitution,
     CrossBoundaryRule,
+    DeclaredClass,
     DensityRule,
     Limits,
     default_constitution_text,
@@ -158,6 +159,14 @@ def _state(
 
 def _rules(**sections: Any) -> Constitution:
     return RULES.model_copy(update=sections)
+
+
+_BUG_RULES = _rules(
+    classes={
+        "bug": DeclaredClass(root=True, writers=(WriterKind.AGENT, WriterKind.MODEL)),
+        "experiment": DeclaredClass(lease_sets=5, writers=(WriterKind.AGENT,)),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -330,6 +339,34 @@ ROWS: list[Row] = [
         class_allowed,
         S(_proposal(_entry("a"), kind="tool")),
         S(_proposal(_entry("a"), kind="agent")),
+    ),
+    Row(
+        "a class no constitution declared",
+        ReasonCode.UNDECLARED_CLASS,
+        class_allowed,
+        S(_proposal(_entry("a", "bug"), kind="agent")),
+        S(_proposal(_entry("a", "bug"), kind="agent"), rules=_BUG_RULES),
+    ),
+    Row(
+        "writer kind the declared class does not name",
+        ReasonCode.CLASS_NOT_ALLOWED,
+        class_allowed,
+        S(_proposal(_entry("a", "bug"), kind="tool"), rules=_BUG_RULES),
+        S(_proposal(_entry("a", "bug"), kind="model"), rules=_BUG_RULES),
+    ),
+    Row(
+        "declared class with lease_sets, entry without a lease",
+        ReasonCode.MISSING_LEASE,
+        deliberative_lease,
+        S(_proposal(_entry("x", "experiment"), kind="agent"), rules=_BUG_RULES),
+        S(_proposal(_entry("x", "experiment", expires_after=5), kind="agent"), rules=_BUG_RULES),
+    ),
+    Row(
+        "declared class lease over its lease_sets",
+        ReasonCode.MISSING_LEASE,
+        deliberative_lease,
+        S(_proposal(_entry("x", "experiment", expires_after=6), kind="agent"), rules=_BUG_RULES),
+        S(_proposal(_entry("x", "experiment", superseded_by_default=True)), rules=_BUG_RULES),
     ),
     Row(
         "body over limits.max_body_tokens",
@@ -970,6 +1007,10 @@ _NEXT_TEXT = default_constitution_text().replace(
 )
 
 
+def _declaring(name: str, writers: str = '["agent"]') -> str:
+    return f"{_NEXT_TEXT}\n[classes.{name}]\nroot = true\nwriters = {writers}\n"
+
+
 @dataclass(frozen=True)
 class ConstitutionCase:
     """A constitution change by ``kind`` with ``text``; the commits are the passing neighbours
@@ -991,6 +1032,27 @@ CONSTITUTION_CASES = [
     ),
     ConstitutionCase(
         "not a constitution", ReasonCode.INVALID_CONSTITUTION, text='version = "pure-next"\n'
+    ),
+    ConstitutionCase("a declared class", None, text=_declaring("bug")),
+    ConstitutionCase(
+        "a declared class shadows a built-in one",
+        ReasonCode.INVALID_CONSTITUTION,
+        text=_declaring("decision"),
+    ),
+    ConstitutionCase(
+        "a declared class redefines the czar's interface",
+        ReasonCode.INVALID_CONSTITUTION,
+        text=_declaring("interface"),
+    ),
+    ConstitutionCase(
+        "a declared class name that is not lowercase words",
+        ReasonCode.INVALID_CONSTITUTION,
+        text=_declaring('"Bug:Set"'),
+    ),
+    ConstitutionCase(
+        "a declared class without writers",
+        ReasonCode.INVALID_CONSTITUTION,
+        text=_declaring("bug", writers="[]"),
     ),
     ConstitutionCase(
         "the current version again",

@@ -226,7 +226,8 @@ class _Rows:
         if name == "window/index":
             assert params == {"boundary_id": "b", "resident_last": 16}
             return [{"set_id": "s3", "seq": 3, "kind": "state", "summary": "x", "tokens": 5}]
-        assert name == "window/resident" and params == {"boundary_id": "b"}
+        assert name == "window/resident"
+        assert params == {"boundary_id": "b", "scratch_class": "scratch"}
         return self.rows
 
 

@@ -1,0 +1,7 @@
+// The record status of entries of one boundary by id (any status), for the cycle: conscious
+// items whose entry stopped standing since they were read leave the workspace before the next
+// broadcast. Each id is sought through the (boundary_id, id) uniqueness index.
+UNWIND $ids AS entry_id
+MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
+RETURN e.id AS id, e.status AS status
+ORDER BY id
