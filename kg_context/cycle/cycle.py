@@ -34,11 +34,19 @@ from kg_context.cycle.models import (
     TaskValue,
 )
 from kg_context.cycle.proposals import DURABLE_KINDS, GateSink, to_gate_proposal
-from kg_context.cycle.source import EntrySource
+from kg_context.cycle.source import EntrySource, GraphEntrySource
+from kg_context.cycle.thoughts import (
+    BusThought,
+    GateOutcomeRow,
+    GraphThoughtLog,
+    ThoughtLog,
+    bus_thoughts,
+)
 from kg_context.cycle.tokens import CountTokens, model_token_counter
 from kg_context.cycle.workspace import ConsciousWorkspace
 from kg_context.errors import ConfigurationError
 from kg_context.settings import CycleSettings, load_settings
+from kg_context.vocabulary import ThoughtOutcome
 
 __all__ = ["Answer", "BusGateOutcome", "CycleResult", "SelectionBroadcastCycle"]
 
@@ -80,6 +88,9 @@ class CycleResult:
     linked_ids: tuple[str, ...]  # entered the buffer by recurrent link activation
     buffer_decisions: tuple[BufferDecision, ...]
     gate: tuple[BusGateOutcome, ...]
+    # Every bus proposal of the broadcast with its outcome (won | inhibited, and why), as kept in
+    # the record (issue 11 item 4; kg_context.cycle.thoughts).
+    thoughts: tuple[BusThought, ...] = ()
 
 
 class SelectionBroadcastCycle:
@@ -96,6 +107,7 @@ class SelectionBroadcastCycle:
         count_tokens: CountTokens | None = None,
         run_id: str | None = None,
         recall_limit: int = 16,
+        thoughts: ThoughtLog | None = None,
     ) -> None:
         self.settings = settings or load_settings(CycleSettings)
         s = self.settings
@@ -106,6 +118,10 @@ class SelectionBroadcastCycle:
         self.count_tokens = count_tokens or model_token_counter()
         self.run_id = run_id or f"cycle-{uuid.uuid4().hex[:16]}"
         self.recall_limit = recall_limit
+        # Where every bus proposal is kept: given, else the graph of a graph source's boundary.
+        self.thoughts = thoughts
+        if thoughts is None and isinstance(source, GraphEntrySource):
+            self.thoughts = GraphThoughtLog(source.executor, boundary_id)
         self.buffer = PreconsciousBuffer(s.buffer_capacity)
         self.workspace = ConsciousWorkspace(s.workspace_capacity)
         self.arbiter = Arbiter(RepeatKeyPenalty(s.repeat_key_penalty, s.repeat_key_penalty_decay))
@@ -166,6 +182,9 @@ class SelectionBroadcastCycle:
         arbitration = self.arbiter.arbitrate(broadcast_id, reports)
         admission = self.policy.apply(arbitration.accepted, answer_available=self.answer_available)
         self.answer_available = admission.answer_available
+        thoughts = bus_thoughts(broadcast_id, reports, arbitration, admission)
+        if self.thoughts is not None:
+            self.thoughts.record(broadcast_id, self.cycle, thoughts)
 
         answers: list[Answer] = []
         followups: list[ArbitratedProposal] = []
@@ -196,6 +215,7 @@ class SelectionBroadcastCycle:
         buffer_decisions += self.buffer.offer(linked)
 
         gate_outcomes = self._to_gate(gate, durable) if gate is not None else ()
+        self._record_gate_outcomes(thoughts, durable, gate_outcomes)
         return CycleResult(
             cycle=self.cycle,
             competition=competition,
@@ -209,9 +229,29 @@ class SelectionBroadcastCycle:
             linked_ids=tuple(c.id for c in linked),
             buffer_decisions=tuple(buffer_decisions),
             gate=gate_outcomes,
+            thoughts=thoughts,
         )
 
     # -- after the broadcast -------------------------------------------------------------------
+
+    def _record_gate_outcomes(
+        self,
+        thoughts: Sequence[BusThought],
+        durable: Sequence[ArbitratedProposal],
+        outcomes: Sequence[BusGateOutcome],
+    ) -> None:
+        """The gate's decision on each durable winner, on its thought (same order as sent)."""
+        if self.thoughts is None or not outcomes:
+            return
+        ids = {id(t.proposal): t.id for t in thoughts if t.outcome is ThoughtOutcome.WON}
+        self.thoughts.record_gate_outcomes(
+            [
+                GateOutcomeRow(
+                    ids[id(item.proposal)], o.proposal_id, o.outcome, o.set_id, o.entry_ids
+                )
+                for item, o in zip(durable, outcomes, strict=True)
+            ]
+        )
 
     def _recall(self, queries: Sequence[ArbitratedProposal]) -> list[Candidate]:
         """Admitted query_memory proposals: their entry ids and keys, read in batches."""

@@ -22,6 +22,9 @@ VERSION_DIGEST = {
     # 4 (issue 13): the boundary token in the fulltext index; (boundary_id, key),
     # (boundary_id, embedding_pending) and per-boundary attention indexes.
     4: "4de7f538bd01952b92ee4bb5ddf5f5b8d057727c3abb79a16bb6d4d9aaaacae8",
+    # 5 (issue 11 item 4): the fulltext index over thoughts (Thought.key, text, boundary_token)
+    # and (boundary_id, id) uniqueness of bus proposals.
+    5: "457415d360abfd54b354d2aacf8adacac186dad41e271e3c2cd097a40f9bd181",
 }
 
 
