@@ -38,6 +38,7 @@ __all__ = [
     "RESIDENT_LABEL",
     "STANDING_STATUSES",
     "STATUS_LABELS",
+    "THOUGHT_LABEL",
     "AttentionScope",
     "CzarTrigger",
     "EntryClass",
@@ -55,7 +56,10 @@ __all__ = [
     "SetKind",
     "SetMode",
     "SetStatus",
+    "ThoughtOutcome",
+    "ThoughtSource",
     "Verse",
+    "WaveReason",
     "WriterKind",
     "as_values",
     "class_label",
@@ -426,3 +430,40 @@ class AttentionScope(StrEnum):
 
     BOUNDARY = "boundary"
     GLOBAL = "global"
+
+
+# -- thoughts: what the record keeps of every proposal -------------------------------------------
+# Every attention ProposalNode and every bus proposal carries this label beside its own: its text
+# is kept in the record (out of the window) and searchable per boundary (seed 002 r8, seed 003's
+# ``thought``).
+THOUGHT_LABEL = "Thought"
+
+
+class ThoughtSource(StrEnum):
+    """Where a thought was produced: an attention wave or a broadcast of the cycle's bus."""
+
+    ATTENTION = "attention"
+    BUS = "bus"
+
+
+class ThoughtOutcome(StrEnum):
+    """What became of a thought in its contest (``thought_outcome``), beside its reason.
+
+    ``won``: selected in its wave, or a bus proposal arbitration accepted and admission applied.
+    ``lost``: an attention proposal that was not selected (``WaveReason``). ``inhibited``: a bus
+    proposal arbitration inhibited or admission did not apply (the cycle's ``ArbitrationReason``
+    or ``AdmissionReason``, and ``inhibited_by`` when another proposal beat it).
+    """
+
+    WON = "won"
+    LOST = "lost"
+    INHIBITED = "inhibited"
+
+
+class WaveReason(StrEnum):
+    """Why an attention proposal won or lost its wave (``thought_reason``)."""
+
+    SELECTED = "selected"  # top_k, at or above min_composite
+    NO_COMPETITION = "no_competition"  # fewer than min_wave_outputs outputs: nobody wins
+    BELOW_MIN_COMPOSITE = "below_min_composite"
+    OUTRANKED = "outranked"  # at or above min_composite, but top_k others ranked higher

@@ -2,8 +2,14 @@
 // Idempotent (MERGE by id), so a driver retry after a lost commit acknowledgement is harmless.
 // Every ProposalNode records the boundary its wave ran for ($boundary_id; null for a wave with no
 // boundary, which only the global scope counts).
+// Every ProposalNode is a Thought too (issue 11 item 4): its text, bounded (text_truncated,
+// text_chars, text_bound, text_sha256 of the full text: kg_context/text/thoughts.py), what it
+// came to in its wave (thought_outcome won|lost, thought_reason) and boundary_token, so the
+// thought_text_fulltext index finds it by boundary. Never an Entry: no window cost.
 // $rows: [{id, specialist_id, task_id, wave_id, relevance, track_record, confidence,
-//          confidence_source, composite, selected, rank, at, embedding, digest}]
+//          confidence_source, composite, selected, rank, at, embedding, digest, text,
+//          text_sha256, text_chars, text_truncated, text_bound, thought_outcome, thought_reason}]
+// $boundary_token: the boundary's one-token form (null with no boundary)
 UNWIND $rows AS row
 MERGE (s:Specialist {id: row.specialist_id})
 MERGE (t:Task {id: row.task_id})
@@ -21,7 +27,18 @@ MERGE (p:ProposalNode {id: row.id})
                 p.rank = row.rank,
                 p.at = row.at,
                 p.embedding = row.embedding,
-                p.digest = row.digest
+                p.digest = row.digest,
+                p.text = row.text,
+                p.text_sha256 = row.text_sha256,
+                p.text_chars = row.text_chars,
+                p.text_truncated = row.text_truncated,
+                p.text_bound = row.text_bound,
+                p.thought_source = $thought_source,
+                p.thought_outcome = row.thought_outcome,
+                p.thought_reason = row.thought_reason,
+                p.writer_id = row.specialist_id,
+                p.boundary_token = $boundary_token,
+                p:Thought
 MERGE (p)-[:PROPOSED_BY]->(s)
 MERGE (p)-[:PROPOSED_FOR]->(t)
 RETURN count(p) AS written

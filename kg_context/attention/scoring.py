@@ -31,6 +31,7 @@ import numpy.typing as npt
 from kg_context.attention.models import ConfidenceSource, ScoredProposal, SpecialistOutput
 from kg_context.errors import InputValidationError
 from kg_context.settings import AttentionSettings
+from kg_context.vocabulary import WaveReason
 
 __all__ = [
     "SPECIALIST_ID",
@@ -41,6 +42,7 @@ __all__ = [
     "relevances",
     "select",
     "text_confidence",
+    "wave_reason",
 ]
 
 # Specialist ids travel into node ids and entry keys (insight/<id>/<digest>): no "/" or "#".
@@ -201,3 +203,17 @@ def select(
         chosen += wins
         result.append(replace(proposal, selected=wins))
     return result
+
+
+def wave_reason(
+    proposal: ScoredProposal, *, competed: bool, settings: AttentionSettings
+) -> WaveReason:
+    """Why a recorded proposal won or lost its wave: selected; no competition (a wave of fewer
+    than ``min_wave_outputs``); below ``min_composite``; or outranked by ``top_k`` others."""
+    if proposal.selected:
+        return WaveReason.SELECTED
+    if not competed:
+        return WaveReason.NO_COMPETITION
+    if proposal.composite < settings.min_composite:
+        return WaveReason.BELOW_MIN_COMPOSITE
+    return WaveReason.OUTRANKED

@@ -7,7 +7,7 @@ boundary they are scoped to (``None``: the global scope, across boundaries).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
 from kg_context.attention.models import (
@@ -17,9 +17,21 @@ from kg_context.attention.models import (
     WinnerOutcome,
 )
 from kg_context.db.executor import QueryExecutor
-from kg_context.vocabulary import FAILED_WORK, LIVE_STATUSES, as_values
+from kg_context.db.text_index import boundary_token
+from kg_context.text.thoughts import thought_text
+from kg_context.vocabulary import (
+    FAILED_WORK,
+    LIVE_STATUSES,
+    ThoughtOutcome,
+    ThoughtSource,
+    WaveReason,
+    as_values,
+)
 
 __all__ = ["AttentionStore"]
+
+# A recorded proposal's thought outcome by ``selected``.
+_OUTCOME = {True: ThoughtOutcome.WON.value, False: ThoughtOutcome.LOST.value}
 
 
 class AttentionStore:
@@ -59,11 +71,22 @@ class AttentionStore:
             )
         return {r["specialist_id"]: (int(r["successes"]), int(r["failures"])) for r in records}
 
-    def write_wave(self, proposals: Iterable[ScoredProposal], boundary_id: str | None) -> int:
+    def write_wave(
+        self,
+        proposals: Iterable[ScoredProposal],
+        boundary_id: str | None,
+        reasons: Mapping[str, WaveReason],
+    ) -> int:
         """Every proposal of a wave, winners and losers, with its Specialist and Task links,
-        recorded for the boundary the wave ran for (``None``: no boundary)."""
+        recorded for the boundary the wave ran for (``None``: no boundary), each a thought: its
+        text (bounded, ``kg_context.text.thoughts``), won or lost, and ``reasons[id]``."""
         rows = [
             {
+                **thought_text(p.text).row(),
+                "thought_outcome": (
+                    ThoughtOutcome.WON if p.selected else ThoughtOutcome.LOST
+                ).value,
+                "thought_reason": reasons[p.id].value,
                 "id": p.id,
                 "specialist_id": p.specialist_id,
                 "task_id": p.task_id,
@@ -84,7 +107,11 @@ class AttentionStore:
         if not rows:
             return 0
         records = self.executor.write(
-            "attention/write_proposals", rows=rows, boundary_id=boundary_id
+            "attention/write_proposals",
+            rows=rows,
+            boundary_id=boundary_id,
+            boundary_token=None if boundary_id is None else boundary_token(boundary_id),
+            thought_source=ThoughtSource.ATTENTION.value,
         )
         return int(records[0]["written"])
 

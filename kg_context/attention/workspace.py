@@ -39,7 +39,7 @@ from kg_context.attention.models import (
     WinnerFate,
     WinnerOutcome,
 )
-from kg_context.attention.scoring import beta_mean, parse_outputs, rank, select
+from kg_context.attention.scoring import beta_mean, parse_outputs, rank, select, wave_reason
 from kg_context.attention.store import AttentionStore
 from kg_context.attention.telemetry import (
     AttentionTelemetry,
@@ -225,7 +225,8 @@ class WorkspaceAttention:
         winner_ids = {p.id for p in winners}
         losers = [replace(p, selected=False) for p in losers if p.id not in winner_ids]
         chosen = [replace(p, selected=True) for p in winners]
-        if len(chosen) + len(losers) < self.settings.min_wave_outputs:
+        competed = len(chosen) + len(losers) >= self.settings.min_wave_outputs
+        if not competed:
             losers, chosen = [replace(p, selected=False) for p in (*chosen, *losers)], []
         wave = [*chosen, *losers]
         if not wave:
@@ -234,7 +235,8 @@ class WorkspaceAttention:
             raise InputValidationError(
                 "a broadcast is one wave: one proposal per specialist, all with the same wave id"
             )
-        self._store.write_wave(wave, self.boundary_id)
+        reasons = {p.id: wave_reason(p, competed=competed, settings=self.settings) for p in wave}
+        self._store.write_wave(wave, self.boundary_id, reasons)
         counters().wrote(len(wave), [p.specialist_id for p in chosen], self.boundary_id)
         outcomes = self._propose(chosen)
         return BroadcastResult(

@@ -23,6 +23,7 @@ from kg_context.cli.common import (
     operator_id,
     out,
 )
+from kg_context.record.thoughts import search_thoughts
 
 __all__ = ["history_app", "invalidation_app"]
 
@@ -116,14 +117,28 @@ def history_search(
     text: str,
     boundary: BoundaryOption,
     k: Annotated[int, typer.Option("-k", "--limit", help="How many matches.")] = 10,
+    thoughts: Annotated[
+        bool,
+        typer.Option(
+            "--thoughts",
+            help="Search the thoughts (attention and bus proposals: won, lost, inhibited).",
+        ),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Search the record; answers name sets with status, never passages.
+    """Search the record; answers name sets with status, never passages. With --thoughts,
+    search the proposals the record keeps, each with its writer, contest and outcome.
 
     Example: kg-context history search "Neo4j" -b team-7 -k 5
     """
     with connect() as engine:
-        hits = existing(engine, boundary).search(text, k=k)
+        team = existing(engine, boundary)
+        if thoughts:
+            found = search_thoughts(team, text, k=k)
+            data = [asdict(t) | {"at": t.at.isoformat() if t.at else None} for t in found]
+            emit(data, as_json, lambda: _lines([t.line() for t in found]))
+            return
+        hits = team.search(text, k=k)
     emit([asdict(h) for h in hits], as_json, lambda: _lines([h.line() for h in hits]))
 
 

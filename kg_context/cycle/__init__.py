@@ -3,8 +3,9 @@
 A preconscious buffer of rankable candidates, competition with a minimum activation into a
 bounded conscious workspace, broadcast formatting within a token budget, a broadcast bus with
 per-subscriber timeouts and reports, arbitration with inhibition and a decaying repeat-key
-penalty, the bus admission policy, recurrent link activation, and gate proposals for anything
-durable. ``SelectionBroadcastCycle`` ties them together; each part is usable on its own.
+penalty, the bus admission policy, recurrent link activation, gate proposals for anything
+durable, and every bus proposal kept in the record as a thought (``cycle.thoughts``).
+``SelectionBroadcastCycle`` ties them together; each part is usable on its own.
 """
 
 from kg_context.cycle.admission import AdmissionDecision, AdmissionResult, BusAdmissionPolicy
@@ -39,6 +40,13 @@ from kg_context.cycle.models import (
 )
 from kg_context.cycle.proposals import DURABLE_KINDS, GateDecisionLike, GateSink, to_gate_proposal
 from kg_context.cycle.source import EntrySource, GraphEntrySource, NonStanding, RecallGate
+from kg_context.cycle.thoughts import (
+    BusThought,
+    GateOutcomeRow,
+    GraphThoughtLog,
+    ThoughtLog,
+    bus_thoughts,
+)
 from kg_context.cycle.tokens import CountTokens, model_token_counter
 from kg_context.cycle.workspace import ConsciousWorkspace
 
@@ -61,6 +69,7 @@ __all__ = [
     "BusGateOutcome",
     "BusProposal",
     "BusSubscriber",
+    "BusThought",
     "Candidate",
     "CandidateOrigin",
     "CompetitionDecision",
@@ -73,9 +82,11 @@ __all__ = [
     "EntryRecord",
     "EntrySource",
     "GateDecisionLike",
+    "GateOutcomeRow",
     "GateSink",
     "GraphEntrySource",
     "NonStanding",
+    "GraphThoughtLog",
     "PreconsciousBuffer",
     "ProposalKind",
     "RecallGate",
@@ -86,6 +97,8 @@ __all__ = [
     "SubscriberReport",
     "SubscriberStatus",
     "TaskValue",
+    "ThoughtLog",
+    "bus_thoughts",
     "compete",
     "format_broadcast",
     "model_token_counter",

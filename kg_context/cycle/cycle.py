@@ -41,12 +41,19 @@ from kg_context.cycle.models import (
     TaskValue,
 )
 from kg_context.cycle.proposals import DURABLE_KINDS, GateSink, to_gate_proposal
-from kg_context.cycle.source import EntrySource, RecallGate
+from kg_context.cycle.source import EntrySource, GraphEntrySource, RecallGate
+from kg_context.cycle.thoughts import (
+    BusThought,
+    GateOutcomeRow,
+    GraphThoughtLog,
+    ThoughtLog,
+    bus_thoughts,
+)
 from kg_context.cycle.tokens import CountTokens, model_token_counter
 from kg_context.cycle.workspace import ConsciousWorkspace
 from kg_context.errors import ConfigurationError
 from kg_context.settings import CycleSettings, load_settings
-from kg_context.vocabulary import CYCLE_INELIGIBLE
+from kg_context.vocabulary import CYCLE_INELIGIBLE, ThoughtOutcome
 
 __all__ = ["Answer", "BusGateOutcome", "CycleResult", "RecallOutcome", "SelectionBroadcastCycle"]
 
@@ -104,6 +111,9 @@ class CycleResult:
     gate: tuple[BusGateOutcome, ...]
     recall_admissions: tuple[RecallOutcome, ...] = ()
     stale_ids: tuple[str, ...] = ()  # conscious items that stopped standing: not broadcast
+    # Every bus proposal of the broadcast with its outcome (won | inhibited, and why), as kept in
+    # the record (issue 11 item 4; kg_context.cycle.thoughts).
+    thoughts: tuple[BusThought, ...] = ()
 
 
 class SelectionBroadcastCycle:
@@ -121,6 +131,7 @@ class SelectionBroadcastCycle:
         run_id: str | None = None,
         recall_limit: int = 16,
         recaller: RecallGate | None = None,
+        thoughts: ThoughtLog | None = None,
     ) -> None:
         """``recaller`` admits recall copies through the gate; by default the ``gate`` when it
         can (a boundary handle's ``admit``). Without one, non-standing entries a query names
@@ -135,6 +146,10 @@ class SelectionBroadcastCycle:
         self.run_id = run_id or f"cycle-{uuid.uuid4().hex[:16]}"
         self.recall_limit = recall_limit
         self.recaller = recaller if recaller is not None else _as_recaller(gate)
+        # Where every bus proposal is kept: given, else the graph of a graph source's boundary.
+        self.thoughts = thoughts
+        if thoughts is None and isinstance(source, GraphEntrySource):
+            self.thoughts = GraphThoughtLog(source.executor, boundary_id)
         self.buffer = PreconsciousBuffer(s.buffer_capacity)
         self.workspace = ConsciousWorkspace(s.workspace_capacity)
         self.arbiter = Arbiter(RepeatKeyPenalty(s.repeat_key_penalty, s.repeat_key_penalty_decay))
@@ -196,6 +211,9 @@ class SelectionBroadcastCycle:
         arbitration = self.arbiter.arbitrate(broadcast_id, reports)
         admission = self.policy.apply(arbitration.accepted, answer_available=self.answer_available)
         self.answer_available = admission.answer_available
+        thoughts = bus_thoughts(broadcast_id, reports, arbitration, admission)
+        if self.thoughts is not None:
+            self.thoughts.record(broadcast_id, self.cycle, thoughts)
 
         answers: list[Answer] = []
         followups: list[ArbitratedProposal] = []
@@ -226,6 +244,7 @@ class SelectionBroadcastCycle:
         buffer_decisions += self.buffer.offer(linked)
 
         gate_outcomes = self._to_gate(gate, durable) if gate is not None else ()
+        self._record_gate_outcomes(thoughts, durable, gate_outcomes)
         return CycleResult(
             cycle=self.cycle,
             competition=competition,
@@ -241,6 +260,7 @@ class SelectionBroadcastCycle:
             gate=gate_outcomes,
             recall_admissions=admissions,
             stale_ids=stale,
+            thoughts=thoughts,
         )
 
     # -- after the broadcast -------------------------------------------------------------------
@@ -255,6 +275,25 @@ class SelectionBroadcastCycle:
         for item_id in stale:
             self.workspace.evict(item_id)
         return stale
+
+    def _record_gate_outcomes(
+        self,
+        thoughts: Sequence[BusThought],
+        durable: Sequence[ArbitratedProposal],
+        outcomes: Sequence[BusGateOutcome],
+    ) -> None:
+        """The gate's decision on each durable winner, on its thought (same order as sent)."""
+        if self.thoughts is None or not outcomes:
+            return
+        ids = {id(t.proposal): t.id for t in thoughts if t.outcome is ThoughtOutcome.WON}
+        self.thoughts.record_gate_outcomes(
+            [
+                GateOutcomeRow(
+                    ids[id(item.proposal)], o.proposal_id, o.outcome, o.set_id, o.entry_ids
+                )
+                for item, o in zip(durable, outcomes, strict=True)
+            ]
+        )
 
     def _recall(
         self, queries: Sequence[ArbitratedProposal]

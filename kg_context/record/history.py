@@ -10,6 +10,9 @@
   (``set_seq``, ``SUPERSEDES.seq``, ``TRANSITIONED.seq``), never from current status alone.
 - ``search``: fulltext/vector over the record through ``record_search``; it returns set ids with
   status ("matched in set 17, retired, superseded by 31"), never passages.
+- ``search_thoughts``: fulltext over the thoughts the record keeps (attention proposals and bus
+  proposals, winners, losers and inhibited ones, never in the window): each with its writer,
+  contest, outcome and reason (``kg_context.record.thoughts``).
 
 "Why did we decide X" and "what was true at seq 40" are answered by walking, not by querying.
 """
@@ -24,6 +27,7 @@ from kg_context.db.executor import Record
 from kg_context.errors import StateError
 from kg_context.gate.boundary import Boundary
 from kg_context.record.search import embed_pending, search_record
+from kg_context.record.thoughts import ThoughtLine, search_thoughts
 from kg_context.text.embeddings import TextEncoder
 from kg_context.vocabulary import EntryStatus
 
@@ -33,9 +37,11 @@ __all__ = [
     "IndexLine",
     "SearchLine",
     "SetWalk",
+    "ThoughtLine",
     "as_of",
     "index",
     "search",
+    "search_thoughts",
     "walk",
 ]
 

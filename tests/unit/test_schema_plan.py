@@ -23,8 +23,9 @@ VERSION_DIGEST = {
     # (boundary_id, embedding_pending) and per-boundary attention indexes.
     4: "4de7f538bd01952b92ee4bb5ddf5f5b8d057727c3abb79a16bb6d4d9aaaacae8",
     # 5 (issue 11): the governed history index (IndexEntry, item 10); (boundary_id, id) of
-    # :LeaseRenewal unique (item 1).
-    5: "TBD",
+    # :LeaseRenewal unique (item 1); the fulltext index over thoughts (Thought.key, text,
+    # boundary_token) and (boundary_id, id) uniqueness of bus proposals (item 4).
+    5: "08cf1bebec6b3ab2a7f25f1e200c8c3ad5986053ed3bf5bcf0fbba323a4874b8",
 }
 
 
