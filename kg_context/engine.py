@@ -105,9 +105,8 @@ class Engine:
         ``engine_settings`` default to the environment, read once, now. The database's schema
         record is checked (one read): when it does not record this kg-context's schema, the
         schema is applied (``KG_CONTEXT_SCHEMA_AUTO_APPLY``, the default) or the connection is
-        refused with a ``SchemaError`` naming ``kg-context schema apply``.
-        ``check_schema=False`` skips the check (that command
-        itself, and server-level commands that read no kg-context data)."""
+        refused with a ``SchemaError`` naming ``kg-context schema apply``. ``check_schema=False``
+        skips it (that command, and server-level commands that read no kg-context data)."""
         engine_settings = engine_settings or EngineSettings()
         if target is None:
             settings = settings or Neo4jSettings()

@@ -41,6 +41,7 @@ from kg_context.cycle.models import (
     TaskValue,
 )
 from kg_context.cycle.proposals import DURABLE_KINDS, GateSink, to_gate_proposal
+from kg_context.cycle.recalling import RecallOutcome, admit_non_standing, as_recaller
 from kg_context.cycle.source import EntrySource, GraphEntrySource, RecallGate
 from kg_context.cycle.thoughts import (
     BusThought,
@@ -77,20 +78,6 @@ class BusGateOutcome:
     outcome: str  # commit | halt | reject, as the gate decided
     set_id: str | None
     entry_ids: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class RecallOutcome:
-    """One recall admission the cycle asked the gate for: non-standing entries a subscriber
-    named, the gate's outcome (``None``: this cycle has no recall gate, nothing was admitted),
-    and the copies it admitted (original id -> copy id)."""
-
-    subscriber: str
-    entry_ids: tuple[str, ...]
-    outcome: str | None
-    set_id: str | None
-    receipt_id: str | None
-    copies: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +132,7 @@ class SelectionBroadcastCycle:
         self.count_tokens = count_tokens or model_token_counter()
         self.run_id = run_id or f"cycle-{uuid.uuid4().hex[:16]}"
         self.recall_limit = recall_limit
-        self.recaller = recaller if recaller is not None else _as_recaller(gate)
+        self.recaller = recaller if recaller is not None else as_recaller(gate)
         # Where every bus proposal is kept: given, else the graph of a graph source's boundary.
         self.thoughts = thoughts
         if thoughts is None and isinstance(source, GraphEntrySource):
@@ -321,7 +308,7 @@ class SelectionBroadcastCycle:
             for r in self.source.recall_by_key(sorted(by_key), self.recall_limit)
             if r.key in by_key
         ]
-        copies, admissions = self._admit_non_standing(sorted(by_id), asked_by)
+        copies, admissions = admit_non_standing(self.source, self.recaller, sorted(by_id), asked_by)
         if copies:
             records += [
                 (r, by_id[copies[r.id]])
@@ -338,41 +325,6 @@ class SelectionBroadcastCycle:
             if i not in self.workspace
         ]
         return candidates, admissions
-
-    def _admit_non_standing(
-        self, ids: Sequence[str], asked_by: Mapping[str, tuple[float, str]]
-    ) -> tuple[dict[str, str], tuple[RecallOutcome, ...]]:
-        """Copy id -> original id for the non-standing entries named by id: a copy still held,
-        or one the gate admits now (one recall set per asking subscriber)."""
-        copies: dict[str, str] = {}
-        wanted: dict[str, list[str]] = {}
-        for row in self.source.non_standing(ids):
-            if row.copy_id is not None:
-                copies[row.copy_id] = row.id
-            else:
-                wanted.setdefault(asked_by[row.id][1], []).append(row.id)
-        outcomes: list[RecallOutcome] = []
-        for subscriber, originals in sorted(wanted.items()):
-            if self.recaller is None:
-                outcomes.append(RecallOutcome(subscriber, tuple(originals), None, None, None, ()))
-                continue
-            admission = self.recaller.admit(originals, writer_id=subscriber)
-            decision = admission.decision
-            admitted = decision.outcome == "commit"
-            named = {o: c for o, c in admission.copies.items() if o in originals}
-            if admitted:
-                copies.update({c: o for o, c in named.items()})
-            outcomes.append(
-                RecallOutcome(
-                    subscriber,
-                    tuple(originals),
-                    str(decision.outcome),
-                    decision.set_id,
-                    decision.receipt_id,
-                    tuple(sorted(named.items())) if admitted else (),
-                )
-            )
-        return copies, tuple(outcomes)
 
     def _link_activation(self) -> list[Candidate]:
         """Conscious items activate their explicit linked_ids for the next competition."""
@@ -423,7 +375,3 @@ class SelectionBroadcastCycle:
                 )
             )
         return tuple(outcomes)
-
-
-def _as_recaller(gate: GateSink | None) -> RecallGate | None:
-    return gate if isinstance(gate, RecallGate) else None

@@ -159,6 +159,8 @@ class HistoryIndexRule(_Section):
     tokens), older ones leave it and stay findable in the record (``kg-context history index``)."""
 
     resident_last: int = Field(default=16, ge=0, le=1024)
+
+
 class DeclaredClass(_Section):
     """A class the constitution adds to the built-in ones (``[classes.<name>]``, seed 002 §5:
     ontologies that grow). ``root``: its live entries are residency roots. ``lease_sets``: its

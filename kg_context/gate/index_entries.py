@@ -75,7 +75,7 @@ def index_props(ctx: Context, view: SetView, seq: int, superseded: Sequence[str]
     proposals = view.closed.proposals
     writers = sorted({p.writer_id for p in proposals})
     kind = proposals[0].kind.value
-    entries = [(e.entry_class.value, e.key) for _, _, e in view.entries]
+    entries = [(e.entry_class, e.key) for _, _, e in view.entries]
     statuses = [t.to.value for _, t in view.transitions if t.to is not None]
     line = summary_line(kind, writers, entries, superseded, statuses)
     return _props(ctx, view.closed.set_id, seq, kind, writers, line)

@@ -18,8 +18,8 @@ from kg_context import vocabulary as v
 from kg_context.gate import status_machine
 
 PACKAGE = Path(kg_context.__file__).resolve().parent
-VOCABULARY = PACKAGE / "vocabulary.py"
-MODULES = sorted(p for p in PACKAGE.rglob("*.py") if p != VOCABULARY)
+VOCABULARY = PACKAGE / "vocabulary"
+MODULES = sorted(p for p in PACKAGE.rglob("*.py") if VOCABULARY not in p.parents)
 
 DECISION_WORDS = {c.value for c in v.ReasonCode} | {c.value for c in v.JustificationCase}
 STATUS_WORDS = {s.value for s in v.EntryStatus}

@@ -1,23 +1,6 @@
-"""The one vocabulary: every word the gate, the czar and the record decide by, defined once.
-
-Statuses, status groups, outcomes, reason codes, receipt kinds and families, set kinds and
-justification cases are enums (``StrEnum``: each member *is* its string, so it is stored and
-compared as one). Every other module imports them from here; none re-types them. Pure data: no
-I/O, no imports from the rest of the package, so every layer (the gate, residency, the record,
-attention, the cycle) may use it.
-
-Status groups (``frozenset`` of ``EntryStatus``)::
-
-    LIVE_STATUSES       live, revalidated                   counts as live state: roots, density,
-                                                             supersession targets, track records
-    STANDING_STATUSES   LIVE + challenged, at_risk          may be resident in the window
-    NOT_STANDING        superseded, retired, invalidated,   held by no root; the record keeps them
-                        explored
-    CYCLE_INELIGIBLE    = NOT_STANDING                      never read into the selection cycle
-                                                             as themselves: they reach a broadcast
-                                                             only as recall copies the gate admitted
-    FAILED_WORK         invalidated, at_risk                admitted attention work that failed
-"""
+"""The words the gate and the czar decide by: entry classes and statuses, status groups, set
+kinds, outcomes, reason codes, threshold parameters, receipt kinds and families, resolution
+kinds and justification cases (re-exported by ``kg_context.vocabulary``)."""
 
 from __future__ import annotations
 
@@ -38,9 +21,6 @@ __all__ = [
     "RESIDENT_LABEL",
     "STANDING_STATUSES",
     "STATUS_LABELS",
-    "THOUGHT_LABEL",
-    "AttentionScope",
-    "CzarTrigger",
     "EntryClass",
     "EntryStatus",
     "HaltStatus",
@@ -56,10 +36,8 @@ __all__ = [
     "SetKind",
     "SetMode",
     "SetStatus",
-    "ThoughtOutcome",
-    "ThoughtSource",
+    "ThresholdParameter",
     "Verse",
-    "WaveReason",
     "WriterKind",
     "as_values",
     "class_label",
@@ -408,62 +386,3 @@ PRE_AUTHORIZED_CZAR_CASES: tuple[JustificationCase, ...] = (
     JustificationCase.REACHABLE,
     JustificationCase.NOT_STANDING,
 )
-
-
-# -- what started a czar run ----------------------------------------------------------------------
-class CzarTrigger(StrEnum):
-    """Why a czar run happened (``:CzarReport.trigger``): the every-N-commits cadence of the
-    engine, or an explicit run (``kg-context czar run``, ``BoundaryHandle.run_czar``)."""
-
-    CADENCE = "cadence"
-    MANUAL = "manual"
-
-
-# -- what attention reads from ---------------------------------------------------------------------
-class AttentionScope(StrEnum):
-    """Which proposals an attention score and a track record are read from.
-
-    ``boundary`` (the default): the specialist's proposals in one boundary only, so its work in
-    one team never moves its standing in another. ``global``: its proposals in every boundary
-    (the explicit option, and the only one for waves recorded without a boundary).
-    """
-
-    BOUNDARY = "boundary"
-    GLOBAL = "global"
-
-
-# -- thoughts: what the record keeps of every proposal -------------------------------------------
-# Every attention ProposalNode and every bus proposal carries this label beside its own: its text
-# is kept in the record (out of the window) and searchable per boundary (seed 002 r8, seed 003's
-# ``thought``).
-THOUGHT_LABEL = "Thought"
-
-
-class ThoughtSource(StrEnum):
-    """Where a thought was produced: an attention wave or a broadcast of the cycle's bus."""
-
-    ATTENTION = "attention"
-    BUS = "bus"
-
-
-class ThoughtOutcome(StrEnum):
-    """What became of a thought in its contest (``thought_outcome``), beside its reason.
-
-    ``won``: selected in its wave, or a bus proposal arbitration accepted and admission applied.
-    ``lost``: an attention proposal that was not selected (``WaveReason``). ``inhibited``: a bus
-    proposal arbitration inhibited or admission did not apply (the cycle's ``ArbitrationReason``
-    or ``AdmissionReason``, and ``inhibited_by`` when another proposal beat it).
-    """
-
-    WON = "won"
-    LOST = "lost"
-    INHIBITED = "inhibited"
-
-
-class WaveReason(StrEnum):
-    """Why an attention proposal won or lost its wave (``thought_reason``)."""
-
-    SELECTED = "selected"  # top_k, at or above min_composite
-    NO_COMPETITION = "no_competition"  # fewer than min_wave_outputs outputs: nobody wins
-    BELOW_MIN_COMPOSITE = "below_min_composite"
-    OUTRANKED = "outranked"  # at or above min_composite, but top_k others ranked higher
