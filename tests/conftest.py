@@ -75,6 +75,20 @@ def engine(neo4j_target: Any) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
+def czar_free_engine(neo4j_target: Any, engine: Any) -> Iterator[Any]:
+    """An engine on the test database whose boundaries run no czar by themselves
+    (``czar_every_commits=0``): for a test that scripts its own compaction, or counts seqs and
+    sets exactly, and says so by asking for this fixture. Every other test runs with the
+    default cadence (``engine``)."""
+    from kg_context.engine import Engine
+    from kg_context.settings import EngineSettings, ResidencySettings
+
+    settings = EngineSettings(residency=ResidencySettings(czar_every_commits=0))
+    with Engine.connect(neo4j_target, check_schema=False, engine_settings=settings) as free:
+        yield free
+
+
+@pytest.fixture(scope="session")
 def second_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A second, real Neo4j server (an isolated local instance on its own ports): where a
     test needs another engine, e.g. writes on one and reads on the other."""

@@ -72,6 +72,9 @@ class _Session:
         self.console = console
         self.b = f"demo-{uuid.uuid4().hex[:10]}"
         self.team: BoundaryHandle = engine.boundary(self.b)
+        # The story runs the czar itself, at its own step ("Czar, invalidation, recall"): the
+        # engine's cadence (KG_CONTEXT_RESIDENCY_CZAR_EVERY_COMMITS) is off for this boundary.
+        self.team.after_commit = None
         self.decisions: list[Decision] = []
         self.started = time.perf_counter()
 
@@ -127,7 +130,7 @@ def _foundations(s: _Session) -> None:
 
 
 def _waves(s: _Session) -> dict[str, float | None]:
-    attention = WorkspaceAttention(s.engine, boundary_id=s.b)
+    attention = WorkspaceAttention(s.engine, boundary_id=s.b, sink=s.team)  # the czar-free handle
     promoted: str | None = None
     for wave in range(WAVES):
         query, answer = _TASKS[wave % len(_TASKS)]

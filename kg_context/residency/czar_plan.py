@@ -252,11 +252,9 @@ def _plan(
     expired_into = _plan_expired_leases(executor, planner, settings)
     reach = compute_reachable(executor, boundary_id, constitution, work=work, settings=settings)
     _plan_residency(planner, reach, expired_into, constitution)
-    planner.finish()
-    roots = constitution_roots(constitution)
+    roots = constitution_roots(constitution)  # the guard first: what it keeps may be unclear
     plan.warning = guard_window(executor, boundary_id, planner.entries, planner.planned, roots)
-    if plan.warning is not None:
-        plan.transitions = [planner.planned[k] for k in sorted(planner.planned)]
+    planner.finish()
     plan.interfaces = plan_interfaces(executor, plan, reach, planner.planned)
     return plan
 

@@ -161,6 +161,9 @@ def test_a_bare_reference_is_to_the_own_boundary_and_cannot_pin_another_team(
         ).outcome
         == "commit"
     )
+    # their goal keeps their window from emptying (the czar would keep it and warn instead)
+    their_goal = proposal(theirs_id, entry(cls="goal", key="g"), targets=["g"])
+    assert theirs.commit(their_goal).outcome == "commit"
     ours = engine.boundary(boundary_id)
     bare = ours.commit(
         proposal(boundary_id, entry(key="pin", requires=[{"entry_id": foreign, "policy": "hard"}]))

@@ -20,8 +20,9 @@ def _entries(engine: Any, boundary_id: str) -> dict[str, dict[str, Any]]:
 
 
 def test_split_after_100_sets_moves_old_class_entries_through_governed_sets(
-    engine: Any, boundary_id: str
+    czar_free_engine: Any, boundary_id: str
 ) -> None:
+    engine = czar_free_engine  # a czar-free boundary: it scripts its own czar set and counts seqs
     b = boundary_id
     team = engine.boundary(b)
     facts: list[str] = []

@@ -110,6 +110,8 @@ def test_the_czar_never_proposes_to_move_an_entry_its_own_compaction_moves(
     team = _append_only(engine, boundary_id)
     old, new = f"{boundary_id}/old", f"{boundary_id}/new"
     fact = {"attributes": {"source": "t"}}
+    # a root keeps the window from emptying (the czar would keep it all and warn instead)
+    team.commit(proposal(boundary_id, entry(cls="goal", key="g"), targets=["g"]))
     team.commit(proposal(boundary_id, entry(cls="fact", id=old, key="cache", **fact)))
     team.commit(
         proposal(
