@@ -151,7 +151,12 @@ class EntryProposal(_Strict):
     # A built-in class (``EntryClass``) or one the boundary's constitution declares
     # (``[classes.<name>]``): the shape is checked here, whether it is known by the gate.
     entry_class: str = Field(
-        alias="class", max_length=DECLARED_CLASS_MAX_CHARS, pattern=DECLARED_CLASS_PATTERN
+        alias="class",
+        max_length=DECLARED_CLASS_MAX_CHARS,
+        pattern=DECLARED_CLASS_PATTERN,
+        description="a built-in class (the examples) or one the boundary's constitution "
+        "declares ([classes.<name>])",
+        examples=[c.value for c in EntryClass],
     )
     key: str = Field(min_length=1, max_length=512)
     body: str = Field(max_length=MAX_BODY_CHARS)

@@ -96,7 +96,9 @@ def test_schema_json_exports_the_contracts(neo4j_target: Target, tmp_path: Path)
     assert done.returncode == 0, done.stderr
     schema = json.loads((tmp_path / "proposal.schema.json").read_text())
     assert {"id", "boundary_id", "writer_id", "writer_kind", "entries"} <= set(schema["properties"])
-    assert "EntryClass" in schema["$defs"]
+    # A class is a built-in one (listed) or one the constitution declares (its name's shape).
+    entry_class = schema["$defs"]["EntryProposal"]["properties"]["class"]
+    assert entry_class["pattern"] and "interface" in entry_class["examples"]
 
 
 def test_commands_take_ids_under_their_boundary_and_speak_json(

@@ -106,3 +106,13 @@ def test_may_become_reads_the_status_machine() -> None:
     sources = status_machine.may_become(v.EntryStatus.AT_RISK)
     assert v.EntryStatus.LIVE in sources and v.EntryStatus.AT_RISK not in sources
     assert v.EntryStatus.EXPLORED not in sources and v.EntryStatus.INVALIDATED not in sources
+
+
+def test_a_declared_class_label_never_is_a_built_in_or_system_label() -> None:
+    assert v.class_label("decision") == "Decision"
+    assert v.class_label("open_question") == "OpenQuestion"
+    builtin = set(v.CLASS_LABELS.values()) | set(v.STATUS_LABELS.values()) | {v.RESIDENT_LABEL}
+    for name in ("set", "boundary", "entry", "resident", "live", "bug", "known_issue"):
+        label = v.class_label(name)
+        assert label.startswith(v.DECLARED_CLASS_LABEL_PREFIX) and label not in builtin
+    assert v.class_label("known_issue") == "DeclaredKnownIssue"
