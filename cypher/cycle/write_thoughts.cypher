@@ -1,7 +1,10 @@
 // Every bus proposal of one broadcast, winners and inhibited alike, as a thought of the boundary
 // (issue 11 item 4): (:BusProposal:Thought), never an Entry, so it costs the window nothing.
 // Idempotent (MERGE by (boundary_id, id): <broadcast id>/<subscriber>/<position>), so a driver
-// retry after a lost acknowledgement is harmless. The text is bounded (text_truncated,
+// retry after a lost acknowledgement is harmless. An id already recorded by ANOTHER broadcast
+// (a different $at: a cycle run id reused in the boundary) is returned in `clashes`, and the
+// caller refuses it: the first broadcast's thought is never overwritten, nor silently kept in
+// place of the new one. The text is bounded (text_truncated,
 // text_chars, text_bound, text_sha256 of the full text: kg_context/text/thoughts.py);
 // boundary_token lets the thought_text_fulltext index find it by boundary.
 // $rows: [{id, subscriber, kind, key, priority, exact, entry_ids, targets, penalty,
@@ -33,4 +36,6 @@ MERGE (t:BusProposal {boundary_id: $boundary_id, id: row.id})
                 t.text_chars = row.text_chars,
                 t.text_truncated = row.text_truncated,
                 t.text_bound = row.text_bound
-RETURN count(t) AS written
+WITH t, row
+RETURN count(t) AS written,
+       [c IN collect(CASE WHEN t.at <> $at THEN row.id END) WHERE c IS NOT NULL] AS clashes

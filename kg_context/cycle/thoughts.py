@@ -25,6 +25,7 @@ from kg_context.cycle.arbitration import ArbitratedProposal, ArbitrationResult
 from kg_context.cycle.models import BusProposal, SubscriberReport
 from kg_context.db.executor import QueryExecutor
 from kg_context.db.text_index import boundary_token
+from kg_context.errors import StateError
 from kg_context.text.thoughts import ThoughtText, thought_text
 from kg_context.vocabulary import ThoughtOutcome, ThoughtSource
 
@@ -133,7 +134,7 @@ class GraphThoughtLog:
     def record(self, broadcast_id: str, cycle: int, thoughts: Sequence[BusThought]) -> None:
         if not thoughts:
             return
-        self.executor.write(
+        written = self.executor.write(
             "cycle/write_thoughts",
             boundary_id=self.boundary_id,
             boundary_token=boundary_token(self.boundary_id),
@@ -143,6 +144,12 @@ class GraphThoughtLog:
             at=datetime.now(UTC),
             rows=[t.row() for t in thoughts],
         )
+        clashes = sorted(written[0]["clashes"]) if written else []
+        if clashes:
+            raise StateError(
+                f"bus proposals {clashes[:3]} of boundary {self.boundary_id} were already recorded "
+                f"by an earlier broadcast ({len(clashes)} in all): give each cycle its own run_id"
+            )
 
     def record_gate_outcomes(self, rows: Sequence[GateOutcomeRow]) -> None:
         if not rows:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
+
 from kg_context.attention import WorkspaceAttention
 from kg_context.cycle import (
     ArbitrationReason,
@@ -19,6 +21,7 @@ from kg_context.cycle import (
     SelectionBroadcastCycle,
 )
 from kg_context.engine import Engine
+from kg_context.errors import StateError
 from kg_context.record.history import ThoughtLine, search_thoughts
 from kg_context.settings import AttentionSettings, CycleSettings
 from kg_context.text.thoughts import THOUGHT_MAX_CHARS
@@ -191,3 +194,15 @@ def test_winners_carry_the_gates_decision_and_a_long_loser_is_kept_cut_at_the_bo
     # The window grew by the admitted fact alone: its thoughts, the winner's included, add 0.
     fact_tokens = next(e.tokens for e in team.window().entries if e.id == entry_id)
     assert team.window().total_tokens == window_before_bus + fact_tokens
+
+
+def test_a_reused_run_id_is_refused_instead_of_losing_the_new_broadcasts_thoughts(
+    engine: Engine, boundary_id: str
+) -> None:
+    _commit_seed(engine, boundary_id)
+    _broadcast(engine, boundary_id)
+    with pytest.raises(StateError, match="own run_id"):
+        _broadcast(engine, boundary_id)  # the same run id, so the same thought ids
+    # The first broadcast's thought stands as it was recorded.
+    (first,) = [t for t in search_thoughts(engine.boundary(boundary_id), "quartzlantern")]
+    assert first.thought_id == f"{boundary_id}-run-b1/second/0"
