@@ -4,8 +4,9 @@
 // Parameters:
 //   $boundary_id  the boundary (a string)
 // Expect: rows
-MATCH (rs:Set)-[rt:TRANSITIONED]->(e:Entry)
-WHERE rs.boundary_id = $boundary_id AND rt.to = 'retired' AND rt.from <> 'retired'
+MATCH (rs:Set {boundary_id: $boundary_id})-[rt:TRANSITIONED]->(e:Entry)
+USING INDEX rs:Set(boundary_id)
+WHERE rt.to = 'retired' AND rt.from <> 'retired'
 CALL (e, rt) {
   MATCH (later:Set)-[:CONTAINS]->(child:Entry)-[r]->(e)
   WHERE later.seq > rt.seq AND type(r) IN ['DERIVED_FROM', 'REQUIRES', 'SUMMARIZES']
