@@ -17,9 +17,9 @@ WITH e, collect(DISTINCT t.id) AS linked_ids
 // commit receipt that admitted the copy), never from attributes a writer supplied.
 CALL (e) {
   WITH e WHERE e.class = $scratch_class
-  MATCH (s:Set {boundary_id: $boundary_id, id: e.set_id})-[:CONTAINS]->(e)
-        -[:DERIVED_FROM]->(o:Entry {boundary_id: $boundary_id})
-  WHERE s.kind = $recall_kind
+  // the copy's own set, found from the copy (one CONTAINS edge), never by a scan
+  MATCH (s:Set)-[:CONTAINS]->(e)-[:DERIVED_FROM]->(o:Entry {boundary_id: $boundary_id})
+  WHERE s.boundary_id = $boundary_id AND s.kind = $recall_kind
   OPTIONAL MATCH (receipt:Receipt {kind: $commit_kind})-[:FOR]->(s)
   OPTIONAL MATCH (newer:Entry)-[:SUPERSEDES]->(o)
   WITH s, o, receipt, newer ORDER BY newer.set_seq DESC, newer.id
