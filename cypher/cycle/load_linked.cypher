@@ -14,18 +14,21 @@ WITH e, collect(DISTINCT t.id) AS linked_ids
 // An admitted recall copy: a scratch entry of a ratified recall set, DERIVED_FROM its original.
 // Its tag is read from the graph (the original's status now, its set, its superseder, the
 // commit receipt that admitted the copy), never from attributes a writer supplied.
-OPTIONAL MATCH (s:Set {boundary_id: $boundary_id, id: e.set_id})
-  WHERE e.class = $scratch_class AND s.kind = $recall_kind
-OPTIONAL MATCH (s)-[:CONTAINS]->(e)-[:DERIVED_FROM]->(o:Entry {boundary_id: $boundary_id})
-OPTIONAL MATCH (receipt:Receipt {kind: $commit_kind})-[:FOR]->(s)
-OPTIONAL MATCH (newer:Entry)-[:SUPERSEDES]->(o)
-WITH e, linked_ids, s, o, receipt, newer ORDER BY newer.set_seq DESC, newer.id
-WITH e, linked_ids, s, o, receipt, collect(newer.id)[0] AS superseded_by
+CALL (e) {
+  WITH e WHERE e.class = $scratch_class
+  // the copy's own set, found from the copy (one CONTAINS edge), never by a scan
+  MATCH (s:Set)-[:CONTAINS]->(e)-[:DERIVED_FROM]->(o:Entry {boundary_id: $boundary_id})
+  WHERE s.boundary_id = $boundary_id AND s.kind = $recall_kind
+  OPTIONAL MATCH (receipt:Receipt {kind: $commit_kind})-[:FOR]->(s)
+  OPTIONAL MATCH (newer:Entry)-[:SUPERSEDES]->(o)
+  WITH s, o, receipt, newer ORDER BY newer.set_seq DESC, newer.id
+  WITH s, o, receipt, collect(newer.id)[0] AS superseded_by
+  RETURN collect({
+    original_id: o.id, original_class: o.class, original_status: o.status,
+    original_set_seq: o.set_seq, superseded_by: superseded_by, admitted_in: s.id,
+    receipt_id: receipt.id
+  })[0] AS recall
+}
 RETURN e.id AS id, e.key AS key, coalesce(e.body, '') AS body, e.class AS class,
-       e.status AS status, linked_ids,
-       CASE WHEN o IS NULL THEN null ELSE {
-         original_id: o.id, original_class: o.class, original_status: o.status,
-         original_set_seq: o.set_seq, superseded_by: superseded_by, admitted_in: s.id,
-         receipt_id: receipt.id
-       } END AS recall
+       e.status AS status, linked_ids, recall
 ORDER BY id

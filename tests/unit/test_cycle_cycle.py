@@ -17,6 +17,7 @@ from kg_context.cycle import (
     CandidateOrigin,
     CompetitionReason,
     EntryRecord,
+    RecallTag,
     SelectionBroadcastCycle,
     SubscriberStatus,
     to_gate_proposal,
@@ -68,6 +69,7 @@ class FakeDecision:
     outcome: str
     set_id: str | None
     entry_ids: tuple[str, ...]
+    receipt_id: str | None = None
 
 
 @dataclass
@@ -334,3 +336,69 @@ def test_cycle_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("KG_CONTEXT_CYCLE_REPEAT_KEY_PENALTY_DECAY", "1.0")
     with pytest.raises(ValidationError):
         CycleSettings()
+
+
+@dataclass
+class FakeAdmission:
+    decision: FakeDecision
+    copies: dict[str, str]
+
+
+@dataclass
+class FakeRecaller:
+    """Admits copies (``outcome``) and, on commit, puts them in the source as the graph would."""
+
+    source: FakeSource
+    outcome: str = "commit"
+    calls: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
+
+    def admit(self, entry_ids: Sequence[str], *, writer_id: str) -> FakeAdmission:
+        self.calls.append((tuple(entry_ids), writer_id))
+        copies = {i: f"{i}@recall" for i in entry_ids}
+        if self.outcome == "commit":
+            for original, copy in copies.items():
+                o = self.source.records[original]
+                tag = RecallTag(original, o.entry_class, o.status, 3, None, "set-r", "rcpt")
+                self.source.records[copy] = EntryRecord(
+                    copy, o.key, o.body, "scratch", "live", (), tag
+                )
+        return FakeAdmission(FakeDecision(self.outcome, "set-r", ()), copies)
+
+
+def test_non_standing_entries_named_by_id_come_back_only_as_admitted_tagged_copies() -> None:
+    source = FakeSource([rec("a"), rec("old", status="superseded")])
+
+    def asker(ctx: BroadcastContext) -> list[BusProposal]:
+        if any(i.id == "old@recall" for i in ctx.items):
+            return []
+        return [BusProposal(kind="query_memory", key="x", priority=0.8, entry_ids=("old",))]
+
+    halting = FakeRecaller(source, outcome="halt")
+    cycle = make_cycle(source, BusSubscriber("asker", asker))
+    cycle.recaller = halting
+    cycle.offer([stored(source.records["a"], 0.9)])
+    refused = cycle.run()
+    assert [(a.outcome, a.copies) for a in refused.recall_admissions] == [("halt", ())]
+    assert refused.recalled_ids == () and halting.calls == [(("old",), "asker")]
+
+    cycle.recaller = FakeRecaller(source)
+    admitted = cycle.run()
+    (outcome,) = admitted.recall_admissions
+    assert (outcome.outcome, outcome.copies) == ("commit", (("old", "old@recall"),))
+    assert admitted.recalled_ids == ("old@recall",)
+    shown = {i.id: i for i in cycle.run().context.items}
+    assert "old" not in shown
+    copy = shown["old@recall"]
+    assert copy.recall is not None and copy.recall.original_status == "superseded"
+    assert copy.line.startswith("- [recall fact/superseded] key-old: body of old (recalled old")
+
+
+def test_a_conscious_item_that_stops_standing_is_not_broadcast_again() -> None:
+    source = FakeSource([rec("a"), rec("b")])
+    cycle = make_cycle(source)
+    cycle.offer([stored(source.records["a"], 0.9), stored(source.records["b"], 0.9)])
+    assert {i.id for i in cycle.run().context.items} == {"a", "b"}
+    source.records["b"] = rec("b", status="superseded")
+    later = cycle.run()
+    assert later.stale_ids == ("b",)
+    assert [i.id for i in later.context.items] == ["a"]
