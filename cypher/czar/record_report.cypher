@@ -2,8 +2,13 @@
 // carries what the run proposed and the gate decided (id, czar_id, trigger, planned_at_seq,
 // proposed, retired, window_out, window_in, interfaces, expired_leases, halted, sets, warning);
 // the window it left is read here, in the same transaction: the boundary's seq and running token
-// counts, and the resident entries (an index seek on (boundary_id, resident)).
+// counts, and the resident entries (an index seek on (boundary_id, resident)). Like every write
+// transaction of a boundary, it takes the boundary's lock first, by a plain write (see
+// cypher/gate/lock_boundary.cypher): a relationship created on the boundary node without it
+// deadlocks against concurrent commits.
 MATCH (b:Boundary {id: $boundary_id})
+SET b.czar_reported_at = datetime($ran_at)
+WITH b
 CALL (b) {
   MATCH (e:Entry) USING INDEX SEEK e:Entry(boundary_id, resident)
   WHERE e.boundary_id = b.id AND e.resident = true
