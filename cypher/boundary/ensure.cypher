@@ -17,4 +17,5 @@ FOREACH (_ IN CASE WHEN founding THEN [1] ELSE [] END |
   SET r = $receipt
   CREATE (r)-[:FOR]->(b))
 RETURN b.id AS id, b.seq AS seq, b.verse AS verse, b.constitution_version AS constitution_version,
-       b.task_horizon AS task_horizon, toString(b.created_at) AS created_at
+       b.task_horizon AS task_horizon, toString(b.created_at) AS created_at,
+       coalesce(b.work_seq, b.seq) AS work_seq

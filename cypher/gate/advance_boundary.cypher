@@ -1,5 +1,6 @@
 // The boundary after the transaction's sets: seq, last ratified set, and its running counts
-// (work_seq: the sets that are the boundary's work, i.e. not compaction; the lease clock).
+// (work_seq: the sets that are the boundary's work, i.e. not the czar's and not constitution
+// changes; the lease clock).
 // Optimistic check on top of the lock: only if the seq is still the one read under the lock.
 MATCH (b:Boundary {id: $boundary_id})
 WHERE b.seq = $expected_seq

@@ -1,7 +1,7 @@
 """Lease renewals a commit causes (seed 002 §3.2), planned from the set's own declarations (pure).
 
 A soft or reconstructible ``REQUIRES`` edge holds for its lease, counted in the boundary's work
-(``work_seq``: every committed set but the czar's compaction sets). A committed work set renews
+(``work_seq``: the ratified sets but the czar's and constitution changes). A work set renews
 the leases of the edges into an entry of its boundary when one of its entries
 
 - requires that entry (``live_reference``: a newer committed entry needs it too), or

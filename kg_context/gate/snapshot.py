@@ -130,7 +130,7 @@ class BoundaryState:
     last_set_id: str | None
     committed_tokens: int = 0
     resident_tokens: int = 0
-    # Sets that are the boundary's work (every committed set but compaction): the lease clock.
+    # The boundary's work (ratified sets but the czar's and constitution changes): lease clock.
     work_seq: int = 0
 
 

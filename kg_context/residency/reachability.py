@@ -15,11 +15,12 @@ reachable from a root through ``REQUIRES`` edges that hold. The three retention 
   else holds it, and comes back through the gate (``recall.rehydrate``) when needed.
 
 A soft or reconstructible edge into a ``foundational`` entry (an operator's mark, see
-``residency/leases.py``) holds while the mark stands.
+``gate/leases.py``) holds while the mark stands.
 
 Leases count the boundary's work, never the czar's compaction sets: ``work_seq`` (the boundary's
-committed sets but compaction sets). An edge's lease ends at ``lease_until_seq`` (a work seq: the
-gate sets it from ``lease_sets``, and restarts it on each renewal, ``gate/leases.py``), or
+ratified sets but the czar's and constitution changes). An edge's lease ends at
+``lease_until_seq`` (a work seq: the gate sets it from ``lease_sets``, and restarts it on each
+renewal, ``gate/leases.py``), or
 ``set_work + default_lease_sets`` when the writer declared none. Roots are standing entries of
 the constitution's root classes, plus standing entries still inside their own lease
 (``expires_after_seq > work_seq``: deliberative material and recalled scratch copies hold
@@ -153,8 +154,8 @@ def boundary_seq(executor: Reader, boundary_id: str) -> int:
 
 
 def boundary_clock(executor: Reader, boundary_id: str) -> tuple[int, int]:
-    """The boundary's seq and work seq (its committed sets but compaction sets: the lease
-    clock)."""
+    """The boundary's seq and work seq (its ratified sets but the czar's and constitution
+    changes: the lease clock)."""
     rows = executor.read("boundary/get", boundary_id=boundary_id)
     if not rows:
         raise StateError(f"no boundary {boundary_id}")
