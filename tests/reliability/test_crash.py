@@ -53,6 +53,9 @@ def _spawn(server: KillableServer, *args: str) -> subprocess.Popen[str]:
         KG_TEST_USER=target.username,
         KG_TEST_PASSWORD=target.password,
         PYTHONPATH=str(ROOT),
+        # The crash clients run no czar by themselves (czar-free boundaries, explicitly): the
+        # tests count seqs exactly and run the czar themselves after the crashes.
+        KG_CONTEXT_RESIDENCY_CZAR_EVERY_COMMITS="0",
     )
     return subprocess.Popen(
         [sys.executable, "-m", "tests.reliability.crash_client", *args],
