@@ -18,7 +18,7 @@ WITH row, t, by, d, r,
 WHERE until > before
 SET r.lease_until_seq = until, r.renewed_at_seq = row.seq, r.renewed_by = row.by,
     r.renewal_kind = row.kind
-CREATE (n:LeaseRenewal {id: row.set_id + '/renew/' + row.kind + '/' + row.by + '/' + d.id,
+CREATE (n:LeaseRenewal {id: row.set_id + '/renew/' + row.kind + '/' + row.by + '/' + d.id + '/' + t.id,
                         boundary_id: $boundary_id, kind: row.kind, seq: row.seq,
                         work_seq: row.work, from_id: d.id, to_id: t.id, by_id: row.by,
                         set_id: row.set_id, previous_until: before, until: until})

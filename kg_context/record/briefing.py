@@ -11,8 +11,9 @@ the boundary's last briefing, 0 when there was none):
 - invalidations and their blast radii (the entries each invalidation set moved, by status);
 - the retention trend: resident tokens / committed tokens at each czar report's seq;
 - the error rates (``kg_context.record.observability.rates``);
-- the constitution amendments most halts suggest (``amendments``: empty until the suggester of
-  ``kg_context.record.amendments`` is wired at its one call site, ``_amendments``).
+- the constitution amendments most halts suggest (``kg_context.record.amendments``, over every
+  decided halt of the boundary, not only this briefing's: a recurring class is suggested until a
+  ratified constitution covers it; the full amended text is left to ``constitution suggest``).
 
 Each briefing is recorded as an audit event of the boundary (``cypher/briefing/record.cypher``),
 so the next one starts where it ended.
@@ -28,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kg_context.errors import InputValidationError, StateError
 from kg_context.gate.boundary import Boundary
+from kg_context.record.amendments import suggest_amendments
 from kg_context.record.observability import rates
 from kg_context.vocabulary import HaltStatus, SetKind, SetStatus
 
@@ -111,7 +113,7 @@ class Brief(_Model):
     invalidations: list[Invalidation]
     retention_trend: list[RetentionPoint]
     error_rates: dict[str, Any]
-    amendments: list[Any] = Field(default_factory=list)
+    amendments: list[dict[str, Any]] = Field(default_factory=list)
 
     @property
     def sets_by_outcome(self) -> dict[str, int]:
@@ -164,20 +166,21 @@ class Brief(_Model):
             if isinstance(v, dict) and "denominator" in v
         ]
         lines.append(f"error rates: {', '.join(ratios) or 'none'}")
-        lines.append(f"amendments most halts suggest: {self.amendments or 'none'}")
+        lines.append("amendments most halts suggest:" if self.amendments else "amendments: none")
+        for a in self.amendments:
+            lines.append(f"  {a['id']} ({a['count']} halts): {a['fragment'].strip()}")
+            lines.append(f"    {a['rationale']}")
+            adopt = f"kg-context constitution adopt-suggestion {a['id']} -b {self.boundary_id}"
+            lines.append(f"    adopt: {adopt}")
         return "\n".join(lines)
 
 
-def _amendments(boundary: Boundary, since_seq: int) -> list[Any]:
-    """The constitution amendments the halts since ``since_seq`` suggest.
-
-    INTEGRATOR: the ONE call site of ``kg_context.record.amendments.suggest_amendments``
-    (issue 11 item 9). Replace the body with
-    ``return list(suggest_amendments(boundary.executor, boundary, since_seq=since_seq))``.
-    Until then the section is empty: no suggestion is made up here.
-    """
-    del boundary, since_seq
-    return []
+def _amendments(boundary: Boundary) -> list[dict[str, Any]]:
+    """The constitution amendments the boundary's decided halts suggest (all of them: a class
+    that recurs across briefings is still suggested until the constitution covers it), without
+    the full amended text."""
+    found = suggest_amendments(boundary.executor, boundary)
+    return [{k: v for k, v in s.as_dict().items() if k != "constitution_text"} for s in found]
 
 
 def brief(boundary: Boundary, *, since_seq: int | None = None) -> Brief:
@@ -234,7 +237,7 @@ def brief(boundary: Boundary, *, since_seq: int | None = None) -> Brief:
     ]
     at = datetime.now(UTC).isoformat()
     error_rates = rates(boundary).as_dict()
-    amendments = _amendments(boundary, since_seq)
+    amendments = _amendments(boundary)
     props = {
         "id": f"{bid}/briefing/{uuid.uuid4().hex[:12]}",
         "since_seq": since_seq,

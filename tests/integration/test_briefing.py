@@ -61,7 +61,7 @@ def test_the_briefing_reports_since_the_last_one_and_is_recorded(
     (point,) = first.retention_trend
     assert point.seq == run.seq and point.retention == run.resident_tokens / run.committed_tokens
     assert "false_retirement" in first.error_rates
-    assert first.amendments == []  # wired by the integrator (record/amendments.py)
+    assert first.amendments == []  # one halt of its class: nothing recurs, nothing suggested
     text = first.render()
     assert "open NON_STANDING_DEPENDENCY x1" in text and "czar: 1 run(s)" in text
 

@@ -251,3 +251,22 @@ def test_why_names_the_policy_and_lease_in_the_cli(engine: Any, boundary_id: str
     assert data["edges"][-1]["policy"] == "soft" and data["edges"][-1]["lease_until"] == 11
     text = CliRunner().invoke(app, ["why", fact, "-b", boundary_id])
     assert "-[soft, lease until work seq 11, never renewed]->" in text.output
+
+
+def test_one_entry_renewing_two_edges_of_one_dependent_records_both(
+    engine: Any, boundary_id: str
+) -> None:
+    """A dependent that requires two entries, both required again by one newer entry: two
+    renewals of two edges, each recorded once (the 500-set session once failed its commit on a
+    renewal id that named the dependent but not the renewed entry)."""
+    team = _team(engine, boundary_id)
+    f1, f2 = f"{boundary_id}-f1", f"{boundary_id}-f2"
+    d, u = f"{boundary_id}-d", f"{boundary_id}-u"
+    _commit(team, boundary_id, _fact(boundary_id, "f1"), _fact(boundary_id, "f2"))
+    soft = [{"entry_id": f, "policy": "soft", "lease_sets": 2} for f in (f1, f2)]
+    _commit(team, boundary_id, entry(key="d", body="a", id=d, requires=soft))
+    _commit(team, boundary_id, entry(key="u", body="b", id=u, requires=soft))
+    rows = engine.run_audit("lease_renewals", boundary_id=boundary_id).rows
+    got = sorted((r["kind"], r["from_id"], r["to_id"], r["by_id"]) for r in rows)
+    assert got == [("live_reference", d, f1, u), ("live_reference", d, f2, u)]
+    assert engine.run_audit("unstanding_renewals", boundary_id=boundary_id).clean
