@@ -104,7 +104,8 @@ class CzarPlan:
 
     def proposals(self, max_entries_per_set: int) -> list[Proposal]:
         """The compaction set(s): transitions in sets of at most 5,000, interfaces in sets of at
-        most ``max_entries_per_set`` (each interface declares one edge: the density fan-out)."""
+        most ``max_entries_per_set`` (each interface declares one edge: the density fan-out).
+        Each proposal is a function of its id's parts only (seq, czar, what it moves and builds)."""
         size = max(1, max_entries_per_set)
         moves = [
             self.transitions[i : i + _TRANSITIONS_PER_SET]
@@ -140,11 +141,14 @@ class CzarPlan:
                         "kind": SetKind.COMPACTION.value,
                         "entries": entries,
                         "transitions": [t.model_dump(mode="json") for t in transitions],
+                        # Only what the id names (the seq, the transitions and the interfaces):
+                        # two czars planning the same compaction at one seq (the cadence in a
+                        # writer's process, a manual run elsewhere) submit the same proposal,
+                        # which the gate dedupes, never one id with two contents.
                         "summary": (
                             f"compaction at seq {self.seq}: {retired} retired, "
                             f"{len(transitions) - retired} residency change(s), "
-                            f"{len(entries)} interface(s), "
-                            f"{len(self.expired_leases)} expired lease(s)"
+                            f"{len(entries)} interface(s)"
                         ),
                     }
                 )

@@ -86,6 +86,20 @@ def test_compaction_sets_split_transitions_and_interfaces() -> None:
     assert CzarPlan(boundary_id="b", czar_id="czar", seq=1).proposals(64) == []
 
 
+def test_two_czars_planning_one_compaction_at_one_seq_propose_the_same_set() -> None:
+    """The cadence czar and a manual run at the same seq: the same moves are the same proposal
+    (the gate dedupes it by id), whatever else each plan noticed (a short soak once failed on one
+    id with two contents: the summary counted the plan's expired leases)."""
+    plans = [CzarPlan(boundary_id="b", czar_id="czar", seq=9) for _ in range(2)]
+    for plan in plans:
+        plan.transitions = [
+            Transition(entry_id="e1", to=EntryStatus.RETIRED, resident=False, reason="r")
+        ]
+    plans[1].expired_leases = [{"from_id": "d", "to_id": "e1", "policy": "soft"}]
+    first, second = (plan.proposals(64) for plan in plans)
+    assert [p.model_dump() for p in first] == [p.model_dump() for p in second]
+
+
 def _czar_view(*transitions: Transition, kind: str = "czar") -> SetView:
     proposal = Proposal.model_validate(
         {
