@@ -259,7 +259,7 @@ class ResidencySettings(BaseSettings):
         env_prefix="KG_CONTEXT_RESIDENCY_", env_file=".env", extra="ignore"
     )
 
-    # The lease of a soft/reconstructible edge that declared no lease_sets, in boundary sets.
+    # The lease of a soft/reconstructible edge that declared no lease_sets, in work sets.
     default_lease_sets: int = Field(default=100, ge=1, le=1_000_000)
     # The czar's writer identity (kind czar); it never compacts entries it wrote itself.
     czar_id: str = "czar"
