@@ -157,19 +157,6 @@ def amend_text(
     return version, text
 
 
-def _constitution_of(executor: QueryExecutor, boundary: Boundary | str) -> tuple[str, Constitution]:
-    if isinstance(boundary, Boundary):
-        return boundary.id, boundary.constitution()
-    rows = executor.read("boundary/get", boundary_id=boundary)
-    if not rows:
-        raise StateError(f"boundary {boundary} does not exist")
-    version = str(rows[0]["constitution_version"])
-    recorded = executor.read("constitution/get", version=version)
-    if not recorded:
-        raise StateError(f"constitution {version} of boundary {boundary} is not recorded")
-    return boundary, parse_constitution(recorded[0]["rules"], source=f"constitution {version}")
-
-
 def _suggestion(
     code: ReasonCode,
     parameter: ThresholdParameter,
@@ -220,7 +207,7 @@ def _suggestion(
 
 def suggest_amendments(
     executor: QueryExecutor,
-    boundary: Boundary | str,
+    boundary: Boundary,
     *,
     since_seq: int | None = None,
     min_recurrence: int = MIN_RECURRENCE,
@@ -228,7 +215,7 @@ def suggest_amendments(
     """The amendments the boundary's recurring, consistently resolved halt classes suggest
     (halts opened at or after boundary seq ``since_seq`` when given), against its current
     constitution, ordered by how many halts each covers (then by id)."""
-    boundary_id, constitution = _constitution_of(executor, boundary)
+    boundary_id, constitution = boundary.id, boundary.constitution()
     rows = executor.read("halts/classes", boundary_id=boundary_id, since_seq=since_seq)
     classes: dict[tuple[ReasonCode, ThresholdParameter], list[Record]] = defaultdict(list)
     for row in rows:

@@ -62,7 +62,7 @@ def test_recurring_density_halts_become_a_ratified_threshold(
     assert suggestion.fragment == "[density]\nmax_set_fanout = 70\n"
     assert "max_set_fanout = 70" in suggestion.constitution_text
     # Only halts opened since a seq count: the last two alone do not recur.
-    assert suggest_amendments(engine.executor, b, since_seq=3) == []
+    assert suggest_amendments(engine.executor, team, since_seq=3) == []
     # The operator's briefing proposes it (item 8 reports what item 9 suggests).
     briefed = team.brief()
     assert [(a["id"], a["count"]) for a in briefed.amendments] == [(suggestion.id, 4)]
@@ -102,4 +102,3 @@ def test_a_class_resolved_inconsistently_suggests_nothing(engine: Any, boundary_
         engine, boundary_id, [(65, "approve"), (68, "reject"), (70, "approve"), (72, "approve")]
     )
     assert suggest_amendments(engine.executor, team) == []
-    assert suggest_amendments(engine.executor, boundary_id) == []
