@@ -29,7 +29,6 @@ from kg_context.gate.decision import Decision
 from kg_context.gate.operator_acts import require_operator
 from kg_context.gate.store import GateStore, Submission
 from kg_context.settings import EngineSettings
-from kg_context.vocabulary import ProposalStatus
 
 __all__ = ["Boundary"]
 
@@ -97,12 +96,15 @@ class Boundary:
         return self._after(self._store.close(self.id, self.gateway_id))
 
     def commit(self, proposal: ProposalInput) -> Decision:
-        """Submit one proposal, close, and return the decision of the set it landed in."""
+        """Submit one proposal, close, and return the decision of the set it landed in: one
+        locked transaction records it and decides it with whatever else is pending (more if
+        more is pending than a batch holds). A proposal decided before closes nothing: its
+        recorded decision is returned."""
         parsed = self._parse(proposal)
-        (submission,) = self._store.submit(self.id, [parsed])
-        if submission.status != ProposalStatus.PENDING:
+        submission, decisions = self._store.commit(self.id, self.gateway_id, parsed)
+        if not submission.new:
             return self._recorded(parsed.id)
-        for decision in self.close():  # close() runs the post-commit hook
+        for decision in self._after(decisions):  # the post-commit hook, as close() runs it
             if parsed.id in decision.proposal_ids:
                 return decision
         return self._recorded(parsed.id)  # another process's close decided it

@@ -110,7 +110,7 @@ def _plan_set(plan: Plan, ctx: Context, view: SetView, seq: int) -> SetRow:
     boundary.last_set_id = view.closed.set_id
     snapshot.recent_sets.append(mark)
     for p in view.closed.proposals:
-        # A writer id new to the boundary registers with its kind (write_sets, ON CREATE).
+        # A writer id new to the boundary registers with its kind (write_plan, ON CREATE).
         snapshot.writers.setdefault(p.writer_id, p.writer_kind.value)
         if {"id": p.writer_id, "kind": p.writer_kind.value} not in decided.writers:
             decided.writers.append({"id": p.writer_id, "kind": p.writer_kind.value})

@@ -270,7 +270,7 @@ def evaluate_constitution(
 
 
 def boundary_row(snapshot: Snapshot) -> BoundaryRow:
-    """The boundary after the batch: what ``advance_boundary`` writes."""
+    """The boundary after the batch: what ``write_plan`` writes last."""
     b = snapshot.boundary
     return {
         "seq": b.seq,

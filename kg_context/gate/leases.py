@@ -9,8 +9,8 @@ the leases of the edges into an entry of its boundary when one of its entries
 
 Only a standing new entry renews (a failed attempt, ``explored``, is kept in the record and
 renews nothing). Renewal restarts the edge's own lease from the renewing set's work seq
-(``gate/write_renewals`` decides in the graph which edges it extends, and records each renewal
-as a ``:LeaseRenewal``).
+(``gate/write_plan``'s renewals decide in the graph which edges they extend, and record each
+renewal as a ``:LeaseRenewal``).
 What a writer says in text never renews anything; only the declarations the gate ratified do.
 Compaction sets and the czar's sets renew nothing (the czar's interfaces are derived from what
 they summarize, and that is not reasoning that used it).
@@ -71,7 +71,7 @@ def foundational_mark(view: SetView, c: Constitution, snapshot: Snapshot) -> Vio
 
 
 def plan_foundational(plan: Plan, view: SetView, seq: int, work: int) -> None:
-    """The foundational marks of a committed (operator) set (``gate/write_foundational``)."""
+    """The foundational marks of a committed (operator) set (``gate/write_plan``)."""
     for p in view.closed.proposals:
         for entry_id in p.foundational:
             plan.foundational.append(

@@ -1,5 +1,6 @@
 """Proposal records (pure helpers of the store): the row a proposal is recorded as, what a
-submission found in the record, and a decision read back from it (``replayed``)."""
+submission found in the record, a decision read back from it (``replayed``), and a proposal
+recorded inside an open transaction (``submit_in``)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ __all__ = [
     "parse_pending",
     "proposal_row",
     "submissions",
+    "submit_in",
 ]
 
 
@@ -165,3 +167,25 @@ def parse_pending(
                 )
             )
     return [found[row["id"]] for row in rows if row["id"] in found], unreadable
+
+
+def submit_in(tx: Transaction, proposal: Proposal, now: str) -> Decision | None:
+    """Record a proposal inside an open transaction; if it was decided before, that decision."""
+    rows = tx.run(
+        "gate/submit_proposals",
+        boundary_id=proposal.boundary_id,
+        proposals=[proposal_row(proposal)],
+        now=now,
+    )
+    if rows[0]["digest"] != proposal.digest():
+        raise InputValidationError(
+            f"proposal id {proposal.id} is already recorded with other content"
+        )
+    if rows[0]["status"] == ProposalStatus.PENDING:
+        return None
+    recorded = tx.run(
+        "gate/decision_for_proposal",
+        boundary_id=proposal.boundary_id,
+        proposal_id=proposal.id,
+    )
+    return decision_from_record(recorded[0]) if recorded else None

@@ -44,21 +44,21 @@ Props = dict[str, Any]
 
 
 class WriterRow(TypedDict):
-    """``(:Set)-[:BY]->(:Writer {id, kind})``, nested in ``write_sets``."""
+    """``(:Set)-[:BY]->(:Writer {id, kind})``, nested in ``write_plan``'s sets."""
 
     id: str
     kind: str
 
 
 class ProposalOutcomeRow(TypedDict):
-    """What became of one proposal (``p.status``, ``IN_SET``), nested in ``write_sets``."""
+    """What became of one proposal (``p.status``, ``IN_SET``), nested in ``write_plan``'s sets."""
 
     id: str
     status: ProposalStatus
 
 
 class EntryRow(TypedDict):
-    """A new entry with its labels and declared targets, nested in ``write_sets``."""
+    """A new entry with its labels and declared targets, nested in ``write_plan``'s sets."""
 
     labels: list[str]
     targets: list[str]
@@ -74,7 +74,7 @@ class SetRow(TypedDict):
 
 
 class SetWriteRow(TypedDict):
-    """One row of ``write_sets``: a set with its writers, receipts, proposals and entries."""
+    """One set row of ``write_plan``: a set with its writers, receipts, proposals and entries."""
 
     id: str
     prev_id: str | None
@@ -94,7 +94,7 @@ class ReceiptRow(TypedDict):
 
 
 class HaltRow(TypedDict):
-    """One row of ``write_halts``: a halt (its props carry its id) ON a set."""
+    """One halt row of ``write_plan``: a halt (its props carry its id) ON a set."""
 
     set_id: str
     props: Props
@@ -135,8 +135,8 @@ ForeignEdgeRow = TypedDict(
 
 
 class RenewalRow(TypedDict):
-    """A lease renewal the commit of a work set causes (``write_renewals``): ``by`` (an entry of
-    the set) requires (kind live_reference) or is derived from (kind use) ``to``."""
+    """A lease renewal the commit of a work set causes (``write_plan``'s renewals): ``by`` (an
+    entry of the set) requires (kind live_reference) or is derived from (kind use) ``to``."""
 
     set_id: str
     seq: int
@@ -147,7 +147,7 @@ class RenewalRow(TypedDict):
 
 
 class FoundationalRow(TypedDict):
-    """An operator's foundational mark on a standing entry (``write_foundational``)."""
+    """An operator's foundational mark on a standing entry (``write_plan``)."""
 
     entry_id: str
     by: str
@@ -157,7 +157,7 @@ class FoundationalRow(TypedDict):
 
 
 class AdoptionUseRow(TypedDict):
-    """One use of an adoption receipt by a ratified set (``write_adoption_uses``)."""
+    """One use of an adoption receipt by a ratified set (``write_plan``)."""
 
     set_id: str
     receipt_id: str
@@ -185,7 +185,7 @@ TransitionRow = TypedDict(
 
 
 class BoundaryRow(TypedDict):
-    """The parameters of ``advance_boundary``: the boundary after the transaction's sets."""
+    """The boundary parameters of ``write_plan``: the boundary after the transaction's sets."""
 
     seq: int
     last_set_id: str | None
@@ -198,7 +198,7 @@ class BoundaryRow(TypedDict):
 
 @dataclass(slots=True)
 class _Decided:
-    """A decided set's rows that ``write_sets`` nests under it."""
+    """A decided set's rows that ``write_plan`` nests under it."""
 
     writers: list[WriterRow] = field(default_factory=list)
     receipts: list[ReceiptRow] = field(default_factory=list)
@@ -209,7 +209,7 @@ class _Decided:
 
 @dataclass(slots=True)
 class Plan:
-    """Every row the commit transaction writes, batched per statement."""
+    """Every row the commit transaction writes, batched per part of ``gate/write_plan``."""
 
     sets: list[SetRow] = field(default_factory=list)
     decided: dict[str, _Decided] = field(default_factory=dict)  # set id -> its nested rows
@@ -249,7 +249,7 @@ class Plan:
 
 def nested_sets(plan: Plan) -> list[SetWriteRow]:
     """The plan's set rows with their writers, receipts, proposals and entries nested, for the one
-    ``write_sets`` statement."""
+    ``write_plan`` statement."""
     out: list[SetWriteRow] = []
     for row in plan.sets:
         decided = plan.decided[row["id"]]

@@ -1,11 +1,12 @@
 """The gate's I/O: record proposals, and run the set constructor and the gate inside ONE locked
 write transaction per batch (the single committer of a boundary, across processes and hosts).
 
-The transaction takes the boundary's write lock first, then reads the pending proposals, builds
-the closed sets, reads the state they refer to, lets the gate decide (pure logic), and writes the
-plan. Everything it does is a function of what it read under the lock, so a retried transaction
-(the driver retries transient failures) decides the same way, and proposals already decided are
-no longer pending: nothing commits twice.
+The transaction takes the boundary's write lock first (recording the proposals submitted with
+the batch and reading the pending ones in that statement), builds the closed sets, reads the
+state they refer to, lets the gate decide (pure logic), and writes the plan (``transaction_io``:
+three statements). Everything it does is a function of what it read under the lock, so a retried
+transaction decides the same way, and proposals already decided are no longer pending: nothing
+commits twice.
 
 No pending proposal may block the boundary: a payload that cannot be parsed is rejected, and
 when a batch's write fails with a non-transient error the store decides its sets one per
@@ -22,8 +23,8 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
-from kg_context.db.executor import QueryExecutor, Transaction
-from kg_context.errors import InputValidationError, QueryError
+from kg_context.db.executor import QueryExecutor, Record, Transaction
+from kg_context.errors import InputValidationError, QueryError, StateError
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Proposal
 from kg_context.gate.decision import Decision, evaluate, evaluate_constitution
@@ -42,6 +43,7 @@ from kg_context.gate.proposal_records import (
     parse_pending,
     proposal_row,
     submissions,
+    submit_in,
 )
 from kg_context.gate.set_constructor import ClosedSet, construct_sets, implicit_set_id
 from kg_context.gate.snapshot import BoundaryState, Snapshot
@@ -50,9 +52,9 @@ from kg_context.gate.transaction_io import (
     load_claims,
     load_snapshot,
     lock_boundary,
+    open_batch,
     write_plan,
 )
-from kg_context.vocabulary import ProposalStatus
 
 __all__ = ["GateStore", "Submission", "now_iso"]
 
@@ -100,14 +102,8 @@ class GateStore:
         """Record proposals as pending (idempotent by id; an id reused differently is refused)."""
         if not proposals:
             return []
-        rows, digests = self._prepare(boundary_id, proposals)
-        records = self._executor.write(
-            "gate/submit_proposals", boundary_id=boundary_id, proposals=rows, now=now_iso()
-        )
-        recorded = submissions(records, digests, boundary_id)
-        self._forget(
-            boundary_id, [s.proposal_id for s in recorded if s.status != ProposalStatus.PENDING]
-        )
+        recorded = self._record_prepared(boundary_id, self._prepare(boundary_id, proposals))
+        self._forget(boundary_id, [s.proposal_id for s in recorded if not s.new])
         return recorded
 
     def _forget(self, boundary_id: str, proposal_ids: Sequence[str]) -> None:
@@ -145,39 +141,63 @@ class GateStore:
         ``submit``: proposals to record first, in the same transaction as the first batch. A
         batch whose write fails with a non-transient error is isolated (``isolation``).
         """
+        return self._close(boundary_id, gateway_id, submit, replays_close=True)[1]
+
+    def commit(
+        self, boundary_id: str, gateway_id: str, proposal: Proposal
+    ) -> tuple[Submission, list[Decision]]:
+        """Record one proposal and, while it is pending, close as ``close`` does, in the same
+        locked transaction: what the record held for it, and the decisions. A proposal decided
+        before closes nothing (its submission says so)."""
+        found, decisions = self._close(boundary_id, gateway_id, [proposal], replays_close=False)
+        return found[0], decisions
+
+    def _close(
+        self,
+        boundary_id: str,
+        gateway_id: str,
+        submit: Sequence[Proposal],
+        *,
+        replays_close: bool,
+    ) -> tuple[list[Submission], list[Decision]]:
         prepared = self._prepare(boundary_id, submit) if submit else None
         decisions: list[Decision] = []
+        found: list[Submission] = []
         more = True
         while more:
             try:
-                batch, more = self._executor.write_tx(
+                batch, more, recorded = self._executor.write_tx(
                     partial(
                         self._close_batch,
                         boundary_id=boundary_id,
                         gateway_id=gateway_id,
                         prepared=prepared,
+                        replays_close=replays_close,
                     )
                 )
             except QueryError as failed:
                 if is_transient(failed):
                     raise
+                recorded = []
                 if prepared is not None:  # the failed transaction recorded nothing
-                    self._record_prepared(boundary_id, prepared)
+                    recorded = self._record_prepared(boundary_id, prepared)
                 steps = self._isolation_steps(boundary_id, gateway_id)
                 batch, more = isolate(self._executor, steps)
             prepared = None
+            found = found or recorded
             decisions.extend(batch)
             self._forget(boundary_id, [pid for d in batch for pid in d.proposal_ids])
-        return decisions
+        self._forget(boundary_id, [s.proposal_id for s in found if not s.new])
+        return found, decisions
 
     def _record_prepared(
         self, boundary_id: str, prepared: tuple[list[dict[str, Any]], dict[str, str]]
-    ) -> None:
+    ) -> list[Submission]:
         rows, digests = prepared
         records = self._executor.write(
             "gate/submit_proposals", boundary_id=boundary_id, proposals=rows, now=now_iso()
         )
-        submissions(records, digests, boundary_id)
+        return submissions(records, digests, boundary_id)
 
     def decide_sets(
         self,
@@ -203,6 +223,10 @@ class GateStore:
     def _pending(self, tx: Transaction, boundary: BoundaryState) -> Pending:
         """The boundary's pending proposals (up to the batch limit), closed into sets."""
         rows = tx.run("gate/pending_proposals", boundary_id=boundary.id, limit=self._batch_limit)
+        return self._closed_sets(tx, boundary, rows)
+
+    def _closed_sets(self, tx: Transaction, boundary: BoundaryState, rows: list[Record]) -> Pending:
+        """Pending proposals (ids and digests, in submission order), closed into sets."""
         if not rows:
             return Pending([], [], [], False)
         proposals, unreadable = parse_pending(tx, boundary.id, rows, self._submitted)
@@ -221,22 +245,28 @@ class GateStore:
         boundary_id: str,
         gateway_id: str,
         prepared: tuple[list[dict[str, Any]], dict[str, str]] | None,
-    ) -> tuple[list[Decision], bool]:
-        boundary = lock_boundary(tx, boundary_id)
-        if prepared is not None:
-            rows, digests = prepared
-            records = tx.run(
-                "gate/submit_proposals", boundary_id=boundary_id, proposals=rows, now=now_iso()
+        replays_close: bool,
+    ) -> tuple[list[Decision], bool, list[Submission]]:
+        rows, digests = prepared if prepared is not None else ([], {})
+        opened = open_batch(tx, boundary_id, proposals=rows, now=now_iso(), limit=self._batch_limit)
+        if opened is None:  # no such boundary: nothing was written
+            if not replays_close:  # commit() says what submit() says
+                submissions([], digests, boundary_id)
+            raise StateError(
+                f"boundary {boundary_id} does not exist; open it with engine.boundary()"
             )
-            submissions(records, digests, boundary_id)
-        pending = self._pending(tx, boundary)
+        found = submissions(opened.submitted, digests, boundary_id) if prepared else []
+        if not replays_close and not any(s.new for s in found):
+            return [], False, found  # decided before: the record has its decision
+        boundary = opened.boundary
+        pending = self._closed_sets(tx, boundary, opened.pending)
         # A czar set whose cases the gate checks against the graph is decided first in its
         # transaction: the sets before it are decided now, it and the rest in the next batch.
         cut = next((i for i, c in enumerate(pending.sets) if i and claimed_entries(c)), None)
         if cut is not None:
             pending = Pending(pending.sets[:cut], pending.unplaced, pending.unreadable, True)
         decisions = self._decide(tx, boundary, pending, gateway_id, frozenset())
-        return decisions, pending.more
+        return decisions, pending.more, found
 
     def _decide(
         self,
@@ -321,7 +351,7 @@ class GateStore:
 
         def work(tx: Transaction) -> Decision:
             boundary = lock_boundary(tx, proposal.boundary_id)
-            recorded = self._submit_in(tx, proposal)
+            recorded = submit_in(tx, proposal, now_iso())
             if recorded is not None:
                 return recorded
             current = self._constitution_for(boundary.constitution_version)
@@ -358,27 +388,6 @@ class GateStore:
             return decision
 
         return self._executor.write_tx(work)
-
-    def _submit_in(self, tx: Transaction, proposal: Proposal) -> Decision | None:
-        """Record a proposal inside an open transaction; if it was decided before, that decision."""
-        rows = tx.run(
-            "gate/submit_proposals",
-            boundary_id=proposal.boundary_id,
-            proposals=[proposal_row(proposal)],
-            now=now_iso(),
-        )
-        if rows[0]["digest"] != proposal.digest():
-            raise InputValidationError(
-                f"proposal id {proposal.id} is already recorded with other content"
-            )
-        if rows[0]["status"] == ProposalStatus.PENDING:
-            return None
-        recorded = tx.run(
-            "gate/decision_for_proposal",
-            boundary_id=proposal.boundary_id,
-            proposal_id=proposal.id,
-        )
-        return decision_from_record(recorded[0]) if recorded else None
 
     # -- reading decisions back -----------------------------------------------------------------
     def decision_for(self, boundary_id: str, proposal_id: str) -> Decision | None:

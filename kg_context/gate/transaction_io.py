@@ -1,11 +1,18 @@
 """The gate transaction's reads and writes (I/O inside the locked transaction): take the
-boundary's lock, load the snapshot the pure gate decides on, write the plan it returns."""
+boundary's lock, load the snapshot the pure gate decides on, write the plan it returns.
+
+A closing transaction is three statements whatever the batch holds: ``open_batch`` (the lock,
+the submission, the boundary, the pending proposals), ``load_snapshot`` (everything the sets
+refer to) and ``write_plan`` (everything decided, the boundary advanced); a czar set whose cases
+the gate checks against the graph adds ``czar_claims``. So a single ``commit()`` is one
+transaction of three round trips."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from kg_context.db.executor import Transaction
+from kg_context.db.executor import Record, Transaction
 from kg_context.errors import StateError
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.rows import Plan, nested_sets
@@ -20,17 +27,20 @@ from kg_context.gate.snapshot import (
 )
 from kg_context.vocabulary import STANDING_STATUSES, WriterKind, as_values
 
-__all__ = ["claimed_entries", "load_claims", "load_snapshot", "lock_boundary", "write_plan"]
+__all__ = [
+    "OpenedBatch",
+    "claimed_entries",
+    "load_claims",
+    "load_snapshot",
+    "lock_boundary",
+    "open_batch",
+    "write_plan",
+]
 
 _NO_WINDOW = 2**62
 
 
-def lock_boundary(tx: Transaction, boundary_id: str) -> BoundaryState:
-    """Take the boundary's write lock (a real write) and read it; the first thing the gate does."""
-    rows = tx.run("gate/lock_boundary", boundary_id=boundary_id)
-    if not rows:
-        raise StateError(f"boundary {boundary_id} does not exist; open it with engine.boundary()")
-    row = rows[0]
+def _boundary(row: Record) -> BoundaryState:
     return BoundaryState(
         id=row["id"],
         seq=row["seq"],
@@ -44,6 +54,39 @@ def lock_boundary(tx: Transaction, boundary_id: str) -> BoundaryState:
         resident_tokens=row["resident_tokens"],
         work_seq=row["work_seq"],
     )
+
+
+def lock_boundary(tx: Transaction, boundary_id: str) -> BoundaryState:
+    """Take the boundary's write lock (a real write) and read it; the first thing the gate does."""
+    rows = tx.run("gate/lock_boundary", boundary_id=boundary_id)
+    if not rows:
+        raise StateError(f"boundary {boundary_id} does not exist; open it with engine.boundary()")
+    return _boundary(rows[0])
+
+
+@dataclass(frozen=True, slots=True)
+class OpenedBatch:
+    """What ``open_batch`` read under the lock: the boundary, what the record holds for each
+    submitted proposal, and the pending proposals (ids and digests, in submission order)."""
+
+    boundary: BoundaryState
+    submitted: list[Record]
+    pending: list[Record]
+
+
+def open_batch(
+    tx: Transaction, boundary_id: str, *, proposals: list[dict[str, Any]], now: str, limit: int
+) -> OpenedBatch | None:
+    """Take the boundary's lock (as ``lock_boundary``), record ``proposals`` as pending, and read
+    the boundary and its pending proposals (at most ``limit``): one statement. ``None``: there
+    is no such boundary (nothing was written)."""
+    rows = tx.run(
+        "gate/open_batch", boundary_id=boundary_id, proposals=proposals, now=now, limit=limit
+    )
+    if not rows:
+        return None
+    row = rows[0]
+    return OpenedBatch(_boundary(row), row["submitted"], row["pending"])
 
 
 def _entry(e: dict[str, Any]) -> EntryState:
@@ -91,30 +134,26 @@ def load_snapshot(
         entry_ids.update(t.entry_id for t in proposal.transitions)
         entry_ids.update(proposal.foundational)
     set_ids = [c.set_id for c in sets]
+    targets = sorted({t for closed in sets for t in closed.targets})
+    window = constitution.window.sets
     state = tx.run(
-        "gate/load_state",
+        "gate/load_snapshot",
         boundary_id=boundary.id,
         entry_ids=sorted(entry_ids),
         set_ids=set_ids,
         standing=as_values(STANDING_STATUSES),
-    )[0]
-    snapshot = Snapshot(boundary=boundary)
-    snapshot.entries = {e["id"]: _entry(e) for e in state["entries"]}
-    for set_id in state["halted_sets"]:
-        snapshot.halt_counts[set_id] = snapshot.halt_counts.get(set_id, 0) + 1
-    targets = sorted({t for closed in sets for t in closed.targets})
-    window = constitution.window.sets
-    context = tx.run(
-        "gate/load_context",
-        boundary_id=boundary.id,
         writer_ids=sorted({p.writer_id for closed in sets for p in closed.proposals}),
         receipt_ids=sorted(receipt_ids),
         foreign=[{"boundary_id": b, "entry_id": e} for b, e in sorted(foreign)],
         targets=targets,
         from_seq=boundary.seq + 1 - window if window and targets else _NO_WINDOW,
-        set_ids=sorted({*set_ids, *extra_set_ids}),
+        taken_ids=sorted({*set_ids, *extra_set_ids}),
     )[0]
-    _fill_context(snapshot, context)
+    snapshot = Snapshot(boundary=boundary)
+    snapshot.entries = {e["id"]: _entry(e) for e in state["entries"]}
+    for set_id in state["halted_sets"]:
+        snapshot.halt_counts[set_id] = snapshot.halt_counts.get(set_id, 0) + 1
+    _fill_context(snapshot, state)
     return snapshot
 
 
@@ -202,48 +241,27 @@ def load_claims(
 def write_plan(
     tx: Transaction, boundary_id: str, plan: Plan, expected_seq: int, *, default_lease: int
 ) -> None:
-    """The plan's batched statements, each skipped when it has no rows (``default_lease``: the
-    lease of an edge that declared none, which a renewal restarts)."""
-    b_id = boundary_id  # every statement looks its nodes up by (boundary_id, id)
-    if plan.sets:
-        tx.run("gate/write_sets", boundary_id=b_id, sets=nested_sets(plan))
-    if plan.derived_from:
-        tx.run("gate/write_derived_from", boundary_id=b_id, derived=plan.derived_from)
-    if plan.summarizes:
-        tx.run("gate/write_summarizes", boundary_id=b_id, summarizes=plan.summarizes)
-    if plan.requires:
-        tx.run("gate/write_requires", boundary_id=b_id, requires=plan.requires)
-    if plan.foreign_edges:
-        tx.run("gate/write_foreign_edges", boundary_id=boundary_id, edges=plan.foreign_edges)
-    if plan.adoption_uses:
-        tx.run("gate/write_adoption_uses", boundary_id=boundary_id, uses=plan.adoption_uses)
-    if plan.renewals:
-        tx.run(
-            "gate/write_renewals",
-            boundary_id=b_id,
-            renewals=plan.renewals,
-            standing=as_values(STANDING_STATUSES),
-            default_lease=default_lease,
-        )
-    if plan.foundational:
-        tx.run(
-            "gate/write_foundational",
-            boundary_id=b_id,
-            marks=plan.foundational,
-            standing=as_values(STANDING_STATUSES),
-            default_lease=default_lease,
-        )
-    if plan.supersedes:
-        tx.run("gate/write_supersedes", boundary_id=b_id, supersedes=plan.supersedes)
-    if plan.halts:
-        tx.run("gate/write_halts", boundary_id=b_id, halts=plan.halts)
-    if plan.transitions:
-        tx.run("gate/write_transitions", boundary_id=b_id, transitions=plan.transitions)
+    """Everything the plan decided, in one statement (``cypher/gate/write_plan.cypher``: each
+    part skips an empty list; ``default_lease``: the lease of an edge that declared none, which a
+    renewal restarts)."""
     b = plan.boundary
     assert b is not None, "the gate plans the boundary row of every batch"
     advanced = tx.run(
-        "gate/advance_boundary",
+        "gate/write_plan",
         boundary_id=boundary_id,
+        sets=nested_sets(plan),
+        derived=plan.derived_from,
+        summarizes=plan.summarizes,
+        requires=plan.requires,
+        foreign_edges=plan.foreign_edges,
+        adoption_uses=plan.adoption_uses,
+        renewals=plan.renewals,
+        foundational=plan.foundational,
+        supersedes=plan.supersedes,
+        halts=plan.halts,
+        transitions=plan.transitions,
+        standing=as_values(STANDING_STATUSES),
+        default_lease=default_lease,
         expected_seq=expected_seq,
         seq=b["seq"],
         last_set_id=b["last_set_id"],

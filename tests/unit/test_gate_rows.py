@@ -19,23 +19,23 @@ from kg_context.gate import rows
 
 # statement -> {the variable the file binds: the TypedDict of what it reads from it}
 STATEMENTS: dict[str, dict[str, Any]] = {
-    "gate/write_sets": {
-        "row": rows.SetWriteRow,
+    "gate/write_plan": {
+        "set_row": rows.SetWriteRow,
         "w": rows.WriterRow,
         "decided": rows.ProposalOutcomeRow,
         "entry": rows.EntryRow,
+        "derived": rows.DerivedFromRow,
+        "summary": rows.SummarizesRow,
+        "requirement": rows.RequiresRow,
+        "foreign_edge": rows.ForeignEdgeRow,
+        "use": rows.AdoptionUseRow,
+        "renewal": rows.RenewalRow,
+        "mark": rows.FoundationalRow,
+        "superseded": rows.SupersedesRow,
+        "halt": rows.HaltRow,
+        "transition": rows.TransitionRow,
     },
-    "gate/write_derived_from": {"row": rows.DerivedFromRow},
-    "gate/write_summarizes": {"row": rows.SummarizesRow},
-    "gate/write_requires": {"row": rows.RequiresRow},
-    "gate/write_supersedes": {"row": rows.SupersedesRow},
-    "gate/write_halts": {"row": rows.HaltRow},
     "gate/write_receipts": {"row": rows.ReceiptRow},
-    "gate/write_transitions": {"row": rows.TransitionRow},
-    "gate/write_foreign_edges": {"row": rows.ForeignEdgeRow},
-    "gate/write_adoption_uses": {"row": rows.AdoptionUseRow},
-    "gate/write_renewals": {"row": rows.RenewalRow},
-    "gate/write_foundational": {"row": rows.FoundationalRow},
 }
 # Keys a statement's rows carry for the gate's own bookkeeping, never read by the statement:
 # none today (every key the gate writes is read).
@@ -60,9 +60,16 @@ def test_rows_carry_exactly_what_the_statement_reads(name: str) -> None:
         )
 
 
-def test_advance_boundary_takes_the_boundary_row() -> None:
-    params = default_catalog()["gate/advance_boundary"].params
-    assert params == set(rows.BoundaryRow.__annotations__) | {"boundary_id", "expected_seq"}
+def test_write_plan_takes_the_boundary_row_and_every_part_of_the_plan() -> None:
+    params = default_catalog()["gate/write_plan"].params
+    parts = {"sets", "derived", "summarizes", "requires", "foreign_edges", "adoption_uses"}
+    parts |= {"renewals", "foundational", "supersedes", "halts", "transitions"}
+    assert params == set(rows.BoundaryRow.__annotations__) | parts | {
+        "boundary_id",
+        "expected_seq",
+        "standing",
+        "default_lease",
+    }
 
 
 def test_every_gate_write_statement_is_covered() -> None:

@@ -1,0 +1,71 @@
+// What the gate reads before deciding a batch, in its boundary, in ONE round trip:
+// - the referenced entries ($entry_ids), each with the set that created it and that set's
+//   writers, the standing entries that hold it through a hard REQUIRES edge, and (for an at-risk
+//   entry) the failed ancestors its at-risk transitions named; and how many halts each set of
+//   the batch has;
+// - the batch's writers registered in this boundary; the adoption receipts it cites (keys, uses
+//   and validity, the verse of the material they adopt, the uses recorded so far, and the seq of
+//   the receipt's boundary); the entries of other boundaries it references by name; the
+//   ratified sets of the fragment window (from $from_seq) that share a declared target with it;
+//   and which of $taken_ids (its set ids, and the implicit ids of proposals it could not place)
+//   already name a recorded set.
+CALL {
+  UNWIND $entry_ids AS entry_id
+  MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
+  RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
+                  class: e.class, writer_id: e.writer_id, resident: e.resident, set_id: e.set_id,
+                  set_writers: [(w:Writer)<-[:BY]-(:Set)-[:CONTAINS]->(e) | w.id],
+                  tokens: coalesce(e.tokens, 0),
+                  requires_out: COUNT { (e)-[:REQUIRES]->() },
+                  hard_held_by: [(d:Entry)-[h:REQUIRES]->(e)
+                                 WHERE h.policy = 'hard' AND d.status IN $standing
+                                 | d.id],
+                  failed_ancestors: CASE WHEN e.status = 'at_risk'
+                    THEN reduce(acc = [], a IN [(:Set)-[t:TRANSITIONED]->(e)
+                                                WHERE t.to = 'at_risk'
+                                                | coalesce(t.failed_ancestors, [])]
+                                | acc + a)
+                    ELSE [] END}) AS entries
+}
+CALL {
+  MATCH (h:Halt) WHERE h.boundary_id = $boundary_id AND h.set_id IN $set_ids
+  RETURN collect(h.set_id) AS halted_sets
+}
+CALL {
+  UNWIND $writer_ids AS writer_id
+  MATCH (w:Writer {boundary_id: $boundary_id, id: writer_id})
+  RETURN collect({id: w.id, kind: w.kind}) AS writers
+}
+CALL {
+  UNWIND $receipt_ids AS receipt_id
+  MATCH (r:Receipt {id: receipt_id})
+  WHERE r.kind = 'adoption'
+  MATCH (rb:Boundary {id: r.boundary_id})
+  RETURN collect({id: r.id, boundary_id: r.boundary_id, keys: coalesce(r.keys, []),
+                  uses: coalesce(r.uses, 1), valid_until_seq: r.valid_until_seq,
+                  material_verse: r.material_verse,
+                  used: COUNT { (:Set)-[:USED_ADOPTION]->(r) }, boundary_seq: rb.seq})
+         AS adoptions
+}
+CALL {
+  UNWIND $foreign AS ref
+  MATCH (e:Entry {boundary_id: ref.boundary_id, id: ref.entry_id})
+  RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
+                  class: e.class, writer_id: e.writer_id, resident: e.resident, verse: e.verse,
+                  tokens: coalesce(e.tokens, 0)}) AS foreign
+}
+CALL {
+  MATCH (s:Set)
+  WHERE s.boundary_id = $boundary_id AND s.seq >= $from_seq AND s.status = 'ratified'
+    AND any(t IN coalesce(s.targets, []) WHERE t IN $targets)
+  RETURN collect({id: s.id, seq: s.seq, targets: s.targets,
+                  writer_ids: coalesce(s.writer_ids, [s.writer_id]),
+                  fanout: coalesce(s.fanout, 0), entry_count: coalesce(s.entry_count, 0),
+                  lineage: coalesce(s.lineage, [])}) AS recent_sets
+}
+CALL {
+  UNWIND $taken_ids AS set_id
+  MATCH (s:Set {boundary_id: $boundary_id, id: set_id})
+  RETURN collect(s.id) AS taken
+}
+RETURN entries, halted_sets, writers, adoptions, foreign, recent_sets, taken

@@ -1,0 +1,214 @@
+// Everything one gate transaction decided, in ONE statement (one round trip), part by part in
+// this order (each part a subquery over its own list; an empty list writes nothing). Every node
+// is looked up or merged by (boundary_id, id) (targets by (boundary_id, key)): writers and
+// targets are the boundary's own nodes, so nothing here is shared across boundaries. Nothing is
+// deleted: the record keeps every entry. The parts:
+//
+// 1. Each set, in ledger order (ratified, halted or rejected, with its status as a label too, for
+//    Neo4j Browser's style: :Ratified, :Halted or :Rejected) IN its boundary and (ratified) BY its
+//    writers, registered in the boundary with their kind on their first ratified set; its
+//    receipts FOR it; what became of its proposals (status, IN_SET); and for a ratified set its
+//    entries (with class, status and residency labels, and declared targets), the NEXT link from
+//    the previous ratified set, and its history index line (a ratified set's only:
+//    (:IndexEntry)-[:INDEXES]->(:Set), seed 002 section 4).
+// 2. Declared provenance (permanent): (:Entry)-[:DERIVED_FROM {essential}]->(:Entry).
+// 3. Interface compaction: (:Interface)-[:SUMMARIZES {seq}]->(:Entry), for each interface entry
+//    and the original it is essentially DERIVED_FROM.
+// 4. Declared residency edges: (:Entry)-[:REQUIRES {policy, lease_until_seq, lease_sets, needs,
+//    set_seq, set_work}]->(:Entry). lease_until_seq counts the boundary's work (work_seq), not
+//    its seq: the czar's compaction sets do not age a lease.
+// 5. Declared edges to entries of other boundaries (the constitution allows the edge, and the
+//    target boundary's adoption receipt covers it): DERIVED_FROM or REQUIRES, each carrying the
+//    boundary it reaches into.
+// 6. One counted use of an adoption receipt by a ratified set: (:Set)-[:USED_ADOPTION {seq}]->
+//    (:Receipt). Receipts are never changed; their uses are counted from these edges.
+// 7. Lease renewals caused by a committed work set (kg_context/gate/leases.py): for each
+//    renewal, the set's entry `by` requires (live_reference) or is derived from (use) the
+//    standing entry `to`; every soft/reconstructible REQUIRES edge into it from another standing
+//    entry (not of the renewing set) whose lease would end sooner gets its own lease restarted
+//    at the set's work seq: lease_until_seq = work + (its lease_sets, or $default_lease when it
+//    declared none). Each renewal is recorded: (:LeaseRenewal {kind, seq, work_seq, from_id,
+//    to_id, by_id, set_id, previous_until, until})-[:RENEWS]->(to), -[:BY]->(the renewing entry).
+// 8. An operator's foundational marks (kg_context/gate/leases.py; the gate checked the writer is
+//    a named operator and the entry standing): the entry records who marked it, in which set, at
+//    which seq; every soft/reconstructible REQUIRES edge into it from a standing entry now holds
+//    while the mark stands, and each is recorded as a renewal of kind 'foundational' (until:
+//    null, the lease no longer ends).
+// 9. Declared supersession: the edge, and (when the gate executed it: not append-only, target
+//    live) the status flip of the superseded entry out of the window, labels kept in step.
+// 10. Typed halts, open for an operator: (:Halt:Open)-[:ON]->(:Set) (the status label is for
+//    Neo4j Browser's style; resolving a halt makes it :Resolved).
+// 11. Declared status and residency changes of existing entries, with their status and
+//    residency labels kept in step, and a TRANSITIONED edge from the ratifying set with the
+//    reason, the case it cited, the failed ancestors it answers to, and the exact edges or facts
+//    that justified the change.
+// 12. The boundary after the transaction's sets: seq, last ratified set, and its running counts
+//    (work_seq: the sets that are the boundary's work, i.e. not the czar's and not constitution
+//    changes; the lease clock), with an optimistic check on top of the lock: only if the seq is
+//    still the one read under the lock (no row back: nothing of the transaction may commit).
+// Each part sees what the parts before it wrote (a renewal skips the entries of its own set; a
+// supersession flips an entry the renewals have read as standing).
+CALL () {
+  UNWIND $sets AS set_row
+  MATCH (b:Boundary {id: $boundary_id})
+  MERGE (s:Set {boundary_id: $boundary_id, id: set_row.id})
+  SET s += set_row.props
+  REMOVE s:Ratified:Halted:Rejected
+  SET s:$(toUpper(left(s.status, 1)) + substring(s.status, 1))
+  MERGE (s)-[:IN]->(b)
+  WITH s, set_row
+  OPTIONAL MATCH (prev:Set {boundary_id: $boundary_id, id: set_row.prev_id})
+  FOREACH (_ IN CASE WHEN prev IS NULL THEN [] ELSE [1] END | MERGE (prev)-[:NEXT]->(s))
+  FOREACH (w IN set_row.writers |
+    MERGE (writer:Writer {boundary_id: $boundary_id, id: w.id})
+      ON CREATE SET writer.kind = w.kind, writer.registered_at = set_row.props.closed_at,
+                    writer.registered_seq = set_row.props.seq
+    MERGE (s)-[:BY]->(writer))
+  FOREACH (r IN set_row.receipts |
+    CREATE (receipt:Receipt:$(toUpper(left(r.kind, 1)) + substring(r.kind, 1) + 'Receipt'))
+    SET receipt = r
+    CREATE (receipt)-[:FOR]->(s))
+  FOREACH (ix IN set_row.index |
+    CREATE (line:IndexEntry)
+    SET line = ix
+    CREATE (line)-[:INDEXES]->(s))
+  WITH s, set_row
+  CALL (s, set_row) {
+    UNWIND set_row.proposals AS decided
+    MATCH (p:Proposal {boundary_id: $boundary_id, id: decided.id})
+    SET p.status = decided.status, p.set_id = s.id
+    MERGE (p)-[:IN_SET]->(s)
+  }
+  WITH s, set_row
+  UNWIND set_row.entries AS entry
+  CREATE (e:Entry:$(entry.labels))
+  SET e = entry.props
+  CREATE (s)-[:CONTAINS]->(e)
+  FOREACH (key IN entry.targets |
+    MERGE (t:Target {boundary_id: $boundary_id, key: key})
+    CREATE (e)-[:TARGETS]->(t))
+}
+CALL () {
+  UNWIND $derived AS derived
+  MATCH (child:Entry {boundary_id: $boundary_id, id: derived.from}),
+        (parent:Entry {boundary_id: $boundary_id, id: derived.to})
+  CREATE (child)-[:DERIVED_FROM {essential: derived.essential}]->(parent)
+}
+CALL () {
+  UNWIND $summarizes AS summary
+  MATCH (interface:Entry {boundary_id: $boundary_id, id: summary.from}),
+        (original:Entry {boundary_id: $boundary_id, id: summary.to})
+  CREATE (interface)-[:SUMMARIZES {seq: summary.seq}]->(original)
+}
+CALL () {
+  UNWIND $requires AS requirement
+  MATCH (dependent:Entry {boundary_id: $boundary_id, id: requirement.from}),
+        (required:Entry {boundary_id: $boundary_id, id: requirement.to})
+  CREATE (dependent)-[:REQUIRES {policy: requirement.policy,
+                                 lease_until_seq: requirement.lease_until_seq,
+                                 lease_sets: requirement.lease_sets, needs: requirement.needs,
+                                 set_seq: requirement.set_seq,
+                                 set_work: requirement.set_work}]->(required)
+}
+CALL () {
+  UNWIND $foreign_edges AS foreign_edge
+  MATCH (child:Entry {boundary_id: $boundary_id, id: foreign_edge.from})
+  MATCH (parent:Entry {boundary_id: foreign_edge.to_boundary, id: foreign_edge.to})
+  FOREACH (_ IN CASE WHEN foreign_edge.edge = 'derived_from' THEN [1] ELSE [] END |
+    CREATE (child)-[:DERIVED_FROM {essential: foreign_edge.essential,
+                                   boundary_id: foreign_edge.to_boundary}]->(parent))
+  FOREACH (_ IN CASE WHEN foreign_edge.edge = 'requires' THEN [1] ELSE [] END |
+    CREATE (child)-[:REQUIRES {policy: foreign_edge.policy,
+                               lease_until_seq: foreign_edge.lease_until_seq,
+                               needs: foreign_edge.needs, set_seq: foreign_edge.set_seq,
+                               boundary_id: foreign_edge.to_boundary}]->(parent))
+}
+CALL () {
+  UNWIND $adoption_uses AS use
+  MATCH (s:Set {boundary_id: $boundary_id, id: use.set_id})
+  MATCH (r:Receipt {id: use.receipt_id})
+  CREATE (s)-[:USED_ADOPTION {seq: use.seq}]->(r)
+}
+CALL () {
+  UNWIND $renewals AS renewal
+  MATCH (t:Entry {boundary_id: $boundary_id, id: renewal.to})
+  WHERE t.status IN $standing
+  MATCH (by:Entry {boundary_id: $boundary_id, id: renewal.by})
+  MATCH (d:Entry)-[r:REQUIRES]->(t)
+  WHERE d.boundary_id = $boundary_id AND r.policy <> 'hard' AND d.status IN $standing
+    AND d.set_id <> renewal.set_id
+  WITH renewal, t, by, d, r,
+       coalesce(r.lease_until_seq, coalesce(r.set_work, r.set_seq) + $default_lease) AS before,
+       renewal.work + coalesce(r.lease_sets, $default_lease) AS until
+  WHERE until > before
+  SET r.lease_until_seq = until, r.renewed_at_seq = renewal.seq, r.renewed_by = renewal.by,
+      r.renewal_kind = renewal.kind
+  CREATE (n:LeaseRenewal {id: renewal.set_id + '/renew/' + renewal.kind + '/' + renewal.by + '/'
+                              + d.id + '/' + t.id,
+                          boundary_id: $boundary_id, kind: renewal.kind, seq: renewal.seq,
+                          work_seq: renewal.work, from_id: d.id, to_id: t.id, by_id: renewal.by,
+                          set_id: renewal.set_id, previous_until: before, until: until})
+  CREATE (n)-[:RENEWS]->(t), (n)-[:BY]->(by)
+}
+CALL () {
+  UNWIND $foundational AS mark
+  MATCH (t:Entry {boundary_id: $boundary_id, id: mark.entry_id})
+  SET t.foundational = true, t.foundational_by = mark.by, t.foundational_seq = mark.seq,
+      t.foundational_set_id = mark.set_id
+  WITH mark, t
+  OPTIONAL MATCH (d:Entry)-[r:REQUIRES]->(t)
+  WHERE d.boundary_id = $boundary_id AND d.status IN $standing AND r.policy <> 'hard'
+  FOREACH (_ IN CASE WHEN r IS NULL THEN [] ELSE [1] END |
+    CREATE (n:LeaseRenewal {id: mark.set_id + '/renew/foundational/' + t.id + '/' + d.id,
+                            boundary_id: $boundary_id, kind: 'foundational', seq: mark.seq,
+                            work_seq: mark.work, from_id: d.id, to_id: t.id, by_id: mark.by,
+                            set_id: mark.set_id,
+                            previous_until: coalesce(r.lease_until_seq,
+                                                     coalesce(r.set_work, r.set_seq)
+                                                     + $default_lease),
+                            until: null})
+    CREATE (n)-[:RENEWS]->(t)
+    SET r.renewed_at_seq = mark.seq, r.renewed_by = mark.by, r.renewal_kind = 'foundational')
+}
+CALL () {
+  UNWIND $supersedes AS superseded
+  MATCH (new:Entry {boundary_id: $boundary_id, id: superseded.from}),
+        (old:Entry {boundary_id: $boundary_id, id: superseded.to})
+  CREATE (new)-[:SUPERSEDES {reason: superseded.reason, seq: superseded.seq,
+                             executed: superseded.executed}]->(old)
+  WITH old, superseded
+  WHERE superseded.executed
+  SET old.status = 'superseded', old.resident = false, old.superseded_by = superseded.from,
+      old.superseded_at_seq = superseded.seq
+  REMOVE old:Live:Revalidated:Resident
+  SET old:Superseded
+}
+CALL () {
+  UNWIND $halts AS halt
+  MATCH (s:Set {boundary_id: $boundary_id, id: halt.set_id})
+  CREATE (h:Halt:Open)
+  SET h = halt.props
+  CREATE (h)-[:ON]->(s)
+}
+CALL () {
+  UNWIND $transitions AS transition
+  MATCH (s:Set {boundary_id: $boundary_id, id: transition.set_id}),
+        (e:Entry {boundary_id: $boundary_id, id: transition.entry_id})
+  SET e.status = transition.to, e.resident = transition.resident, e.status_seq = transition.seq
+  REMOVE e:$(transition.from_label)
+  SET e:$(transition.to_label)
+  FOREACH (_ IN CASE WHEN transition.resident THEN [1] ELSE [] END | SET e:Resident)
+  FOREACH (_ IN CASE WHEN transition.resident THEN [] ELSE [1] END | REMOVE e:Resident)
+  CREATE (s)-[:TRANSITIONED {from: transition.from, to: transition.to,
+                             resident: transition.resident,
+                             was_resident: transition.was_resident, reason: transition.reason,
+                             case: transition.case,
+                             failed_ancestors: transition.failed_ancestors,
+                             justification: transition.justification, seq: transition.seq}]->(e)
+}
+MATCH (b:Boundary {id: $boundary_id})
+WHERE b.seq = $expected_seq
+SET b.seq = $seq, b.last_set_id = $last_set_id, b.live_count = $live_count,
+    b.requires_count = $requires_count, b.committed_tokens = $committed_tokens,
+    b.resident_tokens = $resident_tokens, b.work_seq = $work_seq
+RETURN b.seq AS seq
