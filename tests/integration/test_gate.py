@@ -115,6 +115,21 @@ def test_resubmitting_a_committed_proposal_returns_the_original_receipt(
     assert (counts["seq"], counts["entries"], counts["sets"]) == (1, 1, 1)
 
 
+def test_a_replayed_commit_closes_nothing_else(engine: Any, boundary_id: str) -> None:
+    """commit() records and decides in one locked transaction; for a proposal decided before it
+    returns the recorded decision and leaves what others left pending to their close."""
+    team = engine.boundary(boundary_id)
+    data = proposal(boundary_id, entry(key="k", body="once"))
+    original = team.commit(data)
+    waiting = proposal(boundary_id, entry(key="w", body="waits"))
+    team.submit(waiting)
+    again = team.commit(data)
+    assert again.replayed and again.receipt_id == original.receipt_id
+    assert team.decision(waiting["id"]) is None  # still pending
+    (closed,) = team.close()
+    assert (closed.proposal_ids, closed.outcome, closed.seq) == ((waiting["id"],), "commit", 2)
+
+
 def test_a_reused_proposal_id_with_other_content_is_refused(engine: Any, boundary_id: str) -> None:
     team = engine.boundary(boundary_id)
     data = proposal(boundary_id, entry(body="first"))
