@@ -42,12 +42,12 @@ WHERE all(r IN relationships(p) WHERE r.policy = 'hard'
           OR (coalesce(r.lease_until_seq, coalesce(r.set_work, r.set_seq) + $default_lease) >= $work
               AND NOT (r.policy = 'reconstructible' AND endNode(r).id IN rebuildable)))
   AND all(n IN nodes(p) WHERE n.status IN $standing)
-WITH DISTINCT e
-CALL (e) {
-  OPTIONAL MATCH (e)-[r:REQUIRES]->(held:Entry)<-[:SUMMARIZES]-(i:Entry)
-  WHERE r.policy <> 'hard' AND size(coalesce(r.needs, [])) > 0
-    AND NOT held.status IN $standing AND i.status IN $standing
-  RETURN collect(i.id) AS interfaces
-}
-WITH collect(e.id) AS reached, collect(interfaces) AS nested
-RETURN reached, reduce(acc = [], ids IN nested | acc + ids) AS interfaces
+WITH collect(DISTINCT e) AS entries
+// The interfaces in one subquery over the reached entries (concatenating one list per entry in a
+// reduce copied the accumulator each step: quadratic in live entries).
+RETURN [e IN entries | e.id] AS reached,
+       COLLECT { UNWIND entries AS e
+                 MATCH (e)-[r:REQUIRES]->(held:Entry)<-[:SUMMARIZES]-(i:Entry)
+                 WHERE r.policy <> 'hard' AND size(coalesce(r.needs, [])) > 0
+                   AND NOT held.status IN $standing AND i.status IN $standing
+                 RETURN DISTINCT i.id } AS interfaces
