@@ -10,9 +10,11 @@
 // rebuilt from the record. Rebuildable: a standing interface summarizes it, or recall rebuilds
 // it whole (its body is not empty and its REQUIRES closure, itself included, has at most
 // $recall_max_entries entries, none further than $recall_max_depth hops: what residency/recall
-// admits without a cut). Roots: standing entries of a root class, standing entries still
-// inside their own lease (expires_after_seq > $work), and standing superseded_by_default
-// entries (they hold until a newer entry of their key stands; then the czar retires them).
+// admits without a cut; the closure is counted no further than $recall_max_entries + 1 entries,
+// so a reconstructible edge into a large closure costs a bounded read). Roots: standing entries
+// of a root class, standing entries still inside their own lease (expires_after_seq > $work),
+// and standing superseded_by_default entries (they hold until a newer entry of their key
+// stands; then the czar retires them).
 // The scan starts from the (boundary_id, status) index, so retired history is never read.
 // $own: read the boundary's own entries; $foreign: entries of other boundaries (each
 // {boundary_id, id}) that a held edge reached, whose edges the walk follows in turn (never
@@ -49,7 +51,7 @@ WITH e,
                                         WHERE i.status IN $standing }
                                OR (size(coalesce(t.body, '')) > 0
                                    AND CASE WHEN COUNT { MATCH (t)-[:REQUIRES*0..]->(x:Entry)
-                                                         RETURN DISTINCT x }
+                                                         RETURN DISTINCT x LIMIT $recall_max_entries + 1 }
                                                  <= $recall_max_entries
                                        THEN NOT EXISTS {
                                               MATCH (t)-[:REQUIRES*0..]->(x:Entry)

@@ -8,6 +8,7 @@ from typing import Any
 from kg_context.db.executor import Transaction
 from kg_context.errors import StateError
 from kg_context.gate.constitution import Constitution
+from kg_context.gate.held_graph import walk_held
 from kg_context.gate.rows import Plan, nested_sets
 from kg_context.gate.set_constructor import ClosedSet
 from kg_context.gate.snapshot import (
@@ -180,16 +181,33 @@ def load_claims(
     transaction, so the graph read is exactly the state it commits against."""
     if not entry_ids:
         return
+    boundary_id = snapshot.boundary.id
+    work = snapshot.boundary.work_seq
+
+    def read(own: bool, foreign: list[dict[str, str]]) -> list[dict[str, Any]]:
+        return tx.run(
+            "residency/reachable",
+            boundary_id=boundary_id,
+            standing=as_values(STANDING_STATUSES),
+            root_classes=constitution.root_class_names(),
+            work=work,
+            default_lease=default_lease,
+            recall_max_entries=recall_max_entries,
+            recall_max_depth=recall_max_depth,
+            own=own,
+            foreign=foreign,
+        )
+
+    reached, _ = walk_held(boundary_id, read)  # once: linear in the boundary's live state
     rows = tx.run(
         "gate/czar_claims",
-        boundary_id=snapshot.boundary.id,
+        boundary_id=boundary_id,
         entry_ids=entry_ids,
         standing=as_values(STANDING_STATUSES),
-        root_classes=constitution.root_class_names(),
-        work=snapshot.boundary.work_seq,
+        work=work,
         default_lease=default_lease,
-        recall_max_entries=recall_max_entries,
-        recall_max_depth=recall_max_depth,
+        reached=[k for k in reached if isinstance(k, str)],
+        reached_foreign=[list(k) for k in reached if isinstance(k, tuple)],
     )
     for row in rows:
         snapshot.claims[row["id"]] = ClaimFacts(

@@ -33,13 +33,14 @@ and the window into a compaction set, which the gate ratifies.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from kg_context.db.reader import Reader
 from kg_context.errors import StateError
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.constitution import Constitution
+from kg_context.gate.held_graph import walk_held
 from kg_context.settings import ResidencySettings
 from kg_context.vocabulary import STANDING_STATUSES, as_values
 
@@ -53,10 +54,6 @@ __all__ = [
     "reachable",
     "why",
 ]
-
-
-# An entry of the walk: an id of the boundary, or (boundary_id, id) of another boundary's entry.
-_Key = str | tuple[str, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,19 +216,7 @@ def compute_reachable(
             foreign=foreign,
         )
 
-    graph = _HeldGraph(boundary_id)
-    graph.add(read(True, []))
-    reached: set[_Key] = set()
-    frontier: list[_Key] = list(graph.roots)
-    while frontier:
-        graph.walk(frontier, reached)
-        # Entries of other boundaries a held edge reached: their edges, read in turn.
-        others = [k for k in reached if isinstance(k, tuple) and k not in graph.read]
-        if others:
-            refs = [{"boundary_id": b, "id": i} for b, i in others]
-            graph.read.update(others)
-            graph.add(read(False, refs))
-        frontier = list(others)
+    reached, graph = walk_held(boundary_id, read)
     return Reachability(
         boundary_id=boundary_id,
         seq=seq,
@@ -239,44 +224,6 @@ def compute_reachable(
         interfaces=frozenset(i for k in reached for i in graph.interfaces.get(k, ())),
         work=work,
     )
-
-
-@dataclass(slots=True)
-class _HeldGraph:
-    """The held ``REQUIRES`` edges among standing entries as ``residency/reachable`` reads them,
-    and the walk over them: every entry visited once, so the cost is linear in the live state."""
-
-    boundary_id: str
-    roots: list[_Key] = field(default_factory=list)
-    edges: dict[_Key, list[_Key]] = field(default_factory=dict)
-    interfaces: dict[_Key, list[str]] = field(default_factory=dict)
-    read: set[_Key] = field(default_factory=set)  # other boundaries' entries already read
-
-    def add(self, rows: list[dict[str, Any]]) -> None:
-        if not rows:
-            return
-        row = rows[0]
-        self.roots.extend(row["roots"])
-        for source, held in zip(row["sources"], row["held"], strict=True):
-            self.edges.setdefault(source, []).extend(held)
-        for other in row["others"]:
-            key: _Key = other["id"]
-            if other["boundary_id"] != self.boundary_id:
-                key = (other["boundary_id"], other["id"])
-                self.edges.setdefault(key, []).extend(other["held"])
-            self.edges.setdefault(key, []).extend((b, i) for b, i in other["foreign"])
-            self.interfaces.setdefault(key, []).extend(other["interfaces"])
-
-    def walk(self, start: list[_Key], reached: set[_Key]) -> None:
-        """``start`` and everything it reaches through the edges read so far, added to
-        ``reached`` (``start`` is walked from even when already reached: its edges may be new)."""
-        stack = list(start)
-        reached.update(stack)
-        while stack:
-            for target in self.edges.get(stack.pop(), ()):
-                if target not in reached:
-                    reached.add(target)
-                    stack.append(target)
 
 
 def _path(
