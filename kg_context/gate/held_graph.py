@@ -10,17 +10,16 @@ never as roots), as the statement's variable-length match once followed them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["HeldGraph", "Key", "ReadHeld", "walk_held"]
+from kg_context.db.reader import Reader
+from kg_context.vocabulary import STANDING_STATUSES, as_values
+
+__all__ = ["HeldGraph", "Key", "walk_held"]
 
 # An entry of the walk: an id of the boundary, or (boundary_id, id) of another boundary's entry.
 Key = str | tuple[str, str]
-# One read of the statement: (own, foreign) -> its rows (own: the boundary's entries; foreign:
-# [{boundary_id, id}] of other boundaries' entries to read).
-ReadHeld = Callable[[bool, list[dict[str, str]]], list[dict[str, Any]]]
 
 
 @dataclass(slots=True)
@@ -60,8 +59,33 @@ class HeldGraph:
                     stack.append(target)
 
 
-def walk_held(boundary_id: str, read: ReadHeld) -> tuple[set[Key], HeldGraph]:
-    """Every entry the roots of ``boundary_id`` reach through held edges (keys), and the graph."""
+def walk_held(
+    reader: Reader,
+    boundary_id: str,
+    *,
+    root_classes: list[str],
+    work: int,
+    default_lease: int,
+    recall_max_entries: int,
+    recall_max_depth: int,
+) -> tuple[set[Key], HeldGraph]:
+    """Every entry the roots of ``boundary_id`` reach through edges that hold at work seq
+    ``work`` (keys), and the graph read."""
+
+    def read(own: bool, foreign: list[dict[str, str]]) -> list[dict[str, Any]]:
+        return reader.read(
+            "residency/reachable",
+            boundary_id=boundary_id,
+            standing=as_values(STANDING_STATUSES),
+            root_classes=root_classes,
+            work=work,
+            default_lease=default_lease,
+            recall_max_entries=recall_max_entries,
+            recall_max_depth=recall_max_depth,
+            own=own,  # the boundary's own entries; foreign: [{boundary_id, id}] to read
+            foreign=foreign,
+        )
+
     graph = HeldGraph(boundary_id)
     graph.add(read(True, []))
     reached: set[Key] = set()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kg_context.db.executor import Transaction
+from kg_context.db.reader import TransactionReader
 from kg_context.errors import StateError
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.held_graph import walk_held
@@ -184,21 +185,15 @@ def load_claims(
     boundary_id = snapshot.boundary.id
     work = snapshot.boundary.work_seq
 
-    def read(own: bool, foreign: list[dict[str, str]]) -> list[dict[str, Any]]:
-        return tx.run(
-            "residency/reachable",
-            boundary_id=boundary_id,
-            standing=as_values(STANDING_STATUSES),
-            root_classes=constitution.root_class_names(),
-            work=work,
-            default_lease=default_lease,
-            recall_max_entries=recall_max_entries,
-            recall_max_depth=recall_max_depth,
-            own=own,
-            foreign=foreign,
-        )
-
-    reached, _ = walk_held(boundary_id, read)  # once: linear in the boundary's live state
+    reached, _ = walk_held(  # once, every entry visited once: linear in the live state
+        TransactionReader(tx),
+        boundary_id,
+        root_classes=constitution.root_class_names(),
+        work=work,
+        default_lease=default_lease,
+        recall_max_entries=recall_max_entries,
+        recall_max_depth=recall_max_depth,
+    )
     rows = tx.run(
         "gate/czar_claims",
         boundary_id=boundary_id,

@@ -202,21 +202,15 @@ def compute_reachable(
     seq, now = boundary_clock(executor, boundary_id)
     work = now if work is None else work
 
-    def read(own: bool, foreign: list[dict[str, str]]) -> list[dict[str, Any]]:
-        return executor.read(
-            "residency/reachable",
-            boundary_id=boundary_id,
-            standing=as_values(STANDING_STATUSES),
-            root_classes=constitution.root_class_names(),
-            work=work,
-            default_lease=settings.default_lease_sets,
-            recall_max_entries=settings.recall_max_entries,
-            recall_max_depth=settings.recall_max_depth,
-            own=own,
-            foreign=foreign,
-        )
-
-    reached, graph = walk_held(boundary_id, read)
+    reached, graph = walk_held(
+        executor,
+        boundary_id,
+        root_classes=constitution.root_class_names(),
+        work=work,
+        default_lease=settings.default_lease_sets,
+        recall_max_entries=settings.recall_max_entries,
+        recall_max_depth=settings.recall_max_depth,
+    )
     return Reachability(
         boundary_id=boundary_id,
         seq=seq,
