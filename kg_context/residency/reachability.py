@@ -27,8 +27,11 @@ the constitution's root classes, plus standing entries still inside their own le
 themselves for their lease, then need a path like everything else), plus standing
 ``superseded_by_default`` entries (they hold until a newer standing entry of their key exists).
 Interfaces are resident while a reachable entry holds what they summarize through a soft edge
-naming ``needs``. Nothing here writes: the czar turns the difference between this computation
-and the window into a compaction set, which the gate ratifies.
+naming ``needs``. ``cypher/residency/reachable.cypher`` reads the edges that hold, once, and
+``gate/held_graph.py`` walks them from the roots, every entry once: the cost is linear in the live
+state (the gate checks a czar set's claims with the same walk). Nothing here writes: the czar
+turns the difference between this computation and the window into a compaction set, which the
+gate ratifies.
 """
 
 from __future__ import annotations
