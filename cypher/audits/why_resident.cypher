@@ -25,7 +25,7 @@ CALL {
   WHERE EXISTS { MATCH (t)<-[:SUMMARIZES]-(i:Entry)
                  WHERE i.status IN ['live', 'revalidated', 'challenged', 'at_risk'] }
      OR (size(coalesce(t.body, '')) > 0
-         AND CASE WHEN COUNT { MATCH (t)-[:REQUIRES*0..]->(x:Entry) RETURN DISTINCT x }
+         AND CASE WHEN COUNT { MATCH (t)-[:REQUIRES*0..]->(x:Entry) RETURN DISTINCT x LIMIT $recall_max_entries + 1 }
                        <= $recall_max_entries
              THEN NOT EXISTS {
                     MATCH (t)-[:REQUIRES*0..]->(x:Entry)

@@ -7,7 +7,7 @@ RETURN [(d:Entry)-[:REQUIRES {policy: 'reconstructible'}]->(t) WHERE d.status IN
         | d.id] AS dependents,
        [(t)<-[:SUMMARIZES]-(i:Entry) WHERE i.status IN $standing | i.id] AS interfaces,
        size(coalesce(t.body, '')) > 0
-         AND CASE WHEN COUNT { MATCH (t)-[:REQUIRES*0..]->(x:Entry) RETURN DISTINCT x }
+         AND CASE WHEN COUNT { MATCH (t)-[:REQUIRES*0..]->(x:Entry) RETURN DISTINCT x LIMIT $recall_max_entries + 1 }
                        <= $recall_max_entries
              THEN NOT EXISTS {
                     MATCH (t)-[:REQUIRES*0..]->(x:Entry)

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from kg_context.db.executor import Record, Transaction
+from kg_context.db.reader import TransactionReader
 from kg_context.errors import StateError
 from kg_context.gate.constitution import Constitution
+from kg_context.gate.held_graph import walk_held
 from kg_context.gate.rows import Plan, nested_sets
 from kg_context.gate.set_constructor import ClosedSet
 from kg_context.gate.snapshot import (
@@ -219,16 +221,27 @@ def load_claims(
     transaction, so the graph read is exactly the state it commits against."""
     if not entry_ids:
         return
-    rows = tx.run(
-        "gate/czar_claims",
-        boundary_id=snapshot.boundary.id,
-        entry_ids=entry_ids,
-        standing=as_values(STANDING_STATUSES),
+    boundary_id = snapshot.boundary.id
+    work = snapshot.boundary.work_seq
+
+    reached, _ = walk_held(  # once, every entry visited once: linear in the live state
+        TransactionReader(tx),
+        boundary_id,
         root_classes=constitution.root_class_names(),
-        work=snapshot.boundary.work_seq,
+        work=work,
         default_lease=default_lease,
         recall_max_entries=recall_max_entries,
         recall_max_depth=recall_max_depth,
+    )
+    rows = tx.run(
+        "gate/czar_claims",
+        boundary_id=boundary_id,
+        entry_ids=entry_ids,
+        standing=as_values(STANDING_STATUSES),
+        work=work,
+        default_lease=default_lease,
+        reached=[k for k in reached if isinstance(k, str)],
+        reached_foreign=[list(k) for k in reached if isinstance(k, tuple)],
     )
     for row in rows:
         snapshot.claims[row["id"]] = ClaimFacts(

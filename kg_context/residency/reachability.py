@@ -27,8 +27,11 @@ the constitution's root classes, plus standing entries still inside their own le
 themselves for their lease, then need a path like everything else), plus standing
 ``superseded_by_default`` entries (they hold until a newer standing entry of their key exists).
 Interfaces are resident while a reachable entry holds what they summarize through a soft edge
-naming ``needs``. Nothing here writes: the czar turns the difference between this computation
-and the window into a compaction set, which the gate ratifies.
+naming ``needs``. ``cypher/residency/reachable.cypher`` reads the edges that hold, once, and
+``gate/held_graph.py`` walks them from the roots, every entry once: the cost is linear in the live
+state (the gate checks a czar set's claims with the same walk). Nothing here writes: the czar
+turns the difference between this computation and the window into a compaction set, which the
+gate ratifies.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from kg_context.db.reader import Reader
 from kg_context.errors import StateError
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.constitution import Constitution
+from kg_context.gate.held_graph import walk_held
 from kg_context.settings import ResidencySettings
 from kg_context.vocabulary import STANDING_STATUSES, as_values
 
@@ -200,22 +204,21 @@ def compute_reachable(
     """``reachable`` for a planner that already holds the executor and constitution."""
     seq, now = boundary_clock(executor, boundary_id)
     work = now if work is None else work
-    rows = executor.read(
-        "residency/reachable",
-        boundary_id=boundary_id,
-        standing=as_values(STANDING_STATUSES),
+
+    reached, graph = walk_held(
+        executor,
+        boundary_id,
         root_classes=constitution.root_class_names(),
         work=work,
         default_lease=settings.default_lease_sets,
         recall_max_entries=settings.recall_max_entries,
         recall_max_depth=settings.recall_max_depth,
     )
-    row = rows[0] if rows else {"reached": [], "interfaces": []}
     return Reachability(
         boundary_id=boundary_id,
         seq=seq,
-        reached=frozenset(row["reached"]),
-        interfaces=frozenset(row["interfaces"]),
+        reached=frozenset(k if isinstance(k, str) else k[1] for k in reached),
+        interfaces=frozenset(i for k in reached for i in graph.interfaces.get(k, ())),
         work=work,
     )
 

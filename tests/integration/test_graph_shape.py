@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from kg_context.gate.constitution import load_constitution, parse_constitution
+from kg_context.residency.reachability import reachable
 from kg_context.residency.recall import admit
 from tests.factories import entry, proposal
 
@@ -223,3 +224,42 @@ def test_a_cross_boundary_reference_needs_the_constitution_and_the_target_bounda
         )
     )
     assert (requires.outcome, requires.reason_code) == ("reject", "CROSS_BOUNDARY")
+
+
+def test_reachability_follows_held_edges_into_another_boundary_and_on_from_there(
+    engine: Any, boundary_id: str
+) -> None:
+    """The walk of the held edges (gate/held_graph.py) reads another boundary's entries in turn:
+    a root of ours holds their fact, which holds their other fact; both are reached (as the
+    variable-length match it replaced reached them)."""
+    theirs_id = f"{boundary_id}-theirs"
+    theirs = engine.boundary(theirs_id)
+    near, far = f"{theirs_id}/near", f"{theirs_id}/far"
+    facts = [
+        entry(cls="fact", id=far, key="far", attributes={"source": "x"}),
+        entry(
+            cls="fact",
+            id=near,
+            key="near",
+            attributes={"source": "x"},
+            requires=[{"entry_id": far, "policy": "hard"}],
+        ),
+    ]
+    assert theirs.commit(proposal(theirs_id, *facts)).outcome == "commit"
+    text = DEFAULT.text.replace(
+        f'version = "{DEFAULT.version}"', f'version = "xr-{boundary_id[-12:]}"'
+    ).replace("\nallowed = []", '\nallowed = ["requires"]')
+    ours = engine.boundary(boundary_id, constitution=parse_constitution(text))
+    receipt = engine.adopt(theirs_id, operator_id="operator", reason="x", keys=["near"])
+    ref = {"entry_id": near, "boundary_id": theirs_id, "policy": "hard"}
+    root = f"{boundary_id}/decision"
+    held = ours.commit(
+        proposal(
+            boundary_id,
+            entry(id=root, cls="decision", key="d", requires=[ref]),
+            adoption_receipt_id=receipt,
+        )
+    )
+    assert held.outcome == "commit", held
+    assert {root, near, far} <= reachable(ours).reached
+    assert far not in reachable(theirs).reached  # no root of theirs holds it

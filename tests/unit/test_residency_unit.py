@@ -355,7 +355,7 @@ def test_the_czar_plans_from_one_read_transaction_and_never_moves_an_entry_twice
                     "reason": "renamed",
                 },
             ],
-            "residency/reachable": [{"reached": ["root"], "interfaces": []}],
+            "residency/reachable": [{"roots": ["root"], "sources": [], "held": [], "others": []}],
         }
     )
     plan = plan_compaction(executor, "b", DEFAULT, settings=ResidencySettings())  # type: ignore[arg-type]
