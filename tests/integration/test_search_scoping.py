@@ -91,16 +91,19 @@ def test_the_index_path_widens_until_it_has_the_boundarys_own_hits(
     engine: Engine, crowded: str, boundary_id: str
 ) -> None:
     """A holds 30 entries, so with exact ranking switched off the vector half must go through
-    the shared index, where B's 1,000 entries are all nearer than any of A's: it widens."""
+    the shared index, where B's 1,000 entries are all nearer than any of A's: it asks for
+    enough (or widens) to come back with A's own hits."""
     target = _small_a(engine, boundary_id, unrelated=29)
-    settings = EngineSettings(search=SearchSettings(exact_max_entries=0))
+    settings = EngineSettings(search=SearchSettings(exact_max_entries=0, exact_when_cheaper=False))
     with Engine.connect(engine.target, engine_settings=settings, check_schema=False) as other:
         a = other.boundary(boundary_id)
         embed_pending(a)
         vector = get_embedder().encode([QUERY])[0]
         found = vector_search(a, vector, 10)
-        assert found.strategy == "index" and found.requests > 1
-        assert found.candidates > 1_000  # it had to look past every one of B's entries
+        # The first request is sized by A's share of the database; whether it must widen
+        # depends on what else the database holds. Either way it looked past B's 1,000.
+        assert found.strategy == "index"
+        assert found.candidates > 1_000
         assert len(found.rows) == 10
         own = {
             r["id"] for r in other.executor.read("audits/boundary_entries", boundary_id=boundary_id)
