@@ -1,12 +1,16 @@
 // Nearest entries by embedding (cosine), exactly: every embedded entry of ONE boundary (a seek on
-// its boundary id), ranked by vector.similarity.cosine (the same score the cosine vector index
-// returns), the best $k, status-tagged like search_vector.cypher. For boundaries small enough
-// that ranking all of them is cheap (KG_CONTEXT_SEARCH_EXACT_MAX_ENTRIES).
+// its boundary id), the best $k, status-tagged like search_vector.cypher. $vector is unit length
+// and so is every stored embedding (kg_context/record/search.py normalizes both), so ranking by
+// Euclidean closeness is ranking by cosine (|a - b|^2 = 2 - 2 cos for unit vectors), and the
+// server computes it in about half the time of vector.similarity.cosine; the $k kept are scored
+// by vector.similarity.cosine (the score the cosine vector index returns). An entry without an
+// embedding has no closeness and is left out. For boundaries small enough that ranking all of
+// them is cheap (kg_context/record/search.py chooses).
 MATCH (node:Entry {boundary_id: $boundary_id})
-WHERE node.embedding IS NOT NULL
+WITH node, vector.similarity.euclidean(node.embedding, $vector) AS closeness
+WHERE closeness IS NOT NULL
+WITH node ORDER BY closeness DESC, node.id LIMIT $k
 WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
-ORDER BY score DESC, node.id
-LIMIT $k
 OPTIONAL MATCH (newer:Entry)-[:SUPERSEDES]->(node)
 WITH node, score, newer ORDER BY newer.set_seq DESC, newer.id
 WITH node, score, collect(newer.id)[0] AS superseded_by

@@ -11,15 +11,34 @@ Both halves answer for one boundary whatever the other boundaries of the databas
 - **Fulltext** filters inside the index: the query is ``+boundary_token:<token> +(words)``
   (``kg_context.db.text_index``), so Lucene ranks only the boundary's entries and its top ``k``
   is the boundary's top ``k``.
-- **Vector** (``vector_search``): a boundary with at most ``KG_CONTEXT_SEARCH_EXACT_MAX_ENTRIES``
-  embedded entries (or at most ``k``) is ranked **exactly**, by the cosine of every one of its
-  entries. A larger one asks the shared vector index (approximate nearest neighbours across all
-  boundaries) for ``candidates`` neighbours and keeps its own; while fewer than ``k`` of them
-  came back, it asks again, widened by the share of the boundary it observed, until ``k`` hits
-  are found or the request covers the whole index. Guarantee: the answer holds ``min(k, the
-  boundary's embedded entries)`` entries of the boundary, never fewer because other boundaries
-  crowd the index; their order is the index's (exact cosine scores, approximate selection for
-  the large case; ``benchmarks/scale.py`` measures its recall@10 against a brute-force cosine).
+- **Vector** (``vector_search``) chooses between two strategies by what each would read. Say
+  the database holds ``N`` entries, the boundary ``n`` of them, and the index path's first
+  request would be ``C = 2 k N / n`` neighbours (enough for ``2k`` of the boundary's entries
+  were they spread through the index like the database's).
+
+  - **Exact** when the boundary holds at most ``KG_CONTEXT_SEARCH_EXACT_MAX_ENTRIES`` embedded
+    entries (2,000), or at most ``k``, or (``KG_CONTEXT_SEARCH_EXACT_WHEN_CHEAPER``, on by
+    default) no more entries than ``C``: every embedded entry of the boundary is ranked (a seek
+    on its boundary id). Stored embeddings and the query are unit length, so the statement
+    ranks by Euclidean closeness, which orders exactly as cosine does at about half the
+    server's cost, and scores the ``k`` it keeps by cosine. Guarantee: the boundary's true
+    top ``k`` by cosine (up to floating-point ties).
+  - **Index** otherwise: the shared vector index (approximate nearest neighbours across all
+    boundaries) is asked for ``C`` neighbours and the boundary keeps its own; while fewer than
+    ``k`` came back, it asks again, widened by the share it observed, until ``k`` hits are
+    found or the request covers the whole index. Guarantee: the answer holds ``min(k, the
+    boundary's embedded entries)`` entries of the boundary, never fewer because other
+    boundaries crowd the index, and they are the boundary's top ``k`` among the neighbours the
+    index returned, so the answer is exact whenever the index's own top ``C`` is
+    (``benchmarks/scale.py`` measures recall@10 against a brute-force cosine).
+
+  Cost: the exact path ranks at most ``max(EXACT_MAX_ENTRIES, C)`` embedded entries, and the
+  index path is chosen only when ``n > C``, that is when ``C < sqrt(2 k N)``; so one search
+  ranks at most ``max(EXACT_MAX_ENTRIES, sqrt(2 k N))`` entries or first-request neighbours
+  (about 10,000 for ``k = 10`` in a database of five million entries), and widens past that
+  only when the boundary's entries lie farther from the query than the database's. The exact
+  path's cost is the reading of each embedding (about 8 us for 384 dimensions on the
+  benchmark's machine), so it still grows with the boundary up to that bound.
 
 Ranking fuses the two result lists by reciprocal rank (``1/(60 + rank)`` per list, summed):
 the two scores live on different scales (Lucene's is unbounded), ranks do not.
@@ -42,8 +61,10 @@ __all__ = [
     "RecordHit",
     "VectorSearch",
     "embed_pending",
+    "first_request",
     "fulltext_query",
     "search_record",
+    "unit",
     "vector_search",
 ]
 
@@ -52,10 +73,10 @@ Strategy = Literal["exact", "index"]
 
 # Reciprocal-rank-fusion constant (the usual 60).
 _RRF_K = 60
-# The first request to the shared vector index: this many neighbours per wanted hit (at least
-# _MIN_CANDIDATES); each widening multiplies it by _WIDEN_MARGIN x (wanted / found so far), at
-# least doubling, or by _BLIND_WIDENING when none of the boundary's entries came back.
-_CANDIDATES_PER_HIT = 10
+# The first request to the shared vector index: _WIDEN_MARGIN x k / (the boundary's share of
+# the database's entries) neighbours, at least _MIN_CANDIDATES; each widening multiplies it by
+# _WIDEN_MARGIN x (wanted / found so far), at least doubling, or by _BLIND_WIDENING when none of
+# the boundary's entries came back.
 _MIN_CANDIDATES = 100
 _WIDEN_MARGIN = 2.0
 _BLIND_WIDENING = 8
@@ -128,7 +149,8 @@ def embed_pending(
         embedder = embedder or get_embedder(boundary.settings.embedding)
         vectors = embedder.encode([f"{r['key']}: {r['body']}" for r in rows])
         payload = [
-            {"id": r["id"], "embedding": v.tolist()} for r, v in zip(rows, vectors, strict=True)
+            {"id": r["id"], "embedding": unit(v.tolist())}
+            for r, v in zip(rows, vectors, strict=True)
         ]
         written = executor.write(
             "record/write_embeddings",
@@ -141,24 +163,45 @@ def embed_pending(
             return total
 
 
+def unit(vector: Sequence[float]) -> list[float]:
+    """``vector`` scaled to unit length, as Python floats (a zero vector stays as it is): what
+    is stored and queried, so that Euclidean closeness ranks as cosine does."""
+    values = [float(x) for x in vector]
+    norm = math.sqrt(math.fsum(x * x for x in values))
+    return [x / norm for x in values] if norm > 0 else values
+
+
 def _hits(rows: list[Record]) -> list[Record]:
     return [r for r in rows if r["entry_id"] is not None]
 
 
+def first_request(indexed: int, entries: int, k: int) -> int:
+    """How many neighbours the index path asks for first: enough that, were the boundary's
+    entries spread through the index like the database's, ``_WIDEN_MARGIN x k`` of them would
+    come back (``k / share`` is the expected depth of its ``k``-th hit), at least
+    ``_MIN_CANDIDATES``, at most the whole index."""
+    share = max(entries, 1) / max(indexed, 1)
+    wanted = math.ceil(_WIDEN_MARGIN * k / share)
+    return min(indexed, max(_MIN_CANDIDATES, wanted))
+
+
 def vector_search(boundary: Boundary, vector: Sequence[float], k: int) -> VectorSearch:
-    """The boundary's ``k`` nearest entries to ``vector``, exactly for a small boundary, through
-    the shared index widened until ``k`` hits (or the whole index) for a large one."""
+    """The boundary's ``k`` nearest entries to ``vector``: exactly when that reads no more than
+    the index path would (or the boundary is small), else through the shared index widened
+    until ``k`` hits (or the whole index). The module docstring states both guarantees."""
     executor, boundary_id = boundary.executor, boundary.id
-    values = [float(x) for x in vector]  # any sequence of numbers: a list of Python floats
-    cap = max(boundary.settings.search.exact_max_entries, k) + 1
+    settings = boundary.settings.search
+    values = unit(vector)  # any sequence of numbers: unit length, a list of Python floats
+    cap = max(settings.exact_max_entries, k) + 1
     sizes = executor.read("record/search_vector_sizes", boundary_id=boundary_id, cap=cap)[0]
-    if int(sizes["embedded"]) < cap:
+    indexed = int(sizes["indexed"])
+    candidates = first_request(indexed, int(sizes["entries"]), k)
+    cheaper = settings.exact_when_cheaper and int(sizes["entries"]) <= candidates
+    if int(sizes["embedded"]) < cap or cheaper:
         rows = executor.read(
             "record/search_vector_exact", boundary_id=boundary_id, vector=values, k=k
         )
         return VectorSearch(_hits(rows), "exact", 0, 1)
-    indexed = int(sizes["indexed"])
-    candidates = min(indexed, max(_MIN_CANDIDATES, k * _CANDIDATES_PER_HIT))
     requests = 0
     while True:
         rows = _hits(
