@@ -37,184 +37,37 @@ home) the store size on disk and the server's resident memory.
 from __future__ import annotations
 
 import argparse
-import math
 import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from benchmarks._common import (
-    check_plans,
     count_figures,
     figure,
     open_engine,
     percentile,
-    progress,
     statements_during,
     store_counts,
 )
-from benchmarks._scale import (
-    SyntheticEncoder,
-    chain_proposals,
-    history_proposals,
-    live_proposals,
-    live_root,
-    query_text,
-)
+from benchmarks._scale import chain_proposals, live_root, query_text
+from benchmarks._scale_build import QUICK, Config, Run, build
 from benchmarks.commit import _full_rows
 from kg_context.attention import WorkspaceAttention
-from kg_context.engine import BoundaryHandle, Engine
+from kg_context.engine import Engine
 from kg_context.gate.constitution import load_constitution
-from kg_context.record.search import embed_pending, vector_search
+from kg_context.record.search import vector_search
 from kg_context.record.walk import walk
 from kg_context.residency.czar_plan import plan_compaction
 from kg_context.residency.reachability import reachable
 from kg_context.residency.recall import recall
 from kg_context.settings import AttentionSettings
-
-BASE_TIME = datetime(2024, 1, 1, tzinfo=UTC)
-
-
-@dataclass(frozen=True, slots=True)
-class Config:
-    sets: int = 1_000_000
-    boundaries: int = 100
-    live: int = 50_000
-    history: int = 500_000
-    proposal_nodes: int = 10_000_000
-    specialists: int = 20
-    singles: int = 100
-    queries: int = 30
-    reads: int = 1_000
-    runs: int = 7
-    steps: tuple[float, ...] = (0.01, 0.1, 1.0)
-    batch: int = 500
-    warmup: int = 5
-
-
-QUICK = Config(
-    sets=500,
-    boundaries=5,
-    live=250,
-    history=500,
-    proposal_nodes=5_000,
-    specialists=5,
-    singles=6,
-    queries=4,
-    reads=30,
-    runs=2,
-    warmup=2,
-)
-
-
-@dataclass(slots=True)
-class Run:
-    """The run's boundaries and how far each has been built."""
-
-    engine: Engine
-    config: Config
-    run_id: str
-    encoder: SyntheticEncoder = field(default_factory=SyntheticEncoder)
-    built: dict[str, int] = field(default_factory=dict)  # chain boundary -> sets committed
-    bare_sets: int = 0
-    live_sets: int = 0
-    history_sets: int = 0
-    proposal_nodes: int = 0
-    checked: set[str] = field(default_factory=set)
-
-    @property
-    def chains(self) -> list[str]:
-        return [f"scale-{self.run_id}-b{i:03d}" for i in range(self.config.boundaries)]
-
-    @property
-    def bare(self) -> str:
-        return f"scale-{self.run_id}-bare"
-
-    @property
-    def live(self) -> str:
-        return f"scale-{self.run_id}-live"
-
-    def handle(self, boundary_id: str) -> BoundaryHandle:
-        return self.engine.boundary(boundary_id)
-
-    def check(self, names: set[str]) -> None:
-        """EXPLAIN the statements not checked yet at this size (stops the run on a scan)."""
-        check_plans(self.engine, names)
-        self.checked |= names
-
-
-# -- building ---------------------------------------------------------------------------------
-
-
-def _commit_all(team: BoundaryHandle, proposals: list[dict[str, Any]], batch: int) -> None:
-    for start in range(0, len(proposals), batch):
-        decided = team.commit_many(proposals[start : start + batch])
-        refused = [d for d in decided if d.outcome != "commit"]
-        if refused:
-            raise SystemExit(f"the gate refused a benchmark set: {refused[0]}")
-
-
-def build(run: Run, fraction: float) -> dict[str, float]:
-    """Grow the database to ``fraction`` of the configured size; seconds per component."""
-    cfg, engine = run.config, run.engine
-    took: dict[str, float] = {}
-    started = time.perf_counter()
-    per_boundary = round(cfg.sets * fraction / cfg.boundaries)
-    for index, b in enumerate(progress(run.chains, f"chains to {per_boundary} sets")):
-        have = run.built.get(b, 0)
-        if per_boundary > have:
-            _commit_all(run.handle(b), chain_proposals(b, index, have, per_boundary), cfg.batch)
-            run.built[b] = per_boundary
-    took["chains"] = time.perf_counter() - started
-    _built("chains", per_boundary * cfg.boundaries, took["chains"])
-    started = time.perf_counter()
-    for b in progress(run.chains, "embeddings"):
-        embed_pending(run.handle(b), run.encoder, batch=2_000)
-    took["embeddings"] = time.perf_counter() - started
-    _built("embeddings of the chains", 5 * per_boundary * cfg.boundaries, took["embeddings"])
-    started = time.perf_counter()
-    live_target = cfg.live // 5
-    if run.live_sets < live_target:
-        _commit_all(
-            run.handle(run.live), live_proposals(run.live, run.live_sets, live_target), cfg.batch
-        )
-        run.live_sets = live_target
-    history_target = max(2, math.ceil(cfg.history * fraction / 5) + 1)
-    if run.history_sets < history_target:
-        proposals = history_proposals(run.live, run.history_sets, history_target)
-        _commit_all(run.handle(run.live), proposals, cfg.batch)
-        run.history_sets = history_target
-    took["live_and_history"] = time.perf_counter() - started
-    _built("live and history", run.live_sets + run.history_sets, took["live_and_history"])
-    started = time.perf_counter()
-    target = round(cfg.proposal_nodes * fraction)
-    chunk = 50_000
-    for start in progress(range(run.proposal_nodes, target, chunk), "proposal nodes"):
-        engine.executor.write(
-            "bench/scale_proposal_nodes",
-            start=start,
-            end=min(target, start + chunk),
-            prefix=f"scale-{run.run_id}-",
-            boundaries=run.chains,
-            specialists=cfg.specialists,
-            base=BASE_TIME,
-        )
-    run.proposal_nodes = max(run.proposal_nodes, target)
-    took["proposal_nodes"] = time.perf_counter() - started
-    _built("proposal nodes", run.proposal_nodes, took["proposal_nodes"])
-    return took
-
-
-def _built(what: str, total: int, seconds: float) -> None:
-    print(f"# built {what}: {total:,} in all ({seconds:,.0f} s this step)", file=sys.stderr)
-
 
 # -- measuring --------------------------------------------------------------------------------
 
@@ -466,7 +319,7 @@ def report(
                 target if last else None,
                 ok(ratio) if last else None,
             )
-    figure("scale_build_total_s", sum(sum(s["build"].values()) for s in sizes), "s")
+    figure("scale_build_total_s", sum(s["build"]["wall"] for s in sizes), "s")
     for key, value in server.items():
         figure(f"scale_{key}", value, "bytes")
 
@@ -483,6 +336,9 @@ def main(argv: list[str] | None = None, *, engine: Engine | None = None) -> None
     parser.add_argument(
         "--runs", type=int, help="timed runs of reachability, czar plan and walk (7)"
     )
+    parser.add_argument(
+        "--workers", type=int, help="boundaries built at once (2: one per core of the server)"
+    )
     parser.add_argument("--neo4j-home", type=Path, help="a local server's home: disk and RSS")
     args = parser.parse_args(argv)
     cfg = QUICK if args.quick else Config()
@@ -494,6 +350,8 @@ def main(argv: list[str] | None = None, *, engine: Engine | None = None) -> None
         cfg = replace(cfg, runs=args.runs)
     if args.boundaries:
         cfg = replace(cfg, boundaries=args.boundaries)
+    if args.workers:
+        cfg = replace(cfg, workers=args.workers)
     if args.proposal_nodes is not None:
         cfg = replace(cfg, proposal_nodes=args.proposal_nodes)
     if engine is None:
