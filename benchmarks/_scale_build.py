@@ -182,23 +182,10 @@ def embed(run: Run, boundary_id: str) -> int:
 
 
 def _jobs(run: Run, fraction: float, clock: _Clock) -> Iterator[Callable[[], None]]:
-    """The build's independent jobs: one per chain boundary (its sets, then its embeddings),
-    the live boundary (live sets, then history), and the ProposalNodes in chunks."""
+    """The build's independent jobs: the live boundary (live sets, then history: one boundary,
+    the longest serial job, so it starts first), one per chain boundary (its sets, then its
+    embeddings), and the ProposalNodes in chunks."""
     cfg = run.config
-    per_boundary = round(cfg.sets * fraction / cfg.boundaries)
-    for index, b in enumerate(run.chains):
-        have = run.built.get(b, 0)
-        if per_boundary <= have:
-            continue
-
-        def chain(b: str = b, index: int = index, have: int = have) -> None:
-            team = run.handle(b)
-            make = lambda s, e: chain_proposals(b, index, s, e)  # noqa: E731
-            clock.timed("chains", lambda: _commit_range(team, make, have, per_boundary, cfg.batch))
-            clock.timed("embeddings", lambda: embed(run, b))
-            run.built[b] = per_boundary
-
-        yield chain
     live_target = cfg.live // 5
     history_target = max(2, math.ceil(cfg.history * fraction / 5) + 1)
 
@@ -219,6 +206,20 @@ def _jobs(run: Run, fraction: float, clock: _Clock) -> Iterator[Callable[[], Non
 
     if run.live_sets < live_target or run.history_sets < history_target:
         yield live_and_history
+    per_boundary = round(cfg.sets * fraction / cfg.boundaries)
+    for index, b in enumerate(run.chains):
+        have = run.built.get(b, 0)
+        if per_boundary <= have:
+            continue
+
+        def chain(b: str = b, index: int = index, have: int = have) -> None:
+            team = run.handle(b)
+            make = lambda s, e: chain_proposals(b, index, s, e)  # noqa: E731
+            clock.timed("chains", lambda: _commit_range(team, make, have, per_boundary, cfg.batch))
+            clock.timed("embeddings", lambda: embed(run, b))
+            run.built[b] = per_boundary
+
+        yield chain
     target = round(cfg.proposal_nodes * fraction)
     for start in range(run.proposal_nodes, target, PROPOSAL_NODE_CHUNK):
 
