@@ -1,12 +1,13 @@
 """The scale benchmark (issue 13): many boundaries in one database that keeps growing.
 
 One run builds one database through the gate's batched path (``Boundary.commit_many``, 500 sets
-per locked transaction): ``--boundaries`` boundaries (100) holding ``--sets`` committed sets
-between them (1,000,000: five million entries and their edges, every entry embedded), a
-boundary with ``--live`` live entries (50,000) beside a growing history (half an entry per
-set: 500,000 entries at full size), and ``--proposal-nodes`` attention ProposalNodes (ten per
-set). It measures everything at 1% of that size, grows the
-database to 10%, measures again, grows it to 100%, measures again, and prints each figure at
+per locked transaction, the czar cadence off, ``--workers`` boundaries at once:
+``benchmarks/_scale_build.py`` says how and why): ``--boundaries`` boundaries (100) holding
+``--sets`` committed sets between them (1,000,000: five million entries and their edges, every
+entry embedded), a boundary with ``--live`` live entries (50,000) beside a growing history
+(half an entry per set: 500,000 entries at full size), and ``--proposal-nodes`` attention
+ProposalNodes (ten per set). It measures everything at 1% of that size, grows the database to
+10%, measures again, grows it to 100%, measures again, and prints each figure at
 each size and the ratio of the largest size to the 1% one, all within the one run:
 
 - ``commit()`` of one set on a boundary of the database, p50 and p99 (target: ratio <= 1.2),
@@ -37,184 +38,35 @@ home) the store size on disk and the server's resident memory.
 from __future__ import annotations
 
 import argparse
-import math
-import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from benchmarks._common import (
-    check_plans,
-    count_figures,
-    figure,
     open_engine,
     percentile,
-    progress,
     statements_during,
     store_counts,
 )
-from benchmarks._scale import (
-    SyntheticEncoder,
-    chain_proposals,
-    history_proposals,
-    live_proposals,
-    live_root,
-    query_text,
-)
+from benchmarks._scale import chain_proposals, live_root, query_text
+from benchmarks._scale_build import QUICK, Config, Run, build
+from benchmarks._scale_report import report, server_report, size_label
 from benchmarks.commit import _full_rows
 from kg_context.attention import WorkspaceAttention
-from kg_context.engine import BoundaryHandle, Engine
+from kg_context.engine import Engine
 from kg_context.gate.constitution import load_constitution
-from kg_context.record.search import embed_pending, vector_search
+from kg_context.record.search import vector_search
 from kg_context.record.walk import walk
 from kg_context.residency.czar_plan import plan_compaction
 from kg_context.residency.reachability import reachable
 from kg_context.residency.recall import recall
 from kg_context.settings import AttentionSettings
-
-BASE_TIME = datetime(2024, 1, 1, tzinfo=UTC)
-
-
-@dataclass(frozen=True, slots=True)
-class Config:
-    sets: int = 1_000_000
-    boundaries: int = 100
-    live: int = 50_000
-    history: int = 500_000
-    proposal_nodes: int = 10_000_000
-    specialists: int = 20
-    singles: int = 100
-    queries: int = 30
-    reads: int = 1_000
-    runs: int = 7
-    steps: tuple[float, ...] = (0.01, 0.1, 1.0)
-    batch: int = 500
-    warmup: int = 5
-
-
-QUICK = Config(
-    sets=500,
-    boundaries=5,
-    live=250,
-    history=500,
-    proposal_nodes=5_000,
-    specialists=5,
-    singles=6,
-    queries=4,
-    reads=30,
-    runs=2,
-    warmup=2,
-)
-
-
-@dataclass(slots=True)
-class Run:
-    """The run's boundaries and how far each has been built."""
-
-    engine: Engine
-    config: Config
-    run_id: str
-    encoder: SyntheticEncoder = field(default_factory=SyntheticEncoder)
-    built: dict[str, int] = field(default_factory=dict)  # chain boundary -> sets committed
-    bare_sets: int = 0
-    live_sets: int = 0
-    history_sets: int = 0
-    proposal_nodes: int = 0
-    checked: set[str] = field(default_factory=set)
-
-    @property
-    def chains(self) -> list[str]:
-        return [f"scale-{self.run_id}-b{i:03d}" for i in range(self.config.boundaries)]
-
-    @property
-    def bare(self) -> str:
-        return f"scale-{self.run_id}-bare"
-
-    @property
-    def live(self) -> str:
-        return f"scale-{self.run_id}-live"
-
-    def handle(self, boundary_id: str) -> BoundaryHandle:
-        return self.engine.boundary(boundary_id)
-
-    def check(self, names: set[str]) -> None:
-        """EXPLAIN the statements not checked yet at this size (stops the run on a scan)."""
-        check_plans(self.engine, names)
-        self.checked |= names
-
-
-# -- building ---------------------------------------------------------------------------------
-
-
-def _commit_all(team: BoundaryHandle, proposals: list[dict[str, Any]], batch: int) -> None:
-    for start in range(0, len(proposals), batch):
-        decided = team.commit_many(proposals[start : start + batch])
-        refused = [d for d in decided if d.outcome != "commit"]
-        if refused:
-            raise SystemExit(f"the gate refused a benchmark set: {refused[0]}")
-
-
-def build(run: Run, fraction: float) -> dict[str, float]:
-    """Grow the database to ``fraction`` of the configured size; seconds per component."""
-    cfg, engine = run.config, run.engine
-    took: dict[str, float] = {}
-    started = time.perf_counter()
-    per_boundary = round(cfg.sets * fraction / cfg.boundaries)
-    for index, b in enumerate(progress(run.chains, f"chains to {per_boundary} sets")):
-        have = run.built.get(b, 0)
-        if per_boundary > have:
-            _commit_all(run.handle(b), chain_proposals(b, index, have, per_boundary), cfg.batch)
-            run.built[b] = per_boundary
-    took["chains"] = time.perf_counter() - started
-    _built("chains", per_boundary * cfg.boundaries, took["chains"])
-    started = time.perf_counter()
-    for b in progress(run.chains, "embeddings"):
-        embed_pending(run.handle(b), run.encoder, batch=2_000)
-    took["embeddings"] = time.perf_counter() - started
-    _built("embeddings of the chains", 5 * per_boundary * cfg.boundaries, took["embeddings"])
-    started = time.perf_counter()
-    live_target = cfg.live // 5
-    if run.live_sets < live_target:
-        _commit_all(
-            run.handle(run.live), live_proposals(run.live, run.live_sets, live_target), cfg.batch
-        )
-        run.live_sets = live_target
-    history_target = max(2, math.ceil(cfg.history * fraction / 5) + 1)
-    if run.history_sets < history_target:
-        proposals = history_proposals(run.live, run.history_sets, history_target)
-        _commit_all(run.handle(run.live), proposals, cfg.batch)
-        run.history_sets = history_target
-    took["live_and_history"] = time.perf_counter() - started
-    _built("live and history", run.live_sets + run.history_sets, took["live_and_history"])
-    started = time.perf_counter()
-    target = round(cfg.proposal_nodes * fraction)
-    chunk = 50_000
-    for start in progress(range(run.proposal_nodes, target, chunk), "proposal nodes"):
-        engine.executor.write(
-            "bench/scale_proposal_nodes",
-            start=start,
-            end=min(target, start + chunk),
-            prefix=f"scale-{run.run_id}-",
-            boundaries=run.chains,
-            specialists=cfg.specialists,
-            base=BASE_TIME,
-        )
-    run.proposal_nodes = max(run.proposal_nodes, target)
-    took["proposal_nodes"] = time.perf_counter() - started
-    _built("proposal nodes", run.proposal_nodes, took["proposal_nodes"])
-    return took
-
-
-def _built(what: str, total: int, seconds: float) -> None:
-    print(f"# built {what}: {total:,} in all ({seconds:,.0f} s this step)", file=sys.stderr)
-
 
 # -- measuring --------------------------------------------------------------------------------
 
@@ -288,6 +140,22 @@ def measure_commit(run: Run) -> dict[str, float]:
     }
 
 
+def _embeddings(run: Run, boundary_id: str) -> tuple[list[str], np.ndarray[Any, Any]]:
+    """The boundary's embedded entries: their ids and one float32 matrix, read a page at a
+    time (the ground truth of recall@10)."""
+    ids: list[str] = []
+    pages: list[np.ndarray[Any, Any]] = []
+    page = 5_000
+    while True:
+        rows = run.engine.executor.read(
+            "bench/scale_boundary_embeddings", boundary_id=boundary_id, skip=len(ids), limit=page
+        )
+        ids += [str(r["id"]) for r in rows]
+        pages.append(np.asarray([r["embedding"] for r in rows], dtype=np.float32))
+        if len(rows) < page:
+            return ids, np.concatenate(pages) if ids else np.zeros((0, 384), dtype=np.float32)
+
+
 def measure_recall(run: Run) -> dict[str, float]:
     """recall() top-10 on the second boundary; recall@10 of the vector half vs brute force."""
     cfg, engine = run.config, run.engine
@@ -305,9 +173,7 @@ def measure_recall(run: Run) -> dict[str, float]:
         return samples
 
     samples, names = statements_during(engine, timed_recalls)
-    rows = engine.executor.read("bench/scale_boundary_embeddings", boundary_id=b)
-    ids = [str(r["id"]) for r in rows]
-    matrix = np.asarray([r["embedding"] for r in rows], dtype=np.float32)
+    ids, matrix = _embeddings(run, b)
     found: list[float] = []
     strategies: set[str] = set()
 
@@ -394,83 +260,6 @@ def measure_attention(run: Run) -> dict[str, float]:
     return {"attention_score_p50_ms": percentile(samples, 50) * 1000}
 
 
-# -- reporting --------------------------------------------------------------------------------
-
-
-def _server(engine: Engine, home: Path | None) -> dict[str, float]:
-    memory = engine.executor.read("bench/server_memory")[0]
-    report = {
-        "server_heap_used_bytes": float(memory["heap_used"]),
-        "server_heap_max_bytes": float(memory["heap_max"]),
-        "server_mapped_index_bytes": float(memory["mapped_bytes"]),
-    }
-    if home is not None:
-        data = home / "data"
-        size = subprocess.run(["du", "-sb", str(data)], capture_output=True, text=True, check=True)
-        report["store_bytes_on_disk"] = float(size.stdout.split()[0])
-        pid_file = home / "run" / "neo4j.pid"
-        if pid_file.exists():
-            status = Path(f"/proc/{pid_file.read_text().strip()}/status").read_text()
-            rss = next(line for line in status.splitlines() if line.startswith("VmRSS"))
-            report["server_resident_bytes"] = float(rss.split()[1]) * 1024
-    return report
-
-
-def _label(fraction: float) -> str:
-    return f"{fraction * 100:g}pct".replace(".", "_")
-
-
-TARGETS: dict[str, tuple[str, Callable[[float], bool]]] = {
-    "commit_p50_ms": ("<= 1.2", lambda r: r <= 1.2),
-    "commit_p99_ms": ("<= 1.2", lambda r: r <= 1.2),
-    "recall_p50_ms": ("<= 1.5", lambda r: r <= 1.5),
-    "reachability_p50_ms": ("<= 1.3", lambda r: r <= 1.3),
-    "czar_plan_p50_ms": ("<= 1.3", lambda r: r <= 1.3),
-    "walk_p50_ms": ("<= 1.3", lambda r: r <= 1.3),
-    "attention_score_p50_ms": ("<= 1.2", lambda r: r <= 1.2),
-}
-
-
-def report(
-    cfg: Config, counts: tuple[int, int], sizes: list[dict[str, Any]], server: dict[str, float]
-) -> None:
-    count_figures(counts)
-    figure("scale_boundaries", cfg.boundaries, "count")
-    figure("scale_sets_full_size", cfg.sets, "count")
-    for size in sizes:
-        label = size["label"]
-        for key in ("sets", "entries", "proposal_nodes", "history", "nodes", "relationships"):
-            figure(f"scale_{key}_at_{label}", size[key], "count")
-        for key, seconds in size["build"].items():
-            figure(f"scale_build_{key}_s_at_{label}", seconds, "s")
-        m = size["measured"]
-        for key, value in m.items():
-            unit = "ms" if key.endswith("_ms") else "ratio"
-            target = met = None
-            if key == "recall_at_10":
-                target, met = ">= 0.95", value >= 0.95
-            figure(f"scale_{key}_at_{label}", value, unit, target, met)
-        over_bare = m["commit_p50_ms"] / m["bare_p50_ms"]
-        figure(
-            f"scale_commit_p50_over_bare_at_{label}", over_bare, "ratio", "<= 2.0", over_bare <= 2
-        )
-    small = sizes[0]["measured"]
-    for size in sizes[1:]:
-        for key, (target, ok) in TARGETS.items():
-            ratio = size["measured"][key] / small[key]
-            last = size is sizes[-1]
-            figure(
-                f"scale_{key.removesuffix('_ms')}_ratio_{size['label']}_over_{sizes[0]['label']}",
-                ratio,
-                "ratio",
-                target if last else None,
-                ok(ratio) if last else None,
-            )
-    figure("scale_build_total_s", sum(sum(s["build"].values()) for s in sizes), "s")
-    for key, value in server.items():
-        figure(f"scale_{key}", value, "bytes")
-
-
 def main(argv: list[str] | None = None, *, engine: Engine | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a run of seconds (the test suite)")
@@ -483,6 +272,10 @@ def main(argv: list[str] | None = None, *, engine: Engine | None = None) -> None
     parser.add_argument(
         "--runs", type=int, help="timed runs of reachability, czar plan and walk (7)"
     )
+    parser.add_argument(
+        "--workers", type=int, help="boundaries built at once (2: one per core of the server)"
+    )
+    parser.add_argument("--batch", type=int, help="sets per commit_many call (500)")
     parser.add_argument("--neo4j-home", type=Path, help="a local server's home: disk and RSS")
     args = parser.parse_args(argv)
     cfg = QUICK if args.quick else Config()
@@ -494,6 +287,10 @@ def main(argv: list[str] | None = None, *, engine: Engine | None = None) -> None
         cfg = replace(cfg, runs=args.runs)
     if args.boundaries:
         cfg = replace(cfg, boundaries=args.boundaries)
+    if args.workers:
+        cfg = replace(cfg, workers=args.workers)
+    if args.batch:
+        cfg = replace(cfg, batch=args.batch)
     if args.proposal_nodes is not None:
         cfg = replace(cfg, proposal_nodes=args.proposal_nodes)
     if engine is None:
@@ -516,7 +313,7 @@ def run_scale(
     run = Run(engine, cfg, uuid.uuid4().hex[:8])
     sizes: list[dict[str, Any]] = []
     for fraction in cfg.steps:
-        label = _label(fraction)
+        label = size_label(fraction)
         print(f"# building to {label} of {cfg.sets:,} sets", file=sys.stderr)
         took = build(run, fraction)
         nodes, rels = store_counts(engine)
@@ -541,7 +338,7 @@ def run_scale(
             }
         )
         print(f"# {label}: {measured}", file=sys.stderr)
-    return sizes, _server(engine, home)
+    return sizes, server_report(engine, home)
 
 
 if __name__ == "__main__":
