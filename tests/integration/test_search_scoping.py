@@ -185,7 +185,10 @@ def test_the_exact_path_ranks_by_cosine_whatever_the_encoders_lengths(
     assert decision.outcome == "commit"
     encoder = _Unnormalized()
     assert embed_pending(team, encoder) == 12
-    rows = engine.executor.read("bench/scale_boundary_embeddings", boundary_id=boundary_id)
+    rows = engine.executor.read(
+        "bench/scale_boundary_embeddings", boundary_id=boundary_id, skip=0, limit=100
+    )
+    assert len(rows) == 12
     assert all(np.isclose(np.linalg.norm(r["embedding"]), 1.0, atol=1e-5) for r in rows)
     query = encoder.encode(["a query of some length"])[0] * 5
     originals = encoder.encode([f"n{i}: {b}" for i, b in enumerate(bodies)])
