@@ -151,9 +151,10 @@ def _embeddings(run: Run, boundary_id: str) -> tuple[list[str], np.ndarray[Any, 
             "bench/scale_boundary_embeddings", boundary_id=boundary_id, skip=len(ids), limit=page
         )
         ids += [str(r["id"]) for r in rows]
-        pages.append(np.asarray([r["embedding"] for r in rows], dtype=np.float32))
+        if rows:  # a boundary of exactly N pages ends on an empty one
+            pages.append(np.asarray([r["embedding"] for r in rows], dtype=np.float32))
         if len(rows) < page:
-            return ids, np.concatenate(pages) if ids else np.zeros((0, 384), dtype=np.float32)
+            return ids, np.concatenate(pages) if pages else np.zeros((0, 384), dtype=np.float32)
 
 
 def measure_recall(run: Run) -> dict[str, float]:
