@@ -42,6 +42,7 @@ from benchmarks._scale import (
     live_proposals,
 )
 from kg_context.engine import BoundaryHandle, Engine
+from kg_context.record.vector_index import boundary_vector_label, ensure_boundary_index
 
 __all__ = ["BASE_TIME", "QUICK", "Config", "Run", "build"]
 
@@ -175,6 +176,7 @@ def embed(run: Run, boundary_id: str) -> int:
             ids=[r["id"] for r in rows],
             vectors=vectors,
             model=encoder.settings.model,
+            label=boundary_vector_label(boundary_id),
         )
         total += len(rows)
         if len(rows) < EMBED_PAGE:
@@ -241,6 +243,19 @@ def _jobs(run: Run, fraction: float, clock: _Clock) -> Iterator[Callable[[], Non
     run.proposal_nodes = max(run.proposal_nodes, target)
 
 
+def _boundary_indexes(run: Run) -> None:
+    """What a database in steady state has: every boundary past the exact bound with its own
+    vector index, online (the first search would create it otherwise, and search through the
+    shared index while it fills)."""
+    executor, settings = run.engine.executor, run.engine.settings
+    cap = settings.search.exact_max_entries + 1
+    for b in run.chains:
+        sizes = executor.read("record/search_vector_sizes", boundary_id=b, cap=cap)[0]
+        if settings.search.boundary_indexes and int(sizes["embedded"]) >= cap:
+            ensure_boundary_index(executor, b, settings.embedding.dimensions)
+    executor.write("admin/await_indexes", timeout_s=3600)
+
+
 def build(run: Run, fraction: float) -> dict[str, float]:
     """Grow the database to ``fraction`` of the configured size, ``workers`` jobs at a time;
     the wall seconds (``wall``) and the thread-seconds of each component."""
@@ -259,6 +274,7 @@ def build(run: Run, fraction: float) -> dict[str, float]:
             for future in futures:
                 future.cancel()
             raise
+    clock.timed("boundary_indexes", lambda: _boundary_indexes(run))
     wall = time.perf_counter() - started
     sets = sum(run.built.values()) + run.live_sets + run.history_sets - before
     print(

@@ -194,6 +194,7 @@ def measure_recall(run: Run) -> dict[str, float]:
         "recall_p50_ms": percentile(samples, 50) * 1000,
         "recall_at_10": float(np.mean(found)),
         "recall_index_path": 1.0 if "index" in strategies else 0.0,
+        "recall_boundary_index_path": 1.0 if "boundary-index" in strategies else 0.0,
     }
 
 

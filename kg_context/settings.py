@@ -284,6 +284,9 @@ class SearchSettings(BaseSettings):
     other asks the shared vector index for nearest neighbours across every boundary and keeps
     its own, widening the request until ``k`` of its entries are found or the whole index has
     been asked (``kg_context/record/search.py`` states the guarantees and the cost bound).
+    With ``boundary_indexes`` a boundary past ``exact_max_entries`` gets a vector index of its
+    own (``kg_context/record/vector_index.py``), and once it is online the boundary is searched
+    through it, whatever the rest of the database holds.
     """
 
     model_config = SettingsConfigDict(
@@ -292,6 +295,7 @@ class SearchSettings(BaseSettings):
 
     exact_max_entries: int = Field(default=2_000, ge=0, le=1_000_000)
     exact_when_cheaper: bool = True
+    boundary_indexes: bool = True
 
 
 class SchemaSettings(BaseSettings):

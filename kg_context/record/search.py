@@ -55,6 +55,12 @@ from kg_context.db.executor import Record
 from kg_context.db.text_index import boundary_fulltext_query, fulltext_words
 from kg_context.errors import InputValidationError
 from kg_context.gate.boundary import Boundary
+from kg_context.record.vector_index import (
+    BoundaryIndex,
+    boundary_vector_index,
+    boundary_vector_label,
+    ensure_boundary_index,
+)
 from kg_context.text.embeddings import TextEncoder, get_embedder
 
 __all__ = [
@@ -69,7 +75,7 @@ __all__ = [
 ]
 
 MatchedBy = Literal["fulltext", "vector", "both"]
-Strategy = Literal["exact", "index"]
+Strategy = Literal["exact", "boundary-index", "index"]
 
 # Reciprocal-rank-fusion constant (the usual 60).
 _RRF_K = 60
@@ -80,6 +86,9 @@ _RRF_K = 60
 _MIN_CANDIDATES = 100
 _WIDEN_MARGIN = 2.0
 _BLIND_WIDENING = 8
+# A boundary's own index is asked for _OWN_INDEX_MARGIN x k neighbours (at least
+# _MIN_CANDIDATES), re-ranked by exact cosine: the index quantizes, the re-ranking does not.
+_OWN_INDEX_MARGIN = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +116,9 @@ class RecordHit:
 @dataclass(frozen=True, slots=True)
 class VectorSearch:
     """The vector half of a search: the boundary's rows, best first, and how they were found
-    (``exact``: every embedded entry of the boundary ranked; ``index``: the shared vector index,
-    ``requests`` requests, the last for ``candidates`` neighbours)."""
+    (``exact``: every embedded entry of the boundary ranked; ``boundary-index``: the boundary's
+    own vector index asked for ``candidates`` neighbours, re-ranked exactly; ``index``: the
+    shared vector index, ``requests`` requests, the last for ``candidates`` neighbours)."""
 
     rows: list[Record]
     strategy: Strategy
@@ -157,6 +167,7 @@ def embed_pending(
             boundary_id=boundary_id,
             rows=payload,
             model=embedder.settings.model,
+            label=boundary_vector_label(boundary_id),
         )
         total += int(written[0]["written"]) if written else 0
         if len(rows) < batch:
@@ -196,6 +207,10 @@ def vector_search(boundary: Boundary, vector: Sequence[float], k: int) -> Vector
     sizes = executor.read("record/search_vector_sizes", boundary_id=boundary_id, cap=cap)[0]
     indexed = int(sizes["indexed"])
     candidates = first_request(indexed, int(sizes["entries"]), k)
+    if int(sizes["embedded"]) >= cap and settings.boundary_indexes:
+        own = _own_index_search(boundary, values, k)
+        if own is not None:
+            return own
     cheaper = settings.exact_when_cheaper and int(sizes["entries"]) <= candidates
     if int(sizes["embedded"]) < cap or cheaper:
         rows = executor.read(
@@ -218,6 +233,28 @@ def vector_search(boundary: Boundary, vector: Sequence[float], k: int) -> Vector
             return VectorSearch(rows, "index", candidates, requests)
         factor = _WIDEN_MARGIN * k / len(rows) if rows else _BLIND_WIDENING
         candidates = min(indexed, max(2 * candidates, math.ceil(candidates * factor)))
+
+
+def _own_index_search(boundary: Boundary, values: list[float], k: int) -> VectorSearch | None:
+    """The search through the boundary's own vector index, or ``None`` while it cannot answer
+    (created now if absent: ``kg_context/record/vector_index.py``) or answered short of ``k``
+    (still filling): the caller then takes the shared strategies."""
+    executor, boundary_id = boundary.executor, boundary.id
+    state = ensure_boundary_index(executor, boundary_id, boundary.settings.embedding.dimensions)
+    if state is not BoundaryIndex.ONLINE:
+        return None
+    candidates = max(_MIN_CANDIDATES, _OWN_INDEX_MARGIN * k)
+    rows = _hits(
+        executor.read(
+            "record/search_vector_boundary",
+            name=boundary_vector_index(boundary_id),
+            candidates=candidates,
+            vector=values,
+            boundary_id=boundary_id,
+            k=k,
+        )
+    )
+    return VectorSearch(rows, "boundary-index", candidates, 1) if len(rows) >= k else None
 
 
 def search_record(

@@ -96,7 +96,9 @@ def test_the_index_path_widens_until_it_has_the_boundarys_own_hits(
     the shared index, where B's 1,000 entries are all nearer than any of A's: it asks for
     enough (or widens) to come back with A's own hits."""
     target = _small_a(engine, boundary_id, unrelated=29)
-    settings = EngineSettings(search=SearchSettings(exact_max_entries=0, exact_when_cheaper=False))
+    settings = EngineSettings(
+        search=SearchSettings(exact_max_entries=0, exact_when_cheaper=False, boundary_indexes=False)
+    )
     with Engine.connect(engine.target, engine_settings=settings, check_schema=False) as other:
         a = other.boundary(boundary_id)
         embed_pending(a)

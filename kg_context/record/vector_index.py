@@ -1,0 +1,116 @@
+"""A boundary's own vector index: what makes a large boundary's vector search flat in the size of
+the database.
+
+The shared ``entry_embedding_vector`` index spans every boundary, so a boundary holding 1% of the
+database's entries must ask it for about ``100 k`` neighbours to find its own ``k``, and the
+answer is only as exact as the index's top of that many (``kg_context/record/search.py``). A
+boundary past the exact bound (``KG_CONTEXT_SEARCH_EXACT_MAX_ENTRIES``) gets an index of its
+own instead (``KG_CONTEXT_SEARCH_BOUNDARY_INDEXES``, on by default):
+
+- **Label.** ``record/write_embeddings`` gives every entry it embeds its boundary's vector label,
+  ``BoundaryVector_<sha256 of the boundary id>``; only that statement sets it, and only on the
+  boundary's own entries (matched by boundary id), so no writer can put an entry in another
+  boundary's index.
+- **Creation** (``ensure_boundary_index``, run by the first search that finds the boundary past
+  the bound without an index): label the boundary's entries embedded before labels existed (in
+  batches, each its own transaction), then create the index by procedure, the name and label as
+  parameters (no identifier is spliced into a statement). Creating returns at once; the server
+  populates the index in the background. Two searches racing to create it is fine: the loser
+  finds it there.
+- **Use.** While the index is not ``ONLINE`` the search keeps to the shared strategies; once it
+  is, the boundary's ``max(100, 4 k)`` approximate neighbours are re-ranked by exact cosine.
+
+A server without the procedure (a later Neo4j that removed it) answers the creation with
+``ProcedureNotFound``: the boundary then stays on the shared strategies, which remain exact in
+what they return, only slower; ``BoundaryIndex.UNSUPPORTED`` says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from enum import StrEnum
+
+from kg_context.db.executor import QueryExecutor
+from kg_context.errors import QueryError
+
+__all__ = [
+    "BoundaryIndex",
+    "boundary_index_state",
+    "boundary_vector_index",
+    "boundary_vector_label",
+    "ensure_boundary_index",
+]
+
+_PREFIX = "BoundaryVector_"
+_LABEL_BATCH = 10_000
+_PROCEDURE_MISSING = "Neo.ClientError.Procedure.ProcedureNotFound"
+
+
+class BoundaryIndex(StrEnum):
+    """Where a boundary's own vector index stands."""
+
+    ABSENT = "absent"
+    POPULATING = "populating"
+    ONLINE = "online"
+    FAILED = "failed"
+    UNSUPPORTED = "unsupported"
+
+
+def boundary_vector_label(boundary_id: str) -> str:
+    """The label every embedded entry of the boundary carries (and its index's name)."""
+    return _PREFIX + hashlib.sha256(boundary_id.encode("utf-8")).hexdigest()
+
+
+def boundary_vector_index(boundary_id: str) -> str:
+    """The name of the boundary's own vector index (the same string as its label)."""
+    return boundary_vector_label(boundary_id)
+
+
+def boundary_index_state(executor: QueryExecutor, boundary_id: str) -> BoundaryIndex:
+    """Whether the boundary's own vector index exists, and whether it can answer."""
+    rows = executor.read(
+        "record/boundary_vector_index_state", name=boundary_vector_index(boundary_id)
+    )
+    if not rows:
+        return BoundaryIndex.ABSENT
+    state = str(rows[0]["state"])
+    if state == "ONLINE":
+        return BoundaryIndex.ONLINE
+    return BoundaryIndex.FAILED if state == "FAILED" else BoundaryIndex.POPULATING
+
+
+def ensure_boundary_index(
+    executor: QueryExecutor, boundary_id: str, dimensions: int
+) -> BoundaryIndex:
+    """Label the boundary's embedded entries that lack its vector label, then create its own
+    vector index unless it exists; returns the index's state (``POPULATING`` just after
+    creation, ``UNSUPPORTED`` when the server has no procedure to create it). Idempotent."""
+    state = boundary_index_state(executor, boundary_id)
+    if state is not BoundaryIndex.ABSENT:
+        return state
+    label = boundary_vector_label(boundary_id)
+    while True:
+        rows = executor.write(
+            "record/label_embedded_entries",
+            boundary_id=boundary_id,
+            label=label,
+            batch=_LABEL_BATCH,
+        )
+        if not rows or int(rows[0]["labelled"]) < _LABEL_BATCH:
+            break
+    try:
+        executor.write(
+            "record/create_boundary_vector_index",
+            name=boundary_vector_index(boundary_id),
+            label=label,
+            dimensions=dimensions,
+        )
+    except QueryError as err:
+        if err.code == _PROCEDURE_MISSING:
+            return BoundaryIndex.UNSUPPORTED
+        # Another search created it between the read and the creation: fine if it is there now.
+        state = boundary_index_state(executor, boundary_id)
+        if state is BoundaryIndex.ABSENT:
+            raise
+        return state
+    return boundary_index_state(executor, boundary_id)
