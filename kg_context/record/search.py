@@ -53,13 +53,16 @@ from typing import Literal
 
 from kg_context.db.executor import Record
 from kg_context.db.text_index import boundary_fulltext_query, fulltext_words
-from kg_context.errors import InputValidationError
+from kg_context.errors import InputValidationError, QueryError
 from kg_context.gate.boundary import Boundary
 from kg_context.record.vector_index import (
     BoundaryIndex,
+    boundary_index_known_online,
+    boundary_index_state,
     boundary_vector_index,
     boundary_vector_label,
     ensure_boundary_index,
+    forget_boundary_index,
 )
 from kg_context.text.embeddings import TextEncoder, get_embedder
 
@@ -203,6 +206,10 @@ def vector_search(boundary: Boundary, vector: Sequence[float], k: int) -> Vector
     executor, boundary_id = boundary.executor, boundary.id
     settings = boundary.settings.search
     values = unit(vector)  # any sequence of numbers: unit length, a list of Python floats
+    if settings.boundary_indexes and boundary_index_known_online(executor, boundary_id):
+        own = _own_index_query(boundary, values, k)  # one statement: the index is known
+        if own is not None:
+            return own
     cap = max(settings.exact_max_entries, k) + 1
     sizes = executor.read("record/search_vector_sizes", boundary_id=boundary_id, cap=cap)[0]
     indexed = int(sizes["indexed"])
@@ -241,19 +248,30 @@ def _own_index_search(boundary: Boundary, values: list[float], k: int) -> Vector
     (still filling): the caller then takes the shared strategies."""
     executor, boundary_id = boundary.executor, boundary.id
     state = ensure_boundary_index(executor, boundary_id, boundary.settings.embedding.dimensions)
-    if state is not BoundaryIndex.ONLINE:
-        return None
+    return _own_index_query(boundary, values, k) if state is BoundaryIndex.ONLINE else None
+
+
+def _own_index_query(boundary: Boundary, values: list[float], k: int) -> VectorSearch | None:
+    """Ask the boundary's own (online) index; ``None`` when it answered short of ``k`` or was
+    found gone (an operator dropped it: forgotten, so the next search makes it again)."""
+    executor, boundary_id = boundary.executor, boundary.id
     candidates = max(_MIN_CANDIDATES, _OWN_INDEX_MARGIN * k)
-    rows = _hits(
-        executor.read(
-            "record/search_vector_boundary",
-            name=boundary_vector_index(boundary_id),
-            candidates=candidates,
-            vector=values,
-            boundary_id=boundary_id,
-            k=k,
+    try:
+        rows = _hits(
+            executor.read(
+                "record/search_vector_boundary",
+                name=boundary_vector_index(boundary_id),
+                candidates=candidates,
+                vector=values,
+                boundary_id=boundary_id,
+                k=k,
+            )
         )
-    )
+    except QueryError:
+        forget_boundary_index(executor, boundary_id)
+        if boundary_index_state(executor, boundary_id) is BoundaryIndex.ONLINE:
+            raise  # the index is there: the failure is something else, and is the caller's
+        return None
     return VectorSearch(rows, "boundary-index", candidates, 1) if len(rows) >= k else None
 
 

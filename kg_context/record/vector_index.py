@@ -28,6 +28,8 @@ what they return, only slower; ``BoundaryIndex.UNSUPPORTED`` says so.
 from __future__ import annotations
 
 import hashlib
+import threading
+import weakref
 from enum import StrEnum
 
 from kg_context.db.executor import QueryExecutor
@@ -35,15 +37,21 @@ from kg_context.errors import QueryError
 
 __all__ = [
     "BoundaryIndex",
+    "boundary_index_known_online",
     "boundary_index_state",
     "boundary_vector_index",
     "boundary_vector_label",
     "ensure_boundary_index",
+    "forget_boundary_index",
 ]
 
 _PREFIX = "BoundaryVector_"
 _LABEL_BATCH = 10_000
 _PROCEDURE_MISSING = "Neo.ClientError.Procedure.ProcedureNotFound"
+# The indexes an executor has seen online, so that a search through one costs one statement (an
+# index is only ever removed by an operator; a search that finds it gone forgets it here).
+_ONLINE: weakref.WeakKeyDictionary[object, set[str]] = weakref.WeakKeyDictionary()
+_ONLINE_LOCK = threading.Lock()
 
 
 class BoundaryIndex(StrEnum):
@@ -66,15 +74,28 @@ def boundary_vector_index(boundary_id: str) -> str:
     return boundary_vector_label(boundary_id)
 
 
+def boundary_index_known_online(executor: QueryExecutor, boundary_id: str) -> bool:
+    """Whether this executor has seen the boundary's own index online (no statement run)."""
+    with _ONLINE_LOCK:
+        return boundary_vector_index(boundary_id) in _ONLINE.get(executor, set())
+
+
+def forget_boundary_index(executor: QueryExecutor, boundary_id: str) -> None:
+    """Forget that the boundary's index was seen online (a search found it gone)."""
+    with _ONLINE_LOCK:
+        _ONLINE.get(executor, set()).discard(boundary_vector_index(boundary_id))
+
+
 def boundary_index_state(executor: QueryExecutor, boundary_id: str) -> BoundaryIndex:
     """Whether the boundary's own vector index exists, and whether it can answer."""
-    rows = executor.read(
-        "record/boundary_vector_index_state", name=boundary_vector_index(boundary_id)
-    )
+    name = boundary_vector_index(boundary_id)
+    rows = executor.read("record/boundary_vector_index_state", name=name)
     if not rows:
         return BoundaryIndex.ABSENT
     state = str(rows[0]["state"])
     if state == "ONLINE":
+        with _ONLINE_LOCK:
+            _ONLINE.setdefault(executor, set()).add(name)
         return BoundaryIndex.ONLINE
     return BoundaryIndex.FAILED if state == "FAILED" else BoundaryIndex.POPULATING
 

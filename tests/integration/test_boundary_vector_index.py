@@ -145,3 +145,23 @@ def test_another_boundarys_entry_never_answers_for_this_one(
     }
     assert {str(r["entry_id"]) for r in found.rows} <= own
     assert [str(r["entry_id"]) for r in found.rows] == _truth(engine, boundary_id, vector, 10)
+
+
+def test_a_dropped_index_is_forgotten_and_made_again(small_bound: Engine, boundary_id: str) -> None:
+    """A search remembers an online index (one statement per search after that); if an operator
+    drops it, the next search falls back to the shared strategies and makes it again."""
+    engine = small_bound
+    _fill(engine, boundary_id)
+    team = engine.boundary(boundary_id)
+    embed_pending(team)
+    ensure_boundary_index(engine.executor, boundary_id, 384)
+    engine.executor.write("admin/await_indexes", timeout_s=120)
+    vector = get_embedder().encode(["release notes for the on-call rota"])[0]
+    assert vector_search(team, vector, 5).strategy == "boundary-index"
+    engine.executor.write("admin/drop_index", name=boundary_vector_label(boundary_id))
+    assert boundary_index_state(engine.executor, boundary_id) is BoundaryIndex.ABSENT
+    fallback = vector_search(team, vector, 5)
+    assert [str(r["entry_id"]) for r in fallback.rows] == _truth(engine, boundary_id, vector, 5)
+    assert boundary_index_state(engine.executor, boundary_id) is not BoundaryIndex.ABSENT
+    engine.executor.write("admin/await_indexes", timeout_s=120)
+    assert vector_search(team, vector, 5).strategy == "boundary-index"
