@@ -8,9 +8,10 @@ boundary past the exact bound (``KG_CONTEXT_SEARCH_EXACT_MAX_ENTRIES``) gets an 
 own instead (``KG_CONTEXT_SEARCH_BOUNDARY_INDEXES``, on by default):
 
 - **Label.** ``record/write_embeddings`` gives every entry it embeds its boundary's vector label,
-  ``BoundaryVector_<sha256 of the boundary id>``; only that statement sets it, and only on the
-  boundary's own entries (matched by boundary id), so no writer can put an entry in another
-  boundary's index.
+  ``Vector_<the first 24 hex digits of the boundary id's sha256>``; only that statement sets it,
+  and only on the boundary's own entries (matched by boundary id), so no writer can put an entry
+  in another boundary's index (and the search keeps to the boundary's id besides, so even a
+  collision of digests could not mix two boundaries).
 - **Creation** (``ensure_boundary_index``, run by the first search that finds the boundary past
   the bound without an index): label the boundary's entries embedded before labels existed (in
   batches, each its own transaction), then create the index by procedure, the name and label as
@@ -45,7 +46,7 @@ __all__ = [
     "forget_boundary_index",
 ]
 
-_PREFIX = "BoundaryVector_"
+_PREFIX = "Vector_"
 _LABEL_BATCH = 10_000
 _PROCEDURE_MISSING = "Neo.ClientError.Procedure.ProcedureNotFound"
 # The indexes an executor has seen online, so that a search through one costs one statement (an
@@ -66,7 +67,7 @@ class BoundaryIndex(StrEnum):
 
 def boundary_vector_label(boundary_id: str) -> str:
     """The label every embedded entry of the boundary carries (and its index's name)."""
-    return _PREFIX + hashlib.sha256(boundary_id.encode("utf-8")).hexdigest()
+    return _PREFIX + hashlib.sha256(boundary_id.encode("utf-8")).hexdigest()[:24]
 
 
 def boundary_vector_index(boundary_id: str) -> str:
