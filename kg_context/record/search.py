@@ -11,7 +11,14 @@ Both halves answer for one boundary whatever the other boundaries of the databas
 - **Fulltext** filters inside the index: the query is ``+boundary_token:<token> +(words)``
   (``kg_context.db.text_index``), so Lucene ranks only the boundary's entries and its top ``k``
   is the boundary's top ``k``.
-- **Vector** (``vector_search``) chooses between two strategies by what each would read. Say
+- **Vector** (``vector_search``): a boundary past the exact bound (below) is searched through
+  **its own vector index** once that is online (``kg_context/record/vector_index.py``: the
+  first such search creates it): the index's ``max(100, 4k)`` nearest neighbours, re-ranked by
+  exact cosine, in one statement whatever the rest of the database holds. Guarantee: only the
+  boundary's entries, its top ``k`` among the neighbours the index returned (the scale benchmark
+  measures recall@10 against a brute-force cosine). Until then (and with
+  ``KG_CONTEXT_SEARCH_BOUNDARY_INDEXES=false``) it chooses between two strategies by what each
+  would read. Say
   the database holds ``N`` entries, the boundary ``n`` of them, and the index path's first
   request would be ``C = 2 k N / n`` neighbours (enough for ``2k`` of the boundary's entries
   were they spread through the index like the database's).
