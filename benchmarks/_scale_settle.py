@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from benchmarks._common import server_cpu_s
 from kg_context.engine import Engine
 from kg_context.errors import QueryError
 
@@ -43,16 +44,6 @@ IDLE_SHARE = 0.10  # of one core
 IDLE_WINDOW_S = 2.0
 SETTLE_TIMEOUT_S = 300.0
 INDEX_TIMEOUT_S = 600
-
-
-def _server_cpu_s(engine: Engine) -> float | None:
-    """The server process's CPU seconds so far, or None when the server does not say."""
-    try:
-        rows = engine.executor.read("bench/server_cpu")
-    except QueryError:
-        return None
-    value = rows[0]["cpu"] if rows else None
-    return float(value["value"]) / 1e9 if isinstance(value, dict) else None
 
 
 def is_idle(busy: list[float], share: float = IDLE_SHARE, windows: int = 2) -> bool:
@@ -72,13 +63,13 @@ def settle(
     started = clock()
     engine.executor.write("admin/await_indexes", timeout_s=INDEX_TIMEOUT_S)
     busy: list[float] = []
-    before = _server_cpu_s(engine)
+    before = server_cpu_s(engine)
     while before is not None and not is_idle(busy):
         if clock() - started > timeout_s:
             print(f"# settle: the server was still busy after {timeout_s:.0f} s", file=sys.stderr)
             break
         sleep(window_s)
-        after = _server_cpu_s(engine)
+        after = server_cpu_s(engine)
         if after is None:
             break
         busy.append((after - before) / window_s)
