@@ -66,6 +66,7 @@ class Config:
     batch: int = 500
     warmup: int = 5
     workers: int = 2
+    settle_timeout_s: float = 300.0  # the most a settle step waits (see _scale_settle.py)
 
 
 QUICK = Config(
@@ -80,6 +81,7 @@ QUICK = Config(
     reads=30,
     runs=2,
     warmup=2,
+    settle_timeout_s=15.0,  # the test suite's budget: a busy server is said, not waited for
 )
 
 

@@ -324,7 +324,8 @@ def run_scale(
         label = size_label(fraction)
         print(f"# building to {label} of {cfg.sets:,} sets", file=sys.stderr)
         took = build(run, fraction)
-        settled = settle(engine)  # the build's leftovers are not the size's cost
+        # The build's leftovers are not the size's cost (benchmarks/_scale_settle.py).
+        settled = settle(engine, timeout_s=cfg.settle_timeout_s)
         nodes, rels = store_counts(engine)
         measured: dict[str, float] = {}
         measures: list[tuple[str, Callable[[Run], dict[str, float]]]] = [
