@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.progress import track
 
 from kg_context.engine import Engine
+from kg_context.errors import QueryError
 
 T = TypeVar("T")
 _STDERR = Console(stderr=True)
@@ -69,6 +70,16 @@ def figure(
             {"metric": metric, "value": round(value, 4), "unit": unit, "target": target, "met": met}
         )
     )
+
+
+def server_cpu_s(engine: Engine) -> float | None:
+    """The server process's CPU time so far (JMX), or None when the server does not say."""
+    try:
+        rows = engine.executor.read("bench/server_cpu")
+    except QueryError:
+        return None
+    value = rows[0]["cpu"] if rows else None
+    return float(value["value"]) / 1e9 if isinstance(value, dict) else None
 
 
 def store_counts(engine: Engine) -> tuple[int, int]:

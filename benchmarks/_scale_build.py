@@ -59,7 +59,7 @@ class Config:
     history: int = 500_000
     proposal_nodes: int = 10_000_000
     specialists: int = 20
-    singles: int = 100
+    singles: int = 500  # single commits a size: p99 is their 5th slowest, not the 2nd
     queries: int = 30
     reads: int = 1_000
     runs: int = 7
@@ -67,6 +67,7 @@ class Config:
     batch: int = 500
     warmup: int = 5
     workers: int = 2
+    settle_timeout_s: float = 300.0  # the most a settle step waits (see _scale_settle.py)
 
 
 QUICK = Config(
@@ -81,6 +82,7 @@ QUICK = Config(
     reads=30,
     runs=2,
     warmup=2,
+    settle_timeout_s=15.0,  # the test suite's budget: a busy server is said, not waited for
 )
 
 

@@ -61,6 +61,7 @@ def report(
             figure(f"scale_{key}_at_{label}", size[key], "count")
         for key, seconds in size["build"].items():
             figure(f"scale_build_{key}_s_at_{label}", seconds, "s")
+        figure(f"scale_settle_s_at_{label}", size["settle_s"], "s")
         m = size["measured"]
         for key, value in m.items():
             unit = "ms" if key.endswith("_ms") else "ratio"

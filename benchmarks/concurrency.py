@@ -42,11 +42,11 @@ from benchmarks._common import (
     count_figures,
     figure,
     open_engine,
+    server_cpu_s,
     statements_during,
 )
 from kg_context.db.executor import DEADLOCK
 from kg_context.engine import Engine
-from kg_context.errors import QueryError
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_S = 0.02
@@ -126,16 +126,6 @@ def _result(process: subprocess.Popen[str]) -> dict[str, Any]:
     return result
 
 
-def _server_cpu_s(engine: Engine) -> float | None:
-    """The server process's CPU time so far (JMX), or None when the server does not say."""
-    try:
-        rows = engine.executor.read("bench/server_cpu")
-    except QueryError:
-        return None
-    value = rows[0]["cpu"] if rows else None
-    return float(value["value"]) / 1e9 if isinstance(value, dict) else None
-
-
 class _Sampler:
     """Counts samples in which a transaction on one of the given boundaries was blocked."""
 
@@ -175,10 +165,10 @@ def _timed(
                 raise SystemExit(f"a writer ended early: {_result(next(p for p in procs))}")
             time.sleep(0.01)
         with _Sampler(engine, watch) as sampler:
-            server_before, started = _server_cpu_s(engine), time.perf_counter()
+            server_before, started = server_cpu_s(engine), time.perf_counter()
             (barrier / "go").touch()
             results = [_result(p) for p in procs]
-            wall, server_after = time.perf_counter() - started, _server_cpu_s(engine)
+            wall, server_after = time.perf_counter() - started, server_cpu_s(engine)
     server = server_after - server_before if server_before and server_after else None
     for r in results:
         if r["outcomes"] != {"commit": sets}:
