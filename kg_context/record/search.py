@@ -66,7 +66,6 @@ from kg_context.record.vector_index import (
     BoundaryIndex,
     boundary_index_known_online,
     boundary_index_state,
-    boundary_vector_index,
     boundary_vector_label,
     ensure_boundary_index,
     forget_boundary_index,
@@ -213,15 +212,18 @@ def vector_search(boundary: Boundary, vector: Sequence[float], k: int) -> Vector
     executor, boundary_id = boundary.executor, boundary.id
     settings = boundary.settings.search
     values = unit(vector)  # any sequence of numbers: unit length, a list of Python floats
-    if settings.boundary_indexes and boundary_index_known_online(executor, boundary_id):
+    known = settings.boundary_indexes and boundary_index_known_online(executor, boundary_id)
+    if known:
         own = _own_index_query(boundary, values, k)  # one statement: the index is known
         if own is not None:
             return own
+        # Short of k, it is not asked twice; found gone, it was forgotten and is made again.
+        known = boundary_index_known_online(executor, boundary_id)
     cap = max(settings.exact_max_entries, k) + 1
     sizes = executor.read("record/search_vector_sizes", boundary_id=boundary_id, cap=cap)[0]
     indexed = int(sizes["indexed"])
     candidates = first_request(indexed, int(sizes["entries"]), k)
-    if int(sizes["embedded"]) >= cap and settings.boundary_indexes:
+    if int(sizes["embedded"]) >= cap and settings.boundary_indexes and not known:
         own = _own_index_search(boundary, values, k)
         if own is not None:
             return own
@@ -267,7 +269,7 @@ def _own_index_query(boundary: Boundary, values: list[float], k: int) -> VectorS
         rows = _hits(
             executor.read(
                 "record/search_vector_boundary",
-                name=boundary_vector_index(boundary_id),
+                name=boundary_vector_label(boundary_id),
                 candidates=candidates,
                 vector=values,
                 boundary_id=boundary_id,

@@ -40,7 +40,6 @@ __all__ = [
     "BoundaryIndex",
     "boundary_index_known_online",
     "boundary_index_state",
-    "boundary_vector_index",
     "boundary_vector_label",
     "ensure_boundary_index",
     "forget_boundary_index",
@@ -70,26 +69,21 @@ def boundary_vector_label(boundary_id: str) -> str:
     return _PREFIX + hashlib.sha256(boundary_id.encode("utf-8")).hexdigest()[:24]
 
 
-def boundary_vector_index(boundary_id: str) -> str:
-    """The name of the boundary's own vector index (the same string as its label)."""
-    return boundary_vector_label(boundary_id)
-
-
 def boundary_index_known_online(executor: QueryExecutor, boundary_id: str) -> bool:
     """Whether this executor has seen the boundary's own index online (no statement run)."""
     with _ONLINE_LOCK:
-        return boundary_vector_index(boundary_id) in _ONLINE.get(executor, set())
+        return boundary_vector_label(boundary_id) in _ONLINE.get(executor, set())
 
 
 def forget_boundary_index(executor: QueryExecutor, boundary_id: str) -> None:
     """Forget that the boundary's index was seen online (a search found it gone)."""
     with _ONLINE_LOCK:
-        _ONLINE.get(executor, set()).discard(boundary_vector_index(boundary_id))
+        _ONLINE.get(executor, set()).discard(boundary_vector_label(boundary_id))
 
 
 def boundary_index_state(executor: QueryExecutor, boundary_id: str) -> BoundaryIndex:
     """Whether the boundary's own vector index exists, and whether it can answer."""
-    name = boundary_vector_index(boundary_id)
+    name = boundary_vector_label(boundary_id)
     rows = executor.read("record/boundary_vector_index_state", name=name)
     if not rows:
         return BoundaryIndex.ABSENT
@@ -110,7 +104,7 @@ def ensure_boundary_index(
     state = boundary_index_state(executor, boundary_id)
     if state is not BoundaryIndex.ABSENT:
         return state
-    label = boundary_vector_label(boundary_id)
+    label = boundary_vector_label(boundary_id)  # the index is named after its label
     while True:
         rows = executor.write(
             "record/label_embedded_entries",
@@ -123,7 +117,7 @@ def ensure_boundary_index(
     try:
         executor.write(
             "record/create_boundary_vector_index",
-            name=boundary_vector_index(boundary_id),
+            name=label,
             label=label,
             dimensions=dimensions,
         )
