@@ -39,4 +39,5 @@ RETURN b.id AS id, b.seq AS seq, b.verse AS verse, b.constitution_version AS con
        coalesce(b.requires_count, 0) AS requires_count, b.last_set_id AS last_set_id,
        coalesce(b.committed_tokens, 0) AS committed_tokens,
        coalesce(b.resident_tokens, 0) AS resident_tokens,
-       coalesce(b.work_seq, b.seq) AS work_seq, submitted, pending
+       coalesce(b.work_seq, b.seq) AS work_seq,
+       coalesce(b.ledger_pos, 0) AS ledger_pos, b.ledger_head AS ledger_head, submitted, pending

@@ -42,7 +42,10 @@
 //    residency labels kept in step, and a TRANSITIONED edge from the ratifying set with the
 //    reason, the case it cited, the failed ancestors it answers to, and the exact edges or facts
 //    that justified the change.
-// 12. The boundary after the transaction's sets: seq, last ratified set, and its running counts
+// 12. The ledger's head (kg_context/gate/ledger.py: each decided set's record is sealed on its
+//     receipts in Python): the position and digest of the last record, and the seq the chain
+//     began after (set once). No $ledger_pos: nothing (a measurement without the ledger).
+// 13. The boundary after the transaction's sets: seq, last ratified set, and its running counts
 //    (work_seq: the sets that are the boundary's work, i.e. not the czar's and not constitution
 //    changes; the lease clock), with an optimistic check on top of the lock: only if the seq is
 //    still the one read under the lock (no row back: nothing of the transaction may commit).
@@ -205,6 +208,12 @@ CALL () {
                              case: transition.case,
                              failed_ancestors: transition.failed_ancestors,
                              justification: transition.justification, seq: transition.seq}]->(e)
+}
+CALL () {
+  MATCH (b:Boundary {id: $boundary_id})
+  WHERE $ledger_pos IS NOT NULL
+  SET b.ledger_pos = $ledger_pos, b.ledger_head = $ledger_head,
+      b.ledger_since_seq = coalesce(b.ledger_since_seq, $ledger_since_seq)
 }
 MATCH (b:Boundary {id: $boundary_id})
 WHERE b.seq = $expected_seq

@@ -237,6 +237,49 @@ def audit_rates(
         )
 
 
+@audit_app.command("verify")
+def audit_verify(
+    boundary: Annotated[str, typer.Argument(help="The boundary id.")],
+    as_json: JsonOption = False,
+) -> None:
+    """Recompute the boundary's tamper-evident ledger from the graph and name the first set
+    whose record differs (and what differs); exit 1 when anything does. Sets decided before
+    the ledger existed are reported as unchained, not as failures.
+
+    Example: kg-context audit verify team-7
+    """
+    with connect() as engine:
+        result = existing(engine, boundary).verify_ledger()
+    data = {
+        "boundary_id": result.boundary_id,
+        "ok": result.ok,
+        "records": result.records,
+        "sets": result.sets,
+        "unchained_sets": result.unchained_sets,
+        "chained_since_seq": result.chained_since_seq,
+        "head": result.head,
+        "findings": [vars_of(f) for f in result.findings],
+    }
+
+    def human() -> None:
+        _say(
+            f"{boundary}: {result.records} records over {result.sets} sets, head {result.head}"
+            + (f"; {result.unchained_sets} sets unchained (decided before seq "
+               f"{result.chained_since_seq})" if result.unchained_sets else "")
+        )  # fmt: skip
+        first = result.first
+        if first is None:
+            _say("ledger verified: every record matches the graph")
+            return
+        _say(f"FIRST DIFFERENCE: set {first.set_id} at position {first.ledger_pos}: {first.detail}")
+        for f in result.findings:
+            _say(f"  {f.problem.value}: set {f.set_id} pos {f.ledger_pos}: {f.detail}")
+
+    emit(data, as_json, human)
+    if not result.ok:
+        raise typer.Exit(ExitCode.REFUSED)
+
+
 def vars_of(item: object) -> dict[str, Any]:
     """A slotted dataclass as a dict."""
     from dataclasses import asdict, is_dataclass
@@ -246,7 +289,7 @@ def vars_of(item: object) -> dict[str, Any]:
     raise TypeError(f"{type(item).__name__} is not a dataclass")
 
 
-_TAKEN = {"list", "all", "false-retirements", "rates"}
+_TAKEN = {"list", "all", "false-retirements", "rates", "verify"}
 for _audit in sorted(audit_library().values(), key=lambda a: a.name):
     _name = _audit.name.replace("_", "-")
     if _name not in _TAKEN:

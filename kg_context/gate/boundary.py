@@ -26,6 +26,7 @@ from kg_context.errors import AuthorizationError, InputValidationError, StateErr
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Proposal, WriterKind, constitution_proposal, parse_proposal
 from kg_context.gate.decision import Decision
+from kg_context.gate.ledger_verify import LedgerVerification, verify_ledger
 from kg_context.gate.operator_acts import require_operator
 from kg_context.gate.store import GateStore, Submission
 from kg_context.settings import EngineSettings
@@ -154,6 +155,11 @@ class Boundary:
         if not rows:
             raise StateError(f"no boundary {self.id}")
         return rows[0]
+
+    def verify_ledger(self, *, page: int = 500) -> LedgerVerification:
+        """Recompute this boundary's tamper-evident ledger from the graph (reads only, ``page``
+        sets per read): ``ok``, or the findings, the first record that differs first."""
+        return verify_ledger(self._executor, self.id, page=page)
 
     def constitution(self) -> Constitution:
         """The boundary's current constitution, as the record holds it now."""

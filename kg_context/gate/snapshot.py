@@ -132,6 +132,9 @@ class BoundaryState:
     resident_tokens: int = 0
     # The boundary's work (ratified sets but the czar's and constitution changes): lease clock.
     work_seq: int = 0
+    # The ledger's head: the position and digest of the boundary's last record (gate.ledger).
+    ledger_pos: int = 0
+    ledger_head: str | None = None
 
 
 @dataclass(slots=True)

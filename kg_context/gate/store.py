@@ -76,6 +76,7 @@ class GateStore:
         default_lease_sets: int = 100,
         recall_max_entries: int = 16,
         recall_max_depth: int = 2,
+        seal_ledger: bool = True,
     ) -> None:
         self._executor = executor
         self._constitution_for = constitution_for
@@ -91,6 +92,7 @@ class GateStore:
         # record stays the truth).
         self._submitted: OrderedDict[tuple[str, str], Proposal] = OrderedDict()
         self._submitted_cap = 20_000
+        self._write = partial(write_plan, default_lease=default_lease_sets, seal=seal_ledger)
 
     @property
     def constitution_for(self) -> Callable[[str], Constitution]:
@@ -309,7 +311,7 @@ class GateStore:
             unreadable=pending.unreadable,
             redecide=redecide,
         )
-        write_plan(tx, boundary.id, plan, expected_seq, default_lease=self._default_lease)
+        self._write(tx, boundary, plan, expected_seq)
         return decisions
 
     def _isolation_steps(self, boundary_id: str, gateway_id: str) -> IsolationSteps:
@@ -335,7 +337,7 @@ class GateStore:
                 now=now_iso(),
                 gateway_id=gateway_id,
             )
-            write_plan(tx, boundary_id, plan, boundary.seq, default_lease=self._default_lease)
+            self._write(tx, boundary, plan, boundary.seq)
             return decisions
 
         return IsolationSteps(pending, decide, record_failed)
@@ -384,7 +386,7 @@ class GateStore:
                     version=proposed.version,
                 )
             count_index_tokens(plan, self._count_tokens)
-            write_plan(tx, boundary.id, plan, expected_seq, default_lease=self._default_lease)
+            self._write(tx, boundary, plan, expected_seq)
             return decision
 
         return self._executor.write_tx(work)

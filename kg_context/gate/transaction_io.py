@@ -17,6 +17,8 @@ from kg_context.db.reader import TransactionReader
 from kg_context.errors import StateError
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.held_graph import walk_held
+from kg_context.gate.ledger import LedgerHead
+from kg_context.gate.ledger import seal as seal_plan
 from kg_context.gate.rows import Plan, nested_sets
 from kg_context.gate.set_constructor import ClosedSet
 from kg_context.gate.snapshot import (
@@ -55,6 +57,8 @@ def _boundary(row: Record) -> BoundaryState:
         committed_tokens=row["committed_tokens"],
         resident_tokens=row["resident_tokens"],
         work_seq=row["work_seq"],
+        ledger_pos=row["ledger_pos"],
+        ledger_head=row["ledger_head"],
     )
 
 
@@ -252,13 +256,24 @@ def load_claims(
 
 
 def write_plan(
-    tx: Transaction, boundary_id: str, plan: Plan, expected_seq: int, *, default_lease: int
+    tx: Transaction,
+    boundary: BoundaryState,
+    plan: Plan,
+    expected_seq: int,
+    *,
+    default_lease: int,
+    seal: bool = True,
 ) -> None:
     """Everything the plan decided, in one statement (``cypher/gate/write_plan.cypher``: each
     part skips an empty list; ``default_lease``: the lease of an edge that declared none, which a
-    renewal restarts)."""
+    renewal restarts). The plan's decisions are sealed onto the boundary's ledger head as read
+    under the lock (``gate.ledger``); ``seal=False`` writes them unchained: only for measuring
+    what the ledger costs."""
     b = plan.boundary
     assert b is not None, "the gate plans the boundary row of every batch"
+    boundary_id = boundary.id
+    head = LedgerHead(boundary.ledger_pos, boundary.ledger_head)
+    head = seal_plan(plan, boundary_id, head) if seal else head
     advanced = tx.run(
         "gate/write_plan",
         boundary_id=boundary_id,
@@ -283,6 +298,9 @@ def write_plan(
         committed_tokens=b["committed_tokens"],
         resident_tokens=b["resident_tokens"],
         work_seq=b["work_seq"],
+        ledger_pos=head.pos if seal else None,
+        ledger_head=head.digest,
+        ledger_since_seq=expected_seq,
     )
     if not advanced:
         # Cannot happen while the lock is held; if it ever does, nothing of this

@@ -1,0 +1,301 @@
+"""The tamper-evident ledger's canonical form (pure): what each decision of a set is digested
+from, how digests chain, and the sealing of a commit plan before it is written.
+
+Every decision the gate writes for a set (commit, halt or rejection; a halted set re-decided by an
+operator gets a second one) is one ledger record at a position ``pos`` (1, 2, ... per boundary,
+in the order the gate decided). A record has named parts, each a canonical value:
+
+- ``set``: a commit's set properties (``SET_FIELDS``); a refusal's only the set's identity
+  (``SET_IDENTITY_FIELDS``, which a later re-decision of the same set keeps);
+- ``receipts``: every receipt the decision wrote (all properties but the ledger's own outputs);
+- ``halts``: the halt it opened (``HALT_FIELDS``: as opened; its resolution is not the gate's);
+- ``entries``: the entries the set created (``ENTRY_FIELDS``, what never changes) with targets;
+- ``edges``: DERIVED_FROM, REQUIRES (``REQUIRES_FIELDS``: not the lease clock, which renewals
+  move), SUPERSEDES and SUMMARIZES out of those entries;
+- ``flips``: the status/residency flips of existing entries (TRANSITIONED, with its properties);
+- ``links``: the ratified set it follows (NEXT), its writers (BY) and adoption uses.
+
+``canonical_json``: JSON, keys sorted, separators ``(",", ":")``, UTF-8, ``None`` values left out
+of maps (Neo4j stores no null property); lists of parts are sorted by their canonical JSON.
+``part digest = sha256(canonical_json(value))``, ``content = sha256(canonical_json({part: part
+digest}))``, ``digest = sha256(canonical_json({"boundary_id", "content", "pos", "prev"}))`` with
+``prev`` the previous record's digest (``None`` for pos 1): hex strings throughout. The outcome
+receipt (the decision's last) carries ``ledger_pos``, ``ledger_prev``, ``ledger_digest`` and
+``ledger_parts`` (``"name:digest"``); every receipt and halt of the decision carries
+``ledger_pos``; the boundary carries the head (``ledger_pos``, ``ledger_head``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kg_context.gate.rows import Plan
+
+__all__ = [
+    "EDGE_FIELDS",
+    "ENTRY_FIELDS",
+    "HALT_FIELDS",
+    "LEDGER_OUTPUTS",
+    "PARTS",
+    "REQUIRES_FIELDS",
+    "SET_FIELDS",
+    "SET_IDENTITY_FIELDS",
+    "TRANSITION_FIELDS",
+    "LedgerHead",
+    "canonical_json",
+    "chain_digest",
+    "content_digest",
+    "edge_part",
+    "part_digests",
+    "record_parts",
+    "seal",
+    "sha256_hex",
+]
+
+VERSION = 1
+PARTS = ("set", "receipts", "halts", "entries", "edges", "flips", "links")
+SET_IDENTITY_FIELDS = (
+    "id",
+    "boundary_id",
+    "writer_id",
+    "writer_ids",
+    "summary",
+    "kind",
+    "explicit",
+    "digest",
+    "proposal_ids",
+    "targets",
+    "fanout",
+    "entry_count",
+)
+SET_FIELDS = (
+    *SET_IDENTITY_FIELDS,
+    "status",
+    "seq",
+    "closed_at",
+    "mode",
+    "work_seq",
+    "lineage",
+)
+# What an entry was written with and never changes (status and residency are checked against
+# the ledger's flips; the embedding and its work-queue marker are search's).
+ENTRY_FIELDS = (
+    "id",
+    "boundary_id",
+    "class",
+    "key",
+    "body",
+    "verse",
+    "tokens",
+    "set_seq",
+    "set_id",
+    "expires_after_seq",
+    "superseded_by_default",
+    "initial_status",
+    "writer_id",
+    "proposal_id",
+    "attributes",
+    "created_at",
+)
+HALT_FIELDS = (
+    "id",
+    "boundary_id",
+    "set_id",
+    "reason_code",
+    "detail",
+    "suggested_amendment",
+    "opened_at",
+    "constitution_version",
+    "at_seq",
+    "parameter",
+    "observed",
+    "ledger_pos",
+)
+REQUIRES_FIELDS = ("policy", "lease_sets", "needs", "set_seq", "set_work", "boundary_id")
+TRANSITION_FIELDS = (
+    "from",
+    "to",
+    "resident",
+    "was_resident",
+    "reason",
+    "case",
+    "failed_ancestors",
+    "justification",
+    "seq",
+)
+# The properties of each edge out of a set's entries that its record covers.
+EDGE_FIELDS: dict[str, tuple[str, ...]] = {
+    "DERIVED_FROM": ("essential", "boundary_id"),
+    "REQUIRES": REQUIRES_FIELDS,
+    "SUPERSEDES": ("reason", "seq", "executed"),
+    "SUMMARIZES": ("seq",),
+}
+# The receipt properties the ledger writes from the digest (not digested themselves).
+LEDGER_OUTPUTS = frozenset({"ledger_prev", "ledger_digest", "ledger_parts"})
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _clean(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list | tuple):
+        return [_clean(v) for v in value]
+    return value
+
+
+def canonical_json(value: Any) -> str:
+    """The canonical text of a value (see the module docstring)."""
+    return json.dumps(_clean(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def sha256_hex(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _pick(props: Mapping[str, Any], fields: Iterable[str]) -> dict[str, Any]:
+    return {f: props[f] for f in fields if props.get(f) is not None}
+
+
+def _sorted(items: Iterable[Any]) -> list[Any]:
+    return sorted((_clean(i) for i in items), key=canonical_json)
+
+
+def record_parts(
+    *,
+    set_props: Mapping[str, Any],
+    committed: bool,
+    receipts: Iterable[Mapping[str, Any]],
+    halts: Iterable[Mapping[str, Any]] = (),
+    entries: Iterable[tuple[Mapping[str, Any], Iterable[str]]] = (),
+    edges: Iterable[Mapping[str, Any]] = (),
+    flips: Iterable[Mapping[str, Any]] = (),
+    next_from: str | None = None,
+    writers: Iterable[str] = (),
+    adoption_uses: Iterable[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
+    """One record's parts, canonical: the same function for the gate (from its plan) and for
+    verification (from the graph). ``entries``: (properties, target keys); ``edges``: dicts with
+    ``type``, ``from``, ``to`` and the edge's properties; ``flips``: ``entry_id`` and the
+    TRANSITIONED properties; ``adoption_uses``: ``receipt_id`` and ``seq``."""
+    fields = SET_FIELDS if committed else SET_IDENTITY_FIELDS
+    return {
+        "set": _clean(_pick(set_props, fields)),
+        "receipts": _sorted(
+            {k: v for k, v in r.items() if k not in LEDGER_OUTPUTS} for r in receipts
+        ),
+        "halts": _sorted(_pick(h, HALT_FIELDS) for h in halts),
+        "entries": _sorted(
+            {**_pick(props, ENTRY_FIELDS), "targets": sorted(set(targets))}
+            for props, targets in entries
+        ),
+        "edges": _sorted(edges),
+        "flips": _sorted({"entry_id": f["entry_id"], **_pick(f, TRANSITION_FIELDS)} for f in flips),
+        "links": _clean(
+            {
+                "next_from": next_from,
+                "writers": sorted(set(writers)),
+                "adoption_uses": _sorted(adoption_uses),
+            }
+        ),
+    }
+
+
+def part_digests(parts: Mapping[str, Any]) -> dict[str, str]:
+    return {name: sha256_hex(canonical_json(value)) for name, value in parts.items()}
+
+
+def content_digest(digests: Mapping[str, str]) -> str:
+    """The digest of a record's content: of its part digests, by name."""
+    return sha256_hex(canonical_json({"v": VERSION, **digests}))
+
+
+def chain_digest(boundary_id: str, pos: int, prev: str | None, content: str) -> str:
+    """A record's digest: its content chained to the previous record's digest."""
+    return sha256_hex(
+        canonical_json({"boundary_id": boundary_id, "content": content, "pos": pos, "prev": prev})
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerHead:
+    """The position and digest of a boundary's last record (0 and ``None``: no record yet)."""
+
+    pos: int = 0
+    digest: str | None = None
+
+
+def edge_part(kind: str, source: str, target: str, props: Mapping[str, Any]) -> dict[str, Any]:
+    """One edge as a record holds it: its type, ends (entry ids) and ``EDGE_FIELDS``."""
+    return {"type": kind, "from": source, "to": target, **_pick(props, EDGE_FIELDS[kind])}
+
+
+def _edge(kind: str, row: Mapping[str, Any]) -> dict[str, Any]:
+    return edge_part(kind, row["from"], row["to"], row)
+
+
+def _plan_edges(plan: Plan) -> dict[str, list[dict[str, Any]]]:
+    """The edges of the plan, by the entry they leave, as the graph will hold them."""
+    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for d in plan.derived_from:
+        out[d["from"]].append(_edge("DERIVED_FROM", d))
+    for r in plan.requires:
+        out[r["from"]].append(_edge("REQUIRES", r))
+    for f in plan.foreign_edges:
+        kind = "DERIVED_FROM" if f["edge"] == "derived_from" else "REQUIRES"
+        out[f["from"]].append(_edge(kind, {**f, "boundary_id": f["to_boundary"]}))
+    for s in plan.summarizes:
+        out[s["from"]].append(_edge("SUMMARIZES", s))
+    for p in plan.supersedes:
+        out[p["from"]].append(_edge("SUPERSEDES", p))
+    return out
+
+
+def seal(plan: Plan, boundary_id: str, head: LedgerHead) -> LedgerHead:
+    """Give every decision of the plan its ledger record, in the order decided: its position on
+    its receipts and halt, and its digest (with the previous one and its parts) on its outcome
+    receipt. Returns the new head."""
+    edges = _plan_edges(plan)
+    halts: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for h in plan.halts:
+        halts[h["set_id"]].append(h["props"])
+    flips: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for t in plan.transitions:
+        flips[t["set_id"]].append(dict(t))
+    uses: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for u in plan.adoption_uses:
+        uses[u["set_id"]].append({"receipt_id": u["receipt_id"], "seq": u["seq"]})
+    for row in plan.sets:
+        set_id = row["id"]
+        decided = plan.decided[set_id]
+        pos = head.pos + 1
+        for r in decided.receipts:
+            r["props"]["ledger_pos"] = pos
+        for halt in halts.get(set_id, []):
+            halt["ledger_pos"] = pos
+        committed = row["props"].get("status") == "ratified"
+        ids = [e["props"]["id"] for e in decided.entries]
+        parts = record_parts(
+            set_props=row["props"],
+            committed=committed,
+            receipts=[r["props"] for r in decided.receipts],
+            halts=halts.get(set_id, []),
+            entries=[(e["props"], e["targets"]) for e in decided.entries],
+            edges=[edge for i in ids for edge in edges.get(i, [])],
+            flips=flips.get(set_id, []),
+            next_from=row["prev_id"] if committed else None,
+            writers=[w["id"] for w in decided.writers],
+            adoption_uses=uses.get(set_id, []),
+        )
+        digests = part_digests(parts)
+        digest = chain_digest(boundary_id, pos, head.digest, content_digest(digests))
+        decided.receipts[-1]["props"].update(
+            ledger_prev=head.digest,
+            ledger_digest=digest,
+            ledger_parts=[f"{name}:{value}" for name, value in sorted(digests.items())],
+        )
+        head = LedgerHead(pos, digest)
+    return head
