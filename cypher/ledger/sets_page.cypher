@@ -1,13 +1,14 @@
 // One page of a boundary's sets (ordered by id, after $after, at most $limit) with everything
 // their ledger records digest (kg_context/gate/ledger.py), read from the graph as it is now:
-// the set, its receipts and halts, the ratified set it follows (NEXT), its writers (BY), its
+// the set (the properties named in $set_fields), its receipts and halts, the ratified set it follows (NEXT), its writers (BY), its
 // adoption uses, the flips it made (TRANSITIONED), and its entries (the properties named in
 // $entry_fields, with current status and residency) with their targets and the DERIVED_FROM,
 // REQUIRES, SUPERSEDES and SUMMARIZES edges out of them (to: the entry reached).
 MATCH (s:Set)
 WHERE s.boundary_id = $boundary_id AND s.id > $after
 WITH s ORDER BY s.id LIMIT $limit
-RETURN s.id AS id, properties(s) AS props,
+RETURN s.id AS id,
+       [k IN $set_fields WHERE s[k] IS NOT NULL | [k, s[k]]] AS props,
        COLLECT { MATCH (r:Receipt)-[:FOR]->(s) RETURN properties(r) } AS receipts,
        COLLECT { MATCH (h:Halt)-[:ON]->(s) RETURN properties(h) } AS halts,
        COLLECT { MATCH (p:Set)-[:NEXT]->(s) RETURN p.id } AS next_from,
@@ -20,5 +21,6 @@ RETURN s.id AS id, properties(s) AS props,
                  RETURN {props: [k IN $entry_fields WHERE e[k] IS NOT NULL | [k, e[k]]],
                          status: e.status, resident: e.resident,
                          targets: COLLECT { MATCH (e)-[:TARGETS]->(t:Target) RETURN t.key },
-                         edges: COLLECT { MATCH (e)-[r:DERIVED_FROM|REQUIRES|SUPERSEDES|SUMMARIZES]->(o:Entry)
-                                          RETURN {type: type(r), to: o.id, props: properties(r)} }} } AS entries
+                         edges: COLLECT {
+                           MATCH (e)-[r:DERIVED_FROM|REQUIRES|SUPERSEDES|SUMMARIZES]->(o:Entry)
+                           RETURN {type: type(r), to: o.id, props: properties(r)} }} } AS entries

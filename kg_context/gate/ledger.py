@@ -80,7 +80,6 @@ SET_FIELDS = (
     "closed_at",
     "mode",
     "work_seq",
-    "lineage",
 )
 # What an entry was written with and never changes (status and residency are checked against
 # the ledger's flips; the embedding and its work-queue marker are search's).
@@ -139,17 +138,31 @@ EDGE_FIELDS: dict[str, tuple[str, ...]] = {
 LEDGER_OUTPUTS = frozenset({"ledger_prev", "ledger_digest", "ledger_parts"})
 
 
+_CONTAINERS = (dict, list, tuple)
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def _clean(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _clean(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list | tuple):
+    """The value without ``None`` in its maps (a list of scalars, a property value, as is)."""
+    kind = type(value)
+    if kind is dict or (kind not in _CONTAINERS and isinstance(value, Mapping)):
+        return {
+            str(k): _clean(v) if type(v) in _CONTAINERS else v
+            for k, v in value.items()
+            if v is not None
+        }
+    if (kind is list or kind is tuple) and any(type(v) in _CONTAINERS for v in value):
         return [_clean(v) for v in value]
     return value
 
 
+def _dumps(clean: Any) -> str:
+    return _ENCODER.encode(clean)
+
+
 def canonical_json(value: Any) -> str:
     """The canonical text of a value (see the module docstring)."""
-    return json.dumps(_clean(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _dumps(_clean(value))
 
 
 def sha256_hex(text: str) -> str:
@@ -160,8 +173,10 @@ def _pick(props: Mapping[str, Any], fields: Iterable[str]) -> dict[str, Any]:
     return {f: props[f] for f in fields if props.get(f) is not None}
 
 
-def _sorted(items: Iterable[Any]) -> list[Any]:
-    return sorted((_clean(i) for i in items), key=canonical_json)
+def _list_text(items: Iterable[Mapping[str, Any]]) -> str:
+    """The canonical text of a list of flat maps (property values: no map inside), sorted by
+    each one's canonical text: each encoded once."""
+    return "[" + ",".join(sorted(_ENCODER.encode(i) for i in items)) + "]"
 
 
 def record_parts(
@@ -176,36 +191,42 @@ def record_parts(
     next_from: str | None = None,
     writers: Iterable[str] = (),
     adoption_uses: Iterable[Mapping[str, Any]] = (),
-) -> dict[str, Any]:
-    """One record's parts, canonical: the same function for the gate (from its plan) and for
-    verification (from the graph). ``entries``: (properties, target keys); ``edges``: dicts with
-    ``type``, ``from``, ``to`` and the edge's properties; ``flips``: ``entry_id`` and the
-    TRANSITIONED properties; ``adoption_uses``: ``receipt_id`` and ``seq``."""
+) -> dict[str, str]:
+    """One record's parts, each as its canonical text: the same function for the gate (from its
+    plan) and for verification (from the graph). ``entries``: (properties, target keys);
+    ``edges``: ``edge_part`` maps; ``flips``: ``entry_id`` and the TRANSITIONED properties;
+    ``adoption_uses``: ``receipt_id`` and ``seq``. Every value is a property value (a scalar or
+    a list of scalars), so every map here is flat."""
     fields = SET_FIELDS if committed else SET_IDENTITY_FIELDS
-    return {
-        "set": _clean(_pick(set_props, fields)),
-        "receipts": _sorted(
-            {k: v for k, v in r.items() if k not in LEDGER_OUTPUTS} for r in receipts
+    links = {
+        "adoption_uses": sorted(
+            ({"receipt_id": u["receipt_id"], "seq": u["seq"]} for u in adoption_uses), key=_dumps
         ),
-        "halts": _sorted(_pick(h, HALT_FIELDS) for h in halts),
-        "entries": _sorted(
+        "next_from": next_from,
+        "writers": sorted(set(writers)),
+    }
+    return {
+        "set": _dumps(_pick(set_props, fields)),
+        "receipts": _list_text(
+            {k: v for k, v in r.items() if v is not None and k not in LEDGER_OUTPUTS}
+            for r in receipts
+        ),
+        "halts": _list_text(_pick(h, HALT_FIELDS) for h in halts),
+        "entries": _list_text(
             {**_pick(props, ENTRY_FIELDS), "targets": sorted(set(targets))}
             for props, targets in entries
         ),
-        "edges": _sorted(edges),
-        "flips": _sorted({"entry_id": f["entry_id"], **_pick(f, TRANSITION_FIELDS)} for f in flips),
-        "links": _clean(
-            {
-                "next_from": next_from,
-                "writers": sorted(set(writers)),
-                "adoption_uses": _sorted(adoption_uses),
-            }
+        "edges": _list_text(edges),
+        "flips": _list_text(
+            {"entry_id": f["entry_id"], **_pick(f, TRANSITION_FIELDS)} for f in flips
         ),
+        "links": _dumps(_clean(links)),
     }
 
 
-def part_digests(parts: Mapping[str, Any]) -> dict[str, str]:
-    return {name: sha256_hex(canonical_json(value)) for name, value in parts.items()}
+def part_digests(parts: Mapping[str, str]) -> dict[str, str]:
+    """Each part's digest: of its canonical text (``record_parts``)."""
+    return {name: sha256_hex(text) for name, text in parts.items()}
 
 
 def content_digest(digests: Mapping[str, str]) -> str:

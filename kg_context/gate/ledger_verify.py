@@ -27,6 +27,7 @@ from kg_context.db.executor import QueryExecutor, Record
 from kg_context.errors import InputValidationError, StateError
 from kg_context.gate.ledger import (
     ENTRY_FIELDS,
+    SET_FIELDS,
     chain_digest,
     content_digest,
     edge_part,
@@ -136,6 +137,7 @@ def verify_ledger(
             after=after,
             limit=page,
             entry_fields=list(ENTRY_FIELDS),
+            set_fields=list(SET_FIELDS),
         )
         for row in batch:
             _take(walk, row)
@@ -163,8 +165,9 @@ def _revision(row: Record) -> int:
     return max(int(s) for s in seqs)
 
 
-def _take(walk: _Walk, row: Record) -> None:
+def _take(walk: _Walk, page_row: Record) -> None:
     """One set: its records (one per position its receipts carry), its entries' flips."""
+    row = {**page_row, "props": dict(page_row["props"])}
     walk.sets += 1
     set_id: str = row["id"]
     by_pos: dict[int, list[dict[str, Any]]] = defaultdict(list)
