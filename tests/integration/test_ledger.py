@@ -6,6 +6,10 @@ statements live in ``ledger_fixtures/tamper/``; each test tampers only its own b
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -142,6 +146,42 @@ def test_an_entry_created_around_the_gate_names_its_set(
     result = czar_free_engine.boundary(boundary_id).verify_ledger()
     _found(result, LedgerProblem.CONTENT_DIFFERS, built.first_set)
     assert result.findings[0].parts == ("entries",)
+
+
+def _cli(target: Target, *args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(
+        os.environ,
+        NEO4J_URI=target.uri,
+        NEO4J_USERNAME=target.username,
+        NEO4J_PASSWORD=target.password,
+        NEO4J_DATABASE=target.database,
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "kg_context.cli", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_audit_verify_exits_0_when_clean_and_1_naming_the_set_when_not(
+    czar_free_engine: Any, intruder: Engine, neo4j_target: Target, boundary_id: str
+) -> None:
+    built = _build(czar_free_engine, boundary_id)
+    clean = _cli(neo4j_target, "audit", "verify", boundary_id)
+    assert clean.returncode == 0, clean.stderr
+    assert "ledger verified" in clean.stdout
+    intruder.executor.write(
+        "tamper/edit_body", boundary_id=boundary_id, entry_id=built.plan, body="rewritten"
+    )
+    found = _cli(neo4j_target, "audit", "verify", boundary_id, "--json")
+    assert found.returncode == 1, found.stderr
+    report = json.loads(found.stdout)
+    assert report["ok"] is False
+    assert report["findings"][0]["set_id"] == built.second_set
+    assert report["findings"][0]["parts"] == ["entries"]
 
 
 def test_an_entry_created_in_no_set_is_found(
