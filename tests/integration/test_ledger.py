@@ -7,9 +7,6 @@ statements live in ``ledger_fixtures/tamper/``; each test tampers only its own b
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +23,7 @@ from kg_context.gate.store import GateStore
 from kg_context.residency.czar import run_czar
 from kg_context.text.tokens import get_token_counter
 from tests.factories import entry, proposal
+from tests.integration.test_audits import _cli
 
 FIXTURES = Path(__file__).parent / "ledger_fixtures"
 SOURCE = {"source": "test"}
@@ -146,24 +144,6 @@ def test_an_entry_created_around_the_gate_names_its_set(
     result = czar_free_engine.boundary(boundary_id).verify_ledger()
     _found(result, LedgerProblem.CONTENT_DIFFERS, built.first_set)
     assert result.findings[0].parts == ("entries",)
-
-
-def _cli(target: Target, *args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(
-        os.environ,
-        NEO4J_URI=target.uri,
-        NEO4J_USERNAME=target.username,
-        NEO4J_PASSWORD=target.password,
-        NEO4J_DATABASE=target.database,
-    )
-    return subprocess.run(
-        [sys.executable, "-m", "kg_context.cli", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
 
 
 def test_audit_verify_exits_0_when_clean_and_1_naming_the_set_when_not(
