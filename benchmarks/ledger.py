@@ -26,7 +26,14 @@ import uuid
 from typing import Any
 from unittest.mock import patch
 
-from benchmarks._common import count_figures, figure, median, open_engine, progress
+from benchmarks._common import (
+    check_plans,
+    count_figures,
+    figure,
+    median,
+    open_engine,
+    progress,
+)
 from kg_context.engine import Engine
 from kg_context.gate import transaction_io
 from kg_context.gate.boundary import Boundary
@@ -41,6 +48,8 @@ QUICK_BATCH = 50  # more alternations in a short run
 SINGLES = 200  # commit() calls per boundary after the batches, alternating (quick: 30)
 QUICK_SINGLES = 30
 TARGET_OVERHEAD_PCT = 5.0
+COMMIT_STATEMENTS = ("gate/open_batch", "gate/load_snapshot", "gate/write_plan")
+VERIFY_STATEMENTS = ("ledger/head", "ledger/sets_page", "ledger/orphan_entries")
 
 
 def _proposals(boundary_id: str, start: int, stop: int) -> list[dict[str, Any]]:
@@ -146,6 +155,8 @@ def main(argv: list[str] | None = None, *, engine: Engine | None = None) -> None
         engine, counts = open_engine("ledger")
     else:
         counts = None
+    # The statements the two paths and verify run: each seeks by index, or the run stops.
+    check_plans(engine, [*COMMIT_STATEMENTS, *VERIFY_STATEMENTS])
     spent = dict.fromkeys(("sealed", "bare", "seal", "sealed_single", "bare_single"), 0.0)
     calls: dict[str, list[float]] = {"sealed": [], "bare": []}
     try:
