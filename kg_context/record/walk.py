@@ -210,17 +210,26 @@ class _Reach:
 
     seq: int
     complete: bool
-    every: dict[str, tuple[int, str]]
-    essential: dict[str, tuple[int, str]]
+    depth: dict[str, int]
+    root: dict[str, str]
+    essential_depth: dict[str, int]
+    essential_root: dict[str, str]
     status: dict[str, str]
 
 
-def _nearest(row: Record, roots: list[str], into: dict[str, tuple[int, str]]) -> None:
-    """Keep, per descendant, the least (depth, failed entry id) over the row's pairs."""
-    for index, entry_id, depth in zip(row["roots"], row["ids"], row["depths"], strict=True):
-        candidate = (depth, roots[index])
-        if entry_id not in into or candidate < into[entry_id]:
-            into[entry_id] = candidate
+def _nearest(row: Record, roots: list[str]) -> tuple[dict[str, int], dict[str, str]]:
+    """Per descendant, the least depth and, among the failed entries at that depth, the
+    smallest id: over the row's (failed entry, descendant, depth) triples."""
+    ids, depths = row["ids"], row["depths"]
+    if len(roots) == 1:  # one failed entry: one triple per descendant, at its least depth
+        return dict(zip(ids, depths, strict=True)), dict.fromkeys(ids, roots[0])
+    depth: dict[str, int] = {}
+    root: dict[str, str] = {}
+    for index, entry_id, least in zip(row["roots"], ids, depths, strict=True):
+        known = depth.get(entry_id)
+        if known is None or (least, roots[index]) < (known, root[entry_id]):
+            depth[entry_id], root[entry_id] = least, roots[index]
+    return depth, root
 
 
 def _one_read(executor: QueryExecutor, boundary_id: str, roots: list[str], limit: int) -> _Reach:
@@ -233,45 +242,33 @@ def _one_read(executor: QueryExecutor, boundary_id: str, roots: list[str], limit
     if not rows:
         raise StateError(f"no boundary {boundary_id}")
     (row,) = rows
-    every: dict[str, tuple[int, str]] = {}
-    essential: dict[str, tuple[int, str]] = {}
-    _nearest(row, roots, every)
-    _nearest(essential_row, roots, essential)
-    status = dict(zip(essential_row["ids"], essential_row["statuses"], strict=True))
     complete = len(row["ids"]) < limit and len(essential_row["ids"]) < limit
-    return _Reach(int(row["seq"]), complete, every, essential, status)
+    status = dict(zip(essential_row["ids"], essential_row["statuses"], strict=True))
+    return _Reach(
+        int(row["seq"]), complete, *_nearest(row, roots), *_nearest(essential_row, roots), status
+    )
 
 
 def _graded(reach: _Reach, failed: dict[str, str], max_depth: int, max_nodes: int) -> Walk:
     """A walk from the one read's whole reach (no size cut: it holds at most ``max_nodes``)."""
-    essential: dict[str, str] = {}
-    supporting: dict[str, str] = {}
-    blocked: dict[str, str] = {}
-    depth = 0
-    for entry_id, (least, root) in reach.every.items():
-        if least > max_depth or entry_id in failed:
-            continue
-        depth = max(depth, least)
-        graded = reach.essential.get(entry_id)
-        if graded is not None and graded[0] <= max_depth:
-            essential[entry_id] = graded[1]
-            status = reach.status[entry_id]
-            if status not in MOVABLE:
-                blocked[entry_id] = status
-        else:
-            supporting[entry_id] = root
-    deepest = max(
-        [d for i, (d, _) in reach.every.items() if i not in failed]
-        + [d for i, (d, _) in reach.essential.items() if i not in failed],
-        default=0,
+    kept = {i: d for i, d in reach.depth.items() if d <= max_depth and i not in failed}
+    essential = {
+        i: reach.essential_root[i]
+        for i, d in reach.essential_depth.items()
+        if d <= max_depth and i in kept
+    }
+    supporting = {i: reach.root[i] for i in kept if i not in essential}
+    blocked = {i: reach.status[i] for i in essential if reach.status[i] not in MOVABLE}
+    deeper = any(d > max_depth and i not in failed for i, d in reach.depth.items()) or any(
+        d > max_depth and i not in failed for i, d in reach.essential_depth.items()
     )
     return Walk(
         failed=dict(failed),
         essential=essential,
         supporting=supporting,
         blocked=blocked,
-        depth=depth,
-        cut_by_depth=deepest > max_depth,
+        depth=max(kept.values(), default=0),
+        cut_by_depth=deeper,
         cut_by_size=False,
         max_depth=max_depth,
         max_nodes=max_nodes,
