@@ -16,6 +16,7 @@ Prints, from one run (``.venv/bin/python -m benchmarks.attention``):
 
 The schema is ensured on connect (a fresh store works), the store's counts are printed at start,
 and the statements compared are EXPLAINed: the run stops if one scans. Nothing is ever deleted.
+``--quick`` (the test suite): 1,000 against 20,000 nodes, 200 reads, one wave of 4 outputs.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import statistics
 import sys
 import time
 import uuid
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from benchmarks._common import (
@@ -44,13 +46,32 @@ from kg_context.text.embeddings import get_embedder
 
 # prefix, nodes, specialists; every population lives in the boundary named by its prefix (the
 # "-v3-" populations carry their boundary, as every ProposalNode has since schema version 3)
-SMALL = ("bench-attn-v3-1k-", 1_000, 10)
-LARGE = ("bench-attn-v3-1m-", 1_000_000, 200)
+Population = tuple[str, int, int]
 BATCH = 50_000
-READS = 2_000
-WAVE_OUTPUTS = 64
-WAVE_RUNS = 12
 BASE = datetime(2024, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Size:
+    small: Population = ("bench-attn-v3-1k-", 1_000, 10)
+    large: Population = ("bench-attn-v3-1m-", 1_000_000, 200)
+    reads: int = 2_000
+    wave_outputs: int = 64
+    wave_runs: int = 12
+
+
+QUICK = Size(
+    small=("bench-attn-v3-quick-1k-", 1_000, 10),
+    large=("bench-attn-v3-quick-20k-", 20_000, 50),
+    reads=200,
+    wave_outputs=4,
+    wave_runs=1,
+)
+
+
+def label(nodes: int) -> str:
+    """1k, 20k, 1m: a population's size in a figure's name."""
+    return f"{nodes // 1_000_000}m" if nodes >= 1_000_000 else f"{nodes // 1_000}k"
 
 
 def boundary_of(prefix: str) -> str:
@@ -82,7 +103,7 @@ def total_nodes(engine: Engine) -> int:
     return int(engine.executor.read("bench/count_proposal_nodes")[0]["n"])
 
 
-def score_reads(engine: Engine, prefix: str, specialists: int) -> list[float]:
+def score_reads(engine: Engine, prefix: str, specialists: int, reads: int) -> list[float]:
     boundary_id = boundary_of(prefix)
     attention = WorkspaceAttention(
         engine,
@@ -97,7 +118,7 @@ def score_reads(engine: Engine, prefix: str, specialists: int) -> list[float]:
         if attention.get_attention_score(ids[next(counter) % len(ids)]) is None:
             raise RuntimeError(f"benchmark population {prefix} has no selected proposal")
 
-    return timings(read, READS, warmup=200)
+    return timings(read, reads, warmup=reads // 10)
 
 
 def output_text(i: int) -> str:
@@ -109,20 +130,22 @@ def output_text(i: int) -> str:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--gate", action="store_true", help="propose winners to a boundary")
-    args = parser.parse_args()
+def run(size: Size, gate: bool) -> None:
+    small_pop, large_pop = size.small, size.large
     engine, counts = open_engine("attention")  # ensures the schema; counts on stderr
     with engine:
-        population(engine, *SMALL)
+        population(engine, *small_pop)
         small_db = total_nodes(engine)
-        small, names = statements_during(engine, lambda: score_reads(engine, SMALL[0], SMALL[2]))
+        small, names = statements_during(
+            engine, lambda: score_reads(engine, small_pop[0], small_pop[2], size.reads)
+        )
         check_plans(engine, names | {"admin/ping"})  # the compared reads seek by index
-        population(engine, *LARGE)
+        population(engine, *large_pop)
         large_db = total_nodes(engine)
-        large = score_reads(engine, LARGE[0], LARGE[2])
-        ping = timings(lambda: engine.executor.read("admin/ping"), READS, warmup=200)
+        large = score_reads(engine, large_pop[0], large_pop[2], size.reads)
+        ping = timings(
+            lambda: engine.executor.read("admin/ping"), size.reads, warmup=size.reads // 10
+        )
 
         # A wave of 64 outputs, from specialists of the large population (real track records):
         # with --gate in the population's boundary, the winners proposed to its gate; without,
@@ -130,18 +153,18 @@ def main() -> None:
         run = uuid.uuid4().hex[:8]
         wave = (
             WorkspaceAttention(
-                engine, boundary_id=boundary_of(LARGE[0]), settings=AttentionSettings()
+                engine, boundary_id=boundary_of(large_pop[0]), settings=AttentionSettings()
             )
-            if args.gate
+            if gate
             else WorkspaceAttention(engine, scope="global", settings=AttentionSettings())
         )
-        outputs = {f"{LARGE[0]}s{i}": output_text(i) for i in range(WAVE_OUTPUTS)}
+        outputs = {f"{large_pop[0]}s{i}": output_text(i) for i in range(size.wave_outputs)}
         query = "How do we make user lookups by email faster without risking the write path?"
         texts = [query, *(outputs[k] for k in sorted(outputs))]
         embedder = get_embedder()
         embedder.encode(texts)
         ours, bare = [], []
-        for n in range(WAVE_RUNS):
+        for n in range(size.wave_runs):
             started = time.perf_counter()
             embedder.encode(texts)
             bare.append(time.perf_counter() - started)
@@ -155,21 +178,30 @@ def main() -> None:
     ping_p50 = percentile(ping, 50)
     figure("attention_db_proposal_nodes_small_phase", small_db, "nodes")
     figure("attention_db_proposal_nodes_large_phase", large_db, "nodes")
-    figure("attention_score_1k_p50", small_p50 * 1000, "ms")
-    figure("attention_score_1k_p99", small_p99 * 1000, "ms")
-    figure("attention_score_1m_p50", large_p50 * 1000, "ms")
-    figure("attention_score_1m_p99", large_p99 * 1000, "ms")
+    lo, hi = label(small_pop[1]), label(large_pop[1])
+    figure(f"attention_score_{lo}_p50", small_p50 * 1000, "ms")
+    figure(f"attention_score_{lo}_p99", small_p99 * 1000, "ms")
+    figure(f"attention_score_{hi}_p50", large_p50 * 1000, "ms")
+    figure(f"attention_score_{hi}_p99", large_p99 * 1000, "ms")
     ratio50, ratio99 = large_p50 / small_p50, large_p99 / small_p99
-    figure("attention_score_1m_over_1k_p50", ratio50, "ratio", "<= 1.2", ratio50 <= 1.2)
-    figure("attention_score_1m_over_1k_p99", ratio99, "ratio", "<= 1.2", ratio99 <= 1.2)
+    figure(f"attention_score_{hi}_over_{lo}_p50", ratio50, "ratio", "<= 1.2", ratio50 <= 1.2)
+    figure(f"attention_score_{hi}_over_{lo}_p99", ratio99, "ratio", "<= 1.2", ratio99 <= 1.2)
     figure("ping_p50", ping_p50 * 1000, "ms")
     over_ping = large_p50 / ping_p50
-    figure("attention_score_1m_over_ping_p50", over_ping, "ratio", "<= 2", over_ping <= 2)
+    figure(f"attention_score_{hi}_over_ping_p50", over_ping, "ratio", "<= 2", over_ping <= 2)
     ours_med, bare_med = statistics.median(ours), statistics.median(bare)
-    figure("select_and_broadcast_64_median", ours_med * 1000, "ms")
-    figure("encode_65_median", bare_med * 1000, "ms")
+    figure(f"select_and_broadcast_{len(outputs)}_median", ours_med * 1000, "ms")
+    figure(f"encode_{len(texts)}_median", bare_med * 1000, "ms")
     over_encode = ours_med / bare_med
     figure("select_and_broadcast_over_encode", over_encode, "ratio", "<= 1.3", over_encode <= 1.3)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--gate", action="store_true", help="propose winners to a boundary")
+    parser.add_argument("--quick", action="store_true", help="a run of seconds (the test suite)")
+    args = parser.parse_args()
+    run(QUICK if args.quick else Size(), args.gate)
 
 
 if __name__ == "__main__":

@@ -4,10 +4,14 @@ Separate processes (each its own engine and executor) commit single-entry explic
 ``Boundary.commit`` against the resolved database. Each writer first commits one warm-up set (the
 tokenizer, query plans), then waits at a start barrier, so the timed windows overlap exactly.
 
-1. One boundary: 3 writers x 200 sets, plus a czar process compacting it meanwhile (every second
-   set holds a fact nothing requires, so the czar retires them). Every executor counts its
-   transaction attempts and the transient errors that caused retries, by Neo4j code: the figure
-   is the sum of DeadlockDetected retries (target 0); the ledger must be one contiguous seq.
+1. One boundary: 3 writers x 200 sets, with the czar compacting it meanwhile as the product does
+   by default: the cadence czar of each writer's engine (``czar_every_commits``), no other czar
+   beside it (every second set holds a fact nothing requires, so the czar retires them). Every
+   executor counts its transaction attempts and the transient errors that caused retries, by
+   Neo4j code: the figure is the sum of DeadlockDetected retries (target 0). The ledger must be
+   one contiguous seq over every ratified set, the writers' sets and the czar's compaction sets
+   alike; compaction sets the gate turned away (two czars that planned the same work) are
+   counted apart.
 2. Isolation: 1 writer alone on its boundary, then 8 writers on 8 boundaries at once, 200 sets
    each. Commits that waited on each other would show as transactions blocked on a lock: a
    sampler (``SHOW TRANSACTIONS``, every 20 ms) counts samples with one of these boundaries'
@@ -20,6 +24,7 @@ tokenizer, query plans), then waits at a start barrier, so the timed windows ove
 
     python -m benchmarks.concurrency                 # both runs, JSON figures at the end
     python -m benchmarks.concurrency --sets 50       # smaller (sets per writer)
+    python -m benchmarks.concurrency --quick         # 10 sets per writer (the test suite)
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ import threading
 import time
 import uuid
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,9 +53,11 @@ from benchmarks._common import (
 )
 from kg_context.db.executor import DEADLOCK
 from kg_context.engine import Engine
+from kg_context.vocabulary import SetKind, SetStatus
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_S = 0.02
+QUICK_SETS = 10
 
 
 def _set(boundary_id: str, prefix: str, i: int) -> dict[str, Any]:
@@ -89,22 +97,6 @@ def _writer(boundary_id: str, prefix: str, count: int, barrier: Path) -> dict[st
         "attempts": counts.attempts,
         "retries": dict(counts.retries),
     }
-
-
-def _czar(boundary_id: str, stop_file: Path) -> dict[str, Any]:
-    with Engine.connect() as engine:
-        team = engine.boundary(boundary_id, create=False)
-        runs = committed = 0
-        while True:
-            last = stop_file.exists()
-            report = team.run_czar()
-            runs += 1
-            committed += sum(1 for d in report.decisions if d.outcome == "commit")
-            if last:
-                break
-            time.sleep(0.05)
-        counts = engine.executor.retry_counts()
-    return {"runs": runs, "committed": committed, "retries": dict(counts.retries)}
 
 
 def _spawn(*args: str) -> subprocess.Popen[str]:
@@ -176,42 +168,62 @@ def _timed(
     return results, wall, server, sampler
 
 
-def one_boundary(engine: Engine, run: str, sets: int) -> tuple[Counter[str], int, _Sampler]:
+@dataclass(frozen=True, slots=True)
+class OneBoundary:
+    """Run 1's outcome: retries by Neo4j code, the ledger's ratified compaction sets, the
+    compaction sets turned away, and the sampler."""
+
+    retries: Counter[str]
+    czar_sets: int
+    czar_turned_away: int
+    sampler: _Sampler
+
+
+def _ledger(engine: Engine, boundary_id: str, writer_sets: int) -> tuple[int, int]:
+    """Check the boundary's ledger: every ratified set (the writers' ``writer_sets`` and the
+    czar's compaction sets) holds one seq of 1..N with no gap; return the ratified compaction
+    sets and the compaction sets not ratified."""
+    rows = engine.executor.read("audits/ledger", boundary_id=boundary_id)
+    ratified = [r for r in rows if r["status"] == SetStatus.RATIFIED]
+    seqs = sorted(r["seq"] for r in ratified)
+    kinds = Counter(r["kind"] for r in ratified)
+    if seqs != list(range(1, len(seqs) + 1)):
+        raise SystemExit(f"the ratified ledger of {boundary_id} is not one contiguous seq 1..N")
+    if kinds[SetKind.STATE] != writer_sets or set(kinds) - {SetKind.STATE, SetKind.COMPACTION}:
+        raise SystemExit(f"the ledger of {boundary_id} holds {dict(kinds)}: {writer_sets} "
+                         "writer sets and compaction sets expected")  # fmt: skip
+    turned_away = sum(
+        1 for r in rows if r["kind"] == SetKind.COMPACTION and r["status"] != SetStatus.RATIFIED
+    )
+    return kinds[SetKind.COMPACTION], turned_away
+
+
+def one_boundary(engine: Engine, run: str, sets: int) -> OneBoundary:
     boundary_id = f"bench-conc-one-{run}"
     engine.boundary(boundary_id)
-    stop = Path(tempfile.gettempdir()) / f"{boundary_id}.stop"
-    czar = _spawn("czar", boundary_id, str(stop))
     writers = {f"{run}-{n}": boundary_id for n in "abc"}
     results, _, _, sampler = _timed(engine, writers, sets, {boundary_id})
-    stop.touch()
-    czar_result = _result(czar)
-    stop.unlink()
     retries: Counter[str] = Counter()
-    for r in [*results, czar_result]:
+    for r in results:
         retries.update(r["retries"])
-    seqs = [r["seq"] for r in engine.executor.read("audits/ledger", boundary_id=boundary_id)]
-    expected = 3 * (sets + 1) + czar_result["committed"]  # one warm-up set per writer
-    if seqs != list(range(1, expected + 1)):
-        raise SystemExit(f"the ledger of {boundary_id} is not one contiguous seq 1..{expected}")
-    return retries, czar_result["committed"], sampler
+    czar_sets, turned_away = _ledger(engine, boundary_id, 3 * (sets + 1))  # + warm-up sets
+    return OneBoundary(retries, czar_sets, turned_away, sampler)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sets", type=int, default=200, help="sets per writer process")
+    parser.add_argument("--quick", action="store_true", help="10 sets per writer (the test suite)")
     parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        role, boundary_id, *rest = args.worker
-        if role == "czar":
-            result = _czar(boundary_id, Path(rest[0]))
-        else:
-            result = _writer(boundary_id, rest[0], int(rest[1]), Path(rest[2]))
+        _, boundary_id, prefix, count, barrier = args.worker
+        result = _writer(boundary_id, prefix, int(count), Path(barrier))
         print(json.dumps(result), flush=True)
         return
 
     cores = os.cpu_count() or 1
-    run, sets = uuid.uuid4().hex[:8], args.sets
+    run, sets = uuid.uuid4().hex[:8], QUICK_SETS if args.quick else args.sets
     engine, counts = open_engine("concurrency")  # ensures the schema; counts on stderr
     with engine:
         # What every writer and the czar run (commit() transactions, the czar's plan and its
@@ -225,7 +237,8 @@ def main() -> None:
 
         _, names = statements_during(engine, one_of_each)
         check_plans(engine, names)
-        retries, czar_sets, queued = one_boundary(engine, run, sets)
+        one = one_boundary(engine, run, sets)
+        retries, queued = one.retries, one.sampler
         alone_id = f"bench-conc-alone-{run}"
         engine.boundary(alone_id)
         (alone,), alone_wall, alone_server, _ = _timed(
@@ -242,7 +255,8 @@ def main() -> None:
     figure("concurrency_one_boundary_deadlock_retries", retries[DEADLOCK], "count", "== 0",
            retries[DEADLOCK] == 0)  # fmt: skip
     figure("concurrency_one_boundary_transient_retries", sum(retries.values()), "count")
-    figure("concurrency_one_boundary_czar_sets", czar_sets, "count")
+    figure("concurrency_one_boundary_czar_sets", one.czar_sets, "count")
+    figure("concurrency_one_boundary_czar_sets_turned_away", one.czar_turned_away, "count")
     figure("concurrency_one_boundary_blocked_samples", queued.blocked, "count",
            f"> 0 of {queued.samples} (one boundary queues)", queued.blocked > 0)  # fmt: skip
     alone_rate = sets / alone["elapsed"]

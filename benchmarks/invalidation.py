@@ -9,18 +9,25 @@ boundary and reused by later runs (never deleted).
 
 Timed alternately run by run (60 each after 10 warm-up runs), in this one process against the
 same server, both returning ids to Python:
-- ours: ``kg_context.record.walk.walk`` (the product's walk: a breadth-first search in pages of
-  at most 2,000 entries of one level, each one statement that streams the DERIVED_FROM rows into
-  them, in one read transaction; essential/supporting grading, depth and size bounds, boundary
-  filter, the status check of what may move to at_risk, in Python);
+- ours: ``kg_context.record.walk.walk`` with the default bounds (the product's walk: the whole
+  reach in one read, two statements side by side, each a pruned breadth-first expand collecting
+  at most the bound; essential/supporting grading, depth and size bounds, boundary filter, the
+  status check of what may move to at_risk, in Python);
 - bare: one variable-length ``MATCH (root)<-[:DERIVED_FROM*]-(d)`` returning
   ``collect(DISTINCT d.id)`` (one list, so both pay the same kind of transfer).
+The walk in pages (``one_read_max=0``: what a reach past the bound takes, 2,000 entries of one
+level per statement) is timed too, fewer runs, and printed beside them (no target).
+
+    python -m benchmarks.invalidation           # 10,000 descendants
+    python -m benchmarks.invalidation --quick   # 1,000 descendants, few runs (the test suite)
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from benchmarks._common import (
@@ -34,24 +41,35 @@ from benchmarks._common import (
 )
 from kg_context.record.walk import walk
 
-BOUNDARY = "bench-invalidation-v1"
-LEVELS = (10, 90, 900, 9_000)
-DESCENDANTS = sum(LEVELS)
 BATCH = 2_000
-RUNS = 60
-WARMUP = 10
 TARGET_RATIO = 1.5
 
 
-def _rows() -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class Size:
+    boundary: str = "bench-invalidation-v1"
+    levels: tuple[int, ...] = (10, 90, 900, 9_000)
+    runs: int = 60
+    warmup: int = 10
+    paged_runs: int = 10
+
+    @property
+    def descendants(self) -> int:
+        return sum(self.levels)
+
+
+QUICK = Size("bench-invalidation-v1-quick", (10, 90, 900), runs=10, warmup=3, paged_runs=3)
+
+
+def _rows(size: Size) -> list[dict[str, Any]]:
     rng = random.Random(10_000)
-    root = f"{BOUNDARY}-root"
+    root = f"{size.boundary}-root"
     rows: list[dict[str, Any]] = [{"id": root, "level": 0, "parents": []}]
     above = [root]
-    for level, size in enumerate(LEVELS, start=1):
-        ids = [f"{BOUNDARY}-L{level}-{i}" for i in range(size)]
+    for level, width in enumerate(size.levels, start=1):
+        ids = [f"{size.boundary}-L{level}-{i}" for i in range(width)]
         for i, entry_id in enumerate(ids):
-            parents = [{"id": above[i * len(above) // size], "essential": rng.random() < 0.85}]
+            parents = [{"id": above[i * len(above) // width], "essential": rng.random() < 0.85}]
             other = rng.choice(above)
             if rng.random() < 0.2 and other != parents[0]["id"]:
                 parents.append({"id": other, "essential": False})
@@ -60,54 +78,65 @@ def _rows() -> list[dict[str, Any]]:
     return rows
 
 
-def _ensure_graph(engine: Any) -> str:
-    engine.boundary(BOUNDARY)
-    count = engine.executor.read("bench/invalidation_count", boundary_id=BOUNDARY)[0]["entries"]
-    rows = _rows()
+def _ensure_graph(engine: Any, size: Size) -> str:
+    boundary = size.boundary
+    engine.boundary(boundary)
+    count = engine.executor.read("bench/invalidation_count", boundary_id=boundary)[0]["entries"]
+    rows = _rows(size)
     if count == 0:
         for i in range(0, len(rows), BATCH):
             engine.executor.write(
-                "bench/invalidation_generate", rows=rows[i : i + BATCH], boundary_id=BOUNDARY
+                "bench/invalidation_generate", rows=rows[i : i + BATCH], boundary_id=boundary
             )
     elif count != len(rows):
-        raise SystemExit(f"{BOUNDARY} holds {count} entries, not {len(rows)}: use a new name")
+        raise SystemExit(f"{boundary} holds {count} entries, not {len(rows)}: use a new name")
     return str(rows[0]["id"])
 
 
-def _interleaved(ours: Any, bare: Any) -> tuple[list[float], list[float]]:
+def _interleaved(ours: Any, bare: Any, runs: int, warmup: int) -> tuple[list[float], list[float]]:
     """Both timed run by run, alternating, so drift on the server hits both alike."""
     samples: tuple[list[float], list[float]] = ([], [])
-    for i in range(WARMUP + RUNS):
+    for i in range(warmup + runs):
         for fn, out in ((ours, samples[0]), (bare, samples[1])):
             started = time.perf_counter()
             fn()
-            if i >= WARMUP:
+            if i >= warmup:
                 out.append(time.perf_counter() - started)
     return samples
 
 
-def main() -> None:
+def run(size: Size) -> None:
     engine, counts = open_engine("invalidation")  # ensures the schema; counts on stderr
+    boundary = size.boundary
     with engine:
-        root = _ensure_graph(engine)
+        root = _ensure_graph(engine, size)
         executor = engine.executor
 
         def ours() -> Any:
-            return walk(executor, BOUNDARY, {root: "live"}, max_depth=64, max_nodes=20_000)
+            return walk(executor, boundary, {root: "live"}, max_depth=64, max_nodes=20_000)
+
+        def paged() -> Any:
+            return walk(
+                executor, boundary, {root: "live"}, max_depth=64, max_nodes=20_000, one_read_max=0
+            )
 
         def bare() -> list[Any]:
             rows = executor.read(
-                "bench/invalidation_bare_traversal", boundary_id=BOUNDARY, root_id=root
+                "bench/invalidation_bare_traversal", boundary_id=boundary, root_id=root
             )
             return list(rows[0]["ids"])
 
-        (found, baseline), names = statements_during(engine, lambda: (ours(), bare()))
-        check_plans(engine, names)  # both compared paths seek by index, or the run stops
-        assert found.reached == DESCENDANTS, found.reached
+        (found, in_pages, baseline), names = statements_during(
+            engine, lambda: (ours(), paged(), bare())
+        )
+        check_plans(engine, names)  # every compared path seeks by index, or the run stops
+        assert found.reached == size.descendants, found.reached
         assert set(baseline) == {*found.essential, *found.supporting}
-        assert len(baseline) == DESCENDANTS
-        assert not found.cut and found.depth == len(LEVELS)
-        ours_s, bare_s = _interleaved(ours, bare)
+        assert len(baseline) == size.descendants
+        assert not found.cut and found.depth == len(size.levels)
+        assert (in_pages.essential, in_pages.supporting) == (found.essential, found.supporting)
+        ours_s, bare_s = _interleaved(ours, bare, size.runs, size.warmup)
+        paged_s, _ = _interleaved(paged, bare, size.paged_runs, 1)
 
     ratio = median(ours_s) / median(bare_s)
     count_figures(counts)
@@ -118,6 +147,8 @@ def main() -> None:
     figure("invalidation_walk_median_ms", median(ours_s) * 1000, "ms")
     figure("invalidation_walk_p95_ms", percentile(ours_s, 95) * 1000, "ms")
     figure("bare_varlength_traversal_median_ms", median(bare_s) * 1000, "ms")
+    figure("invalidation_walk_in_pages_pages", in_pages.pages, "statements")
+    figure("invalidation_walk_in_pages_median_ms", median(paged_s) * 1000, "ms")
     figure(
         "invalidation_walk_over_bare_traversal",
         ratio,
@@ -125,6 +156,12 @@ def main() -> None:
         f"<= {TARGET_RATIO}",
         ratio <= TARGET_RATIO,
     )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a run of seconds (the test suite)")
+    run(QUICK if parser.parse_args().quick else Size())
 
 
 if __name__ == "__main__":

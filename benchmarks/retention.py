@@ -2,18 +2,26 @@
 
 Two fresh boundaries get the same work through the gate: ``ROOTS`` commits, each one decision
 root requiring three new facts with a long lease (1,000 sets), soft on one boundary and
-reconstructible on the other. Then ``CZAR_RUNS`` czar runs each, with work between them.
+reconstructible on the other, with the czar's cadence off (the czar runs are the benchmark's).
+Then ``CZAR_RUNS`` czar runs each.
 
 Figures: the resident tokens after the czar on each and their ratio (reconstructible / soft: the
 facts leave while recall can rebuild them; target <= 0.5), the median reachability time on each,
 before the czar (every reconstructible target standing: the rebuildable check's worst case) and
 after, and their ratios (target <= 1.5), and the boundary's work seq against its seq after the
-czar ran (leases count work only: the czar's sets are the difference).
+czar ran (leases count work only: the czar's sets are the difference). The two boundaries'
+reachability is timed alternately run by run, so drift on a shared server hits both alike.
+
+    python -m benchmarks.retention          # 60 roots a boundary, 20 timed runs
+    python -m benchmarks.retention --quick  # 15 roots, 5 runs (the test suite)
 """
 
 from __future__ import annotations
 
+import argparse
+import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from benchmarks._common import (
@@ -23,18 +31,17 @@ from benchmarks._common import (
     median,
     open_engine,
     statements_during,
-    timings,
 )
 from kg_context.residency.czar import run_czar
 from kg_context.residency.reachability import reachable
+from kg_context.settings import EngineSettings, ResidencySettings
 
-ROOTS = 60
 CZAR_RUNS = 3
-RUNS = 20
+POLICIES = ("soft", "reconstructible")
 
 
-def _work(team: Any, boundary_id: str, policy: str) -> None:
-    for n in range(ROOTS):
+def _work(team: Any, boundary_id: str, policy: str, roots: int) -> None:
+    for n in range(roots):
         facts = [f"{boundary_id}-f{n}-{i}" for i in range(3)]
         entries: list[dict[str, Any]] = [
             {
@@ -73,28 +80,48 @@ def _reach(team: Any) -> Any:
     return lambda: reachable(team)
 
 
+def _interleaved(fns: dict[str, Callable[[], Any]], runs: int, warmup: int = 3) -> dict[str, float]:
+    """Each function's median time, timed run by run in turn."""
+    samples: dict[str, list[float]] = {name: [] for name in fns}
+    for i in range(warmup + runs):
+        for name, fn in fns.items():
+            started = time.perf_counter()
+            fn()
+            if i >= warmup:
+                samples[name].append(time.perf_counter() - started)
+    return {name: median(values) for name, values in samples.items()}
+
+
 def main() -> None:
-    engine, counts = open_engine("retention")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a run of seconds (the test suite)")
+    quick = parser.parse_args().quick
+    roots, runs = (15, 5) if quick else (60, 20)
+    settings = EngineSettings(residency=ResidencySettings(czar_every_commits=0))
+    engine, counts = open_engine("retention", engine_settings=settings)
     with engine:
-        results: dict[str, dict[str, Any]] = {}
-        for policy in ("soft", "reconstructible"):
+        teams = {}
+        for policy in POLICIES:
             boundary_id = f"bench-retention-{policy}-{uuid.uuid4().hex[:8]}"
-            team = engine.boundary(boundary_id)
-            team.after_commit = None
-            _work(team, boundary_id, policy)
-            # before the czar: every reconstructible target still stands (the check's worst case)
-            before = median(timings(_reach(team), RUNS, warmup=3, label=f"{policy} before"))
+            teams[policy] = engine.boundary(boundary_id)
+            _work(teams[policy], boundary_id, policy, roots)
+        # before the czar: every reconstructible target still stands (the check's worst case)
+        before = _interleaved({p: _reach(team) for p, team in teams.items()}, runs)
+        for team in teams.values():
             for _ in range(CZAR_RUNS):
                 report = run_czar(team)
                 assert report.committed, report.summary()
-            state = team.state()
+        for team in teams.values():
             _, names = statements_during(engine, _reach(team))
             check_plans(engine, names)  # what is compared seeks by index, or the run stops
-            samples = timings(_reach(team), RUNS, warmup=3, label=policy)
+        after = _interleaved({p: _reach(team) for p, team in teams.items()}, runs)
+        results: dict[str, dict[str, Any]] = {}
+        for policy, team in teams.items():
+            state = team.state()
             results[policy] = {
                 "resident_tokens": team.stats().resident_tokens,
-                "reach": median(samples),
-                "reach_before": before,
+                "reach": after[policy],
+                "reach_before": before[policy],
                 "seq": int(state["seq"]),
                 "work_seq": int(state["work_seq"]),
             }

@@ -30,9 +30,12 @@ node and relationship counts are printed at start; every statement each measurem
 executor counts them by name) is EXPLAINed and the run stops, loudly, if one scans instead of
 seeking by index. Embeddings are synthetic (``benchmarks/_scale.py`` says why and how).
 
-Also printed: build time per size and component, the store's counts at each size, the server's
-memory settings, heap in use and mapped index memory, and (``--neo4j-home``, a local server's
-home) the store size on disk and the server's resident memory.
+Before it builds, the run checks that the disk under the server's data directory holds what the
+requested size needs (about 7 GB per 100,000 sets: ``benchmarks/_scale_disk.py``) and stops,
+saying so, when it does not. Also printed: build time per size and component, the store's
+counts at each size, the server's memory settings, heap in use and mapped index memory, and
+(``--neo4j-home``, a local server's home) the store size on disk and the server's resident
+memory.
 
     python -m benchmarks.scale                          # the full size
     python -m benchmarks.scale --sets 100000 --neo4j-home /path/to/neo4j/home
@@ -62,10 +65,12 @@ from benchmarks._common import (
 )
 from benchmarks._scale import chain_proposals, live_root, query_text
 from benchmarks._scale_build import QUICK, Config, Run, build
+from benchmarks._scale_disk import NotEnoughDisk, check_disk
 from benchmarks._scale_report import report, server_report, size_label
 from benchmarks._scale_settle import gc_during, settle
 from benchmarks.commit import _full_rows
 from kg_context.attention import WorkspaceAttention
+from kg_context.db.connection import resolve_source
 from kg_context.engine import Engine
 from kg_context.gate.constitution import load_constitution
 from kg_context.record.search import vector_search
@@ -73,7 +78,7 @@ from kg_context.record.walk import walk
 from kg_context.residency.czar_plan import plan_compaction
 from kg_context.residency.reachability import reachable
 from kg_context.residency.recall import recall
-from kg_context.settings import AttentionSettings
+from kg_context.settings import AttentionSettings, LocalServerSettings
 
 # -- measuring --------------------------------------------------------------------------------
 
@@ -269,6 +274,17 @@ def measure_attention(run: Run) -> dict[str, float]:
     return {"attention_score_p50_ms": percentile(samples, 50) * 1000}
 
 
+def _data_dir(home: Path | None, engine: Engine | None) -> Path | None:
+    """The server's data directory: under ``--neo4j-home``, else the local server's (the one
+    ``kg-context neo4j start`` runs) when that is the server; else unknown here."""
+    if home is None:
+        source = engine.target.source if engine is not None else resolve_source()
+        if source != "local":
+            return None
+        home = LocalServerSettings().home_dir.resolve()
+    return home / "data"
+
+
 def main(argv: list[str] | None = None, *, engine: Engine | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a run of seconds (the test suite)")
@@ -302,6 +318,11 @@ def main(argv: list[str] | None = None, *, engine: Engine | None = None) -> None
         cfg = replace(cfg, batch=args.batch)
     if args.proposal_nodes is not None:
         cfg = replace(cfg, proposal_nodes=args.proposal_nodes)
+    try:  # before anything is built: does the server's disk hold the size?
+        data_dir = _data_dir(args.neo4j_home, engine)
+        print(check_disk(cfg.sets, data_dir).describe(), file=sys.stderr)
+    except NotEnoughDisk as error:
+        raise SystemExit(f"scale: {error}") from None
     if engine is None:
         opened, counts = open_engine("scale")
         with opened:

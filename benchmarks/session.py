@@ -1,8 +1,8 @@
 """A long agent session under the default constitution, with no manual czar run: the window stays
 bounded (issue 11, Must show).
 
-One fresh boundary receives ``--sets`` sets (500 by default) through the public engine API
-(``Engine.boundary(...).commit``), a realistic agent workload, every set one commit:
+One fresh boundary receives ``--sets`` sets (500 by default; ``--quick``: 50) through the public
+engine API (``Engine.boundary(...).commit``), a realistic agent workload, every set one commit:
 
 - a goal, superseded by a new goal every 100 sets; a plan (requires the goal, hard), superseded
   every 20 sets;
@@ -255,11 +255,17 @@ def _with_czar_every(engine: Engine, every: int) -> Engine:
     return Engine.connect(engine.target, engine_settings=settings)
 
 
+QUICK_SETS = 50
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--sets", type=int, default=500)
     parser.add_argument("--compare", action="store_true", help="also run it with the czar off")
+    parser.add_argument("--quick", action="store_true", help="50 sets (the test suite)")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.sets = QUICK_SETS
     engine, counts = open_engine("session")
     with engine:
         every = engine.settings.residency.czar_every_commits

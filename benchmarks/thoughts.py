@@ -16,11 +16,13 @@ Prints, from one run (``.venv/bin/python -m benchmarks.thoughts``):
 
 Every statement the compared cycle sends is EXPLAINed first: the run stops if one scans. The
 same script runs on the code before and after the change (the figures in the issue note are
-one run of each, each on a store of its own). Nothing is ever deleted.
+one run of each, each on a store of its own). Nothing is ever deleted. ``--quick`` (the test
+suite): 4 outputs, one wave, 100 reads, 5 broadcasts.
 """
 
 from __future__ import annotations
 
+import argparse
 import inspect
 import statistics
 import time
@@ -127,6 +129,11 @@ def text_cost(engine: Any, boundary_id: str, cycle: SelectionBroadcastCycle) -> 
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="a run of seconds (the test suite)")
+    global OUTPUTS, WAVES, READS, BROADCASTS
+    if parser.parse_args().quick:
+        OUTPUTS, WAVES, READS, BROADCASTS = 4, 1, 100, 5
     engine, counts = open_engine("thoughts")
     run = uuid.uuid4().hex[:8]
     has_thoughts = "thoughts" in inspect.signature(SelectionBroadcastCycle).parameters
@@ -152,9 +159,9 @@ def main() -> None:
         score = timings(
             lambda: attention.get_attention_score(specialists[next(reads) % len(specialists)]),
             READS,
-            warmup=100,
+            warmup=READS // 10,
         )
-        ping = timings(lambda: engine.executor.read("admin/ping"), READS, warmup=100)
+        ping = timings(lambda: engine.executor.read("admin/ping"), READS, warmup=READS // 10)
 
         boundary_id = f"bench-thoughts-{run}"
         kept = cycle_of(engine, boundary_id, True)
@@ -176,8 +183,8 @@ def main() -> None:
 
     count_figures(counts)
     ours_med, bare_med = statistics.median(ours), statistics.median(bare)
-    figure("select_and_broadcast_16_median", ours_med * 1000, "ms")
-    figure("encode_17_median", bare_med * 1000, "ms")
+    figure(f"select_and_broadcast_{OUTPUTS}_median", ours_med * 1000, "ms")
+    figure(f"encode_{OUTPUTS + 1}_median", bare_med * 1000, "ms")
     over = ours_med / bare_med
     figure("select_and_broadcast_over_encode", over, "ratio", "<= 1.3", over <= 1.3)
     score_p50, ping_p50 = percentile(score, 50), percentile(ping, 50)

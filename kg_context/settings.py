@@ -231,9 +231,9 @@ class AttentionSettings(BaseSettings):
 
 class InvalidationSettings(BaseSettings):
     """Bounds of the invalidation walk (issues 5 and 13): how deep and how wide it may go before
-    the blast-radius summary says a bound cut it, how many entries one page of the walk expands,
-    how many transitions one governed set of the blast radius carries, and how many ids the
-    summary body lists."""
+    the blast-radius summary says a bound cut it, how large a reach it reads in one statement
+    and how many entries one page of the walk expands otherwise, how many transitions one
+    governed set of the blast radius carries, and how many ids the summary body lists."""
 
     model_config = SettingsConfigDict(
         env_prefix="KG_CONTEXT_INVALIDATION_", env_file=".env", extra="ignore"
@@ -241,11 +241,15 @@ class InvalidationSettings(BaseSettings):
 
     max_depth: int = Field(default=64, ge=1, le=100_000)
     # Descendants (essential and supporting together). The walk holds one id per descendant (in
-    # the caller, never in a server transaction) and reads in pages, so the bound is what it
-    # may cost, not what the server can hold: 100,000 descendants walk in well under a minute.
+    # the caller; a server statement holds at most one_read_max of them) and reads a larger
+    # reach in pages, so the bound is what it may cost, not what the server can hold: 100,000
+    # descendants walk in well under a minute.
     max_nodes: int = Field(default=100_000, ge=1, le=1_000_000)
-    # Entries of one level expanded per statement of the walk.
+    # Entries of one level expanded per statement of the paged walk.
     page_size: int = Field(default=2_000, ge=1, le=100_000)
+    # The most (descendant, failed entry) pairs the walk reads in one statement before it walks
+    # in pages instead (0: always in pages); max_nodes bounds it as well.
+    one_read_max: int = Field(default=50_000, ge=0, le=1_000_000)
     # Transitions per governed set of one blast radius (a proposal carries at most 10,000): a
     # larger radius is committed as several linked sets, in order.
     transitions_per_set: int = Field(default=5_000, ge=2, le=10_000)

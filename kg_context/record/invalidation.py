@@ -1,8 +1,9 @@
 """Challenge and invalidation: the walk forward over provenance, and the blast-radius sets.
 
 ``challenge`` and ``invalidate`` take a failed entry (or every entry of a failed set), walk
-``DERIVED_FROM`` forward from it (``record/walk.py``: a breadth-first search in pages of
-``cypher/invalidation/children.cypher``, bounded in memory by its bounds) and grade what they
+``DERIVED_FROM`` forward from it (``record/walk.py``: one read of the whole reach when it is
+within the bounds, else a breadth-first search in pages of
+``cypher/invalidation/children.cypher``; bounded in memory by its bounds) and grade what they
 reach: a descendant reached through essential edges only is *at risk*; one reached only through a
 supporting edge is *flagged* (graded and recorded, never decided). What the walk returns is
 bounded in depth and size by ``InvalidationSettings``, and the summary says when a bound cut it
@@ -165,6 +166,7 @@ def _run(
         max_depth=settings.max_depth,
         max_nodes=settings.max_nodes,
         page_size=settings.page_size,
+        one_read_max=settings.one_read_max,
     )
     transitions, moved, skipped = _transitions(found, target, mode, reason)
     proposals = _proposals(

@@ -1,14 +1,19 @@
 """The invalidation walk: ``DERIVED_FROM`` forward from failed entries, graded and bounded, in
-pages whose memory does not grow with the blast radius.
+memory bounded by its bounds whatever the blast radius.
 
-The walk is a level-by-level breadth-first search driven from here, one read transaction, one
-statement per page: ``cypher/invalidation/children.cypher`` takes at most
-``InvalidationSettings.page_size`` entries of the current level and streams one row per entry:
-its ``DERIVED_FROM`` children (ids, whether each edge is essential, their statuses), at most
-``max_nodes`` + the failed entries + 1 of them, smallest ids first (a top-N: the statement never
-holds more). So a statement's memory is bounded by the walk's bound, whatever the blast radius,
-and the server's transaction memory limit is never approached; what the walk holds is here, in
-Python: one id per descendant, at most ``max_nodes`` of them (and one page's rows).
+First, one read (two statements run side by side): ``cypher/invalidation/reach.cypher`` streams
+every descendant of each failed entry at its least depth (a pruned breadth-first expand on the
+server, linear in the reachable subgraph) and ``reach_essential.cypher`` those reached through
+essential edges only; each collects at most ``min(max_nodes, one_read_max)`` + 1 rows. When both
+come back under that, the whole reach is known and graded here. Otherwise (a blast radius past
+the bound, where the size bound may cut) the walk is a level-by-level breadth-first search
+driven from here, one read transaction, one statement per page:
+``cypher/invalidation/children.cypher`` takes at most ``InvalidationSettings.page_size`` entries
+of the current level and streams one row per entry: its ``DERIVED_FROM`` children (ids, whether
+each edge is essential, their statuses), at most ``max_nodes`` + the failed entries + 1 of them,
+smallest ids first (a top-N: the statement never holds more). So no statement's memory grows
+past the walk's bound, and the server's transaction memory limit is never approached; what the
+walk holds is here, in Python: one id per descendant, at most ``max_nodes`` of them.
 
 - **Depth**: every descendant at its least depth from the failed entries; nothing deeper than
   ``max_depth`` (the level past it is read only to learn whether the bound cut something).
@@ -22,17 +27,19 @@ Python: one id per descendant, at most ``max_nodes`` of them (and one page's row
 
 The walk records the boundary's seq before it starts; a descendant committed while it runs may
 or may not be included (the gate decides the blast-radius sets against the state under its own
-lock). When the size bound cuts the walk, a kept descendant whose every essential path runs
-through a descendant beyond the cut is graded flagged (the summary says the walk was cut).
-Reads only: ``invalidation`` turns a walk into governed sets.
+lock; one committed between the one read's two statements can only come out flagged, never at
+risk: the safe side). When the size bound cuts the walk, a kept descendant whose every essential
+path runs through a descendant beyond the cut is graded flagged (the summary says the walk was
+cut). Reads only: ``invalidation`` turns a walk into governed sets.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from kg_context.db.executor import QueryExecutor, Transaction
+from kg_context.db.executor import QueryExecutor, Record, Transaction
 from kg_context.errors import StateError
 from kg_context.gate.status_machine import may_become
 from kg_context.vocabulary import EntryStatus, as_values
@@ -57,8 +64,10 @@ class Walk:
     max_depth: int
     max_nodes: int
     seq: int
-    pages: int = 1  # statements the walk ran (pages of at most page_size entries of one level)
-    edges: int = 0  # DERIVED_FROM edges it read
+    # Statements that read the reach: 1 for the one read, else one per page of at most
+    # page_size entries of one level.
+    pages: int = 1
+    edges: int = 0  # DERIVED_FROM edges the paged walk read (0 for the one read)
 
     @property
     def at_risk(self) -> list[str]:
@@ -193,6 +202,80 @@ def _essential(s: _Search, roots: list[str], max_depth: int) -> tuple[dict[str, 
     return graded, False
 
 
+@dataclass(frozen=True, slots=True)
+class _Reach:
+    """One read of the whole reach: per descendant, its least depth and nearest failed entry
+    (over every path, and over essential edges only), the statuses of the essential ones, and
+    whether both statements came back under their row limit."""
+
+    seq: int
+    complete: bool
+    depth: dict[str, int]
+    root: dict[str, str]
+    essential_depth: dict[str, int]
+    essential_root: dict[str, str]
+    status: dict[str, str]
+
+
+def _nearest(row: Record, roots: list[str]) -> tuple[dict[str, int], dict[str, str]]:
+    """Per descendant, the least depth and, among the failed entries at that depth, the
+    smallest id: over the row's (failed entry, descendant, depth) triples."""
+    ids, depths = row["ids"], row["depths"]
+    if len(roots) == 1:  # one failed entry: one triple per descendant, at its least depth
+        return dict(zip(ids, depths, strict=True)), dict.fromkeys(ids, roots[0])
+    depth: dict[str, int] = {}
+    root: dict[str, str] = {}
+    for index, entry_id, least in zip(row["roots"], ids, depths, strict=True):
+        known = depth.get(entry_id)
+        if known is None or (least, roots[index]) < (known, root[entry_id]):
+            depth[entry_id], root[entry_id] = least, roots[index]
+    return depth, root
+
+
+def _one_read(executor: QueryExecutor, boundary_id: str, roots: list[str], limit: int) -> _Reach:
+    """Both statements of the one read, side by side (two read transactions)."""
+    params = {"roots": roots, "boundary_id": boundary_id, "limit": limit}
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        essential_rows = pool.submit(executor.read, "invalidation/reach_essential", **params)
+        rows = executor.read("invalidation/reach", **params)
+        (essential_row,) = essential_rows.result()
+    if not rows:
+        raise StateError(f"no boundary {boundary_id}")
+    (row,) = rows
+    complete = len(row["ids"]) < limit and len(essential_row["ids"]) < limit
+    status = dict(zip(essential_row["ids"], essential_row["statuses"], strict=True))
+    return _Reach(
+        int(row["seq"]), complete, *_nearest(row, roots), *_nearest(essential_row, roots), status
+    )
+
+
+def _graded(reach: _Reach, failed: dict[str, str], max_depth: int, max_nodes: int) -> Walk:
+    """A walk from the one read's whole reach (no size cut: it holds at most ``max_nodes``)."""
+    kept = {i: d for i, d in reach.depth.items() if d <= max_depth and i not in failed}
+    essential = {
+        i: reach.essential_root[i]
+        for i, d in reach.essential_depth.items()
+        if d <= max_depth and i in kept
+    }
+    supporting = {i: reach.root[i] for i in kept if i not in essential}
+    blocked = {i: reach.status[i] for i in essential if reach.status[i] not in MOVABLE}
+    deeper = any(d > max_depth and i not in failed for i, d in reach.depth.items()) or any(
+        d > max_depth and i not in failed for i, d in reach.essential_depth.items()
+    )
+    return Walk(
+        failed=dict(failed),
+        essential=essential,
+        supporting=supporting,
+        blocked=blocked,
+        depth=max(kept.values(), default=0),
+        cut_by_depth=deeper,
+        cut_by_size=False,
+        max_depth=max_depth,
+        max_nodes=max_nodes,
+        seq=reach.seq,
+    )
+
+
 def walk(
     executor: QueryExecutor,
     boundary_id: str,
@@ -201,15 +284,24 @@ def walk(
     max_depth: int,
     max_nodes: int,
     page_size: int = 2_000,
+    one_read_max: int = 50_000,
 ) -> Walk:
-    """Walk DERIVED_FROM forward from ``failed`` (id -> status), level by level in pages of at
-    most ``page_size`` entries (one read transaction). Entries deeper than ``max_depth`` are
-    cut; beyond ``max_nodes`` descendants the shallowest are kept (then by id)."""
-    state = executor.read("invalidation/boundary_seq", boundary_id=boundary_id)
-    if not state:
-        raise StateError(f"no boundary {boundary_id}")
-    seq = int(state[0]["seq"])
+    """Walk DERIVED_FROM forward from ``failed`` (id -> status): in one read when the reach
+    holds at most ``min(max_nodes, one_read_max)`` (descendant, failed entry) pairs (0: always
+    in pages), else level by level in pages of at most ``page_size`` entries (one read
+    transaction). Entries deeper than ``max_depth`` are cut; beyond ``max_nodes`` descendants
+    the shallowest are kept (then by id)."""
     roots = sorted(failed)
+    if one_read_max > 0:
+        reach = _one_read(executor, boundary_id, roots, min(max_nodes, one_read_max) + 1)
+        if reach.complete:
+            return _graded(reach, failed, max_depth, max_nodes)
+        seq = reach.seq
+    else:
+        state = executor.read("invalidation/boundary_seq", boundary_id=boundary_id)
+        if not state:
+            raise StateError(f"no boundary {boundary_id}")
+        seq = int(state[0]["seq"])
 
     def run(tx: Transaction) -> _Search:
         return _search(tx, boundary_id, roots, max_depth, max_nodes, page_size)

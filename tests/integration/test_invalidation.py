@@ -376,9 +376,10 @@ def test_a_root_with_20000_descendants_walks_in_pages_and_commits_in_linked_sets
 ) -> None:
     """The must-show of issue 13 (item 2): under the server's default transaction memory limit
     (the test server runs Neo4j's defaults), invalidating a root with 20,000 descendants raises
-    nothing; the walk completes in pages; the blast radius (more transitions than one proposal
-    may carry at the default of 5,000 per set) is committed as linked sets; and every count in
-    the summary is exact against a reference closure over the declared edges."""
+    nothing; the walk completes, in one read and in pages; the blast radius (more transitions
+    than one proposal may carry at the default of 5,000 per set) is committed as linked sets;
+    and every count in the summary is exact against a reference closure over the declared
+    edges."""
     b = boundary_id
     team = engine.boundary(b)
     rng = random.Random(20_000)
@@ -426,11 +427,21 @@ def test_a_root_with_20000_descendants_walks_in_pages_and_commits_in_linked_sets
     assert cut.cut_by_size and not cut.cut_by_depth and cut.reached == 5_000
     assert set(cut.essential) | set(cut.supporting) == set(level1) | set(sorted(level2)[:4_800])
 
+    # The whole radius in pages (the one read turned off): the same grades, each statement
+    # bounded by a page.
+    paged = walk_forward(
+        engine.executor, b, {root: "live"}, max_depth=64, max_nodes=100_000, one_read_max=0
+    )
+    assert not paged.cut and paged.reached == 20_000 and paged.depth == 2
+    assert paged.paged and paged.pages == 1 + 1 + 10  # root, level 1, level 2 in pages of 2,000
+    assert set(paged.at_risk) == expected_at_risk
+    assert set(paged.flagged) == expected_flagged
+
     result = invalidate(team, root, reason="the root was wrong", writer_id="operator")
 
-    found = result.walk
+    found = result.walk  # the default bounds: the radius in one read (two statements)
     assert not found.cut and found.reached == 20_000 and found.depth == 2
-    assert found.paged and found.pages == 1 + 1 + 10  # root, level 1, level 2 in pages of 2,000
+    assert not found.paged and found.pages == 1
     assert set(found.at_risk) == expected_at_risk
     assert set(found.flagged) == expected_flagged
     transitions = 1 + len(expected_at_risk)
@@ -443,7 +454,7 @@ def test_a_root_with_20000_descendants_walks_in_pages_and_commits_in_linked_sets
     assert result.proposal.summary is not None
     assert f"{len(expected_at_risk)} at risk (essential)" in result.proposal.summary
     assert f"{len(expected_flagged)} flagged (supporting)" in result.proposal.summary
-    assert f"walked in {found.pages} pages; committed in {parts} sets" in result.proposal.summary
+    assert f"depth 2; committed in {parts} sets" in result.proposal.summary
     rows = _entries(engine, b)
     assert rows[result.summary_entry_id]["set_id"] == result.decision.set_id
     attributes = result.proposal.entries[0].attributes

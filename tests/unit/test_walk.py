@@ -1,8 +1,10 @@
-"""The paged invalidation walk (issue 13, item 2) against a reference over random DAGs: the same
-grades, depths, roots and bounds whatever the page size, with one statement per page.
+"""The invalidation walk against a reference over random DAGs: the same grades, depths, roots and
+bounds in one read of the whole reach and in pages, whatever the page size, with one statement
+per page; a reach past the one read's bound is walked in pages.
 
-The executor here answers ``invalidation/children`` from an in-memory graph (the statement itself
-runs against the real Neo4j in tests/integration/test_invalidation.py)."""
+The executor here answers ``invalidation/reach``, ``reach_essential`` and ``children`` from an
+in-memory graph (the statements themselves run against the real Neo4j in
+tests/integration/test_invalidation.py)."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ Edges = dict[str, list[tuple[str, bool]]]  # child -> [(parent, essential)]
 
 
 class GraphExecutor:
-    """Answers the walk's two statements from ``edges`` and counts the pages it was asked."""
+    """Answers the walk's statements from ``edges`` and counts the pages it was asked."""
 
     database = "neo4j"
 
@@ -34,11 +36,44 @@ class GraphExecutor:
         self.status = status
         self.pages: list[int] = []
         self.caps: list[int] = []
+        self.one_reads: list[int] = []
+
+    def _reach(self, roots: list[str], limit: int, essential_only: bool) -> Record:
+        """Per failed entry in turn, its descendants breadth first at their least depth (as
+        the pruned expand streams them), the first ``limit`` (index, id, depth) rows."""
+        rows: list[tuple[int, str, int]] = []
+        for index, root in enumerate(roots):
+            seen, frontier, depth = {root}, [root], 0
+            while frontier and len(rows) < limit:
+                depth += 1
+                level = []
+                for parent in frontier:
+                    for child, essential in self.children.get(parent, []):
+                        if child not in seen and (essential or not essential_only):
+                            seen.add(child)
+                            level.append(child)
+                rows += [(index, child, depth) for child in level]
+                frontier = level
+        rows = rows[:limit]
+        row: Record = {
+            "roots": [i for i, _, _ in rows],
+            "ids": [c for _, c, _ in rows],
+            "depths": [d for _, _, d in rows],
+        }
+        if essential_only:
+            row["statuses"] = [self.status.get(c, "live") for _, c, _ in rows]
+        else:
+            row["seq"] = 7
+        return row
 
     def run(self, name: str, /, **params: Any) -> list[Record]:
         default_catalog()[name].bind(params)
         if name == "invalidation/boundary_seq":
             return [{"seq": 7}]
+        if name in ("invalidation/reach", "invalidation/reach_essential"):
+            self.one_reads.append(params["limit"])
+            essential_only = name.endswith("essential")
+            return [self._reach(params["roots"], params["limit"], essential_only)]
         assert name == "invalidation/children"
         self.pages.append(len(params["parents"]))
         self.caps.append(params["cap"])
@@ -99,8 +134,10 @@ def _dag(rng: random.Random, size: int) -> Edges:
     return edges
 
 
+@pytest.mark.parametrize("one_read_max", [0, 6, 10_000])
 @pytest.mark.parametrize("seed", range(40))
-def test_the_paged_walk_matches_the_reference(seed: int) -> None:
+def test_the_walk_matches_the_reference(seed: int, one_read_max: int) -> None:
+    """In pages (0), in one read (10,000) and in pages after a one read past its bound (6)."""
     rng = random.Random(seed)
     edges = _dag(rng, 120)
     roots = sorted({f"n{rng.randrange(0, 10):03d}" for _ in range(rng.randint(1, 3))})
@@ -115,6 +152,7 @@ def test_the_paged_walk_matches_the_reference(seed: int) -> None:
         max_depth=max_depth,
         max_nodes=10_000,
         page_size=page_size,
+        one_read_max=one_read_max,
     )
     every = _bfs(edges, roots, essential_only=False)
     essential = _bfs(edges, roots, essential_only=True)
@@ -128,7 +166,12 @@ def test_the_paged_walk_matches_the_reference(seed: int) -> None:
     assert not found.cut_by_size and found.seq == 7
     assert found.depth == max((every[n][0] for n in kept), default=0)
     assert all(size <= page_size for size in executor.pages)
-    assert found.pages == len(executor.pages)
+    pairs = sum(len(_bfs(edges, [root], essential_only=False)) for root in roots)
+    if one_read_max == 0 or pairs > one_read_max:  # in pages: one statement per page
+        assert found.pages == len(executor.pages) >= 1
+    else:  # in one read: its two statements, no page
+        assert (found.pages, executor.pages) == (1, []) and not found.paged
+        assert executor.one_reads == [one_read_max + 1] * 2
 
 
 def test_the_size_bound_keeps_the_shallowest_then_by_id_and_stops() -> None:
