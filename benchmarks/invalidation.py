@@ -15,8 +15,11 @@ same server, both returning ids to Python:
   status check of what may move to at_risk, in Python);
 - bare: one variable-length ``MATCH (root)<-[:DERIVED_FROM*]-(d)`` returning
   ``collect(DISTINCT d.id)`` (one list, so both pay the same kind of transfer).
-The walk in pages (``one_read_max=0``: what a reach past the bound takes, 2,000 entries of one
-level per statement) is timed too, fewer runs, and printed beside them (no target).
+The walk's two statements run side by side, one per core: on a machine whose cores are taken
+by other work they queue, and the ratio tends to their sum (measured about 1.9 at a load average
+of 16 on two cores, 1.4 at 10). The walk in pages (``one_read_max=0``: what a reach past the
+bound takes, 2,000 entries of one level per statement) is timed too, fewer runs, and printed
+beside them (no target).
 
     python -m benchmarks.invalidation           # 10,000 descendants
     python -m benchmarks.invalidation --quick   # 1,000 descendants, few runs (the test suite)
