@@ -9,6 +9,11 @@
 //   ratified sets of the fragment window (from $from_seq) that share a declared target with it;
 //   and which of $taken_ids (its set ids, and the implicit ids of proposals it could not place)
 //   already name a recorded set.
+// Each cited adoption receipt is locked before its uses are counted (setting the label it has: a
+// write lock that changes nothing), in id order ($receipt_ids is sorted): the uses of a receipt
+// are counted and spent under its own lock, whichever boundary cites it, so two boundaries
+// citing one receipt at once decide one after the other. The lock order is always the citing
+// boundary's, then receipts by id: no two gate transactions wait on each other in a cycle.
 CALL {
   UNWIND $entry_ids AS entry_id
   MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
@@ -40,6 +45,8 @@ CALL {
   UNWIND $receipt_ids AS receipt_id
   MATCH (r:Receipt {id: receipt_id})
   WHERE r.kind = 'adoption'
+  SET r:AdoptionReceipt
+  WITH r
   MATCH (rb:Boundary {id: r.boundary_id})
   RETURN collect({id: r.id, boundary_id: r.boundary_id, keys: coalesce(r.keys, []),
                   uses: coalesce(r.uses, 1), valid_until_seq: r.valid_until_seq,
