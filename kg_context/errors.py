@@ -98,13 +98,14 @@ class AuthorizationError(KgContextError):
 class ReservedIdError(AuthorizationError):
     """A proposal whose id or set id lies in a namespace the gate reserves (the czar's
     compaction sets, constitution changes) for a writer it does not reserve it to; nothing was
-    written. ``reason_code`` is ``RESERVED_ID``; ``proposal_id``, ``taken_id`` and ``writer_id``
-    say which proposal, which id and whose."""
+    written. ``reason_code`` is the gate's reason code; ``proposal_id``, ``taken_id`` and
+    ``writer_id`` say which proposal, which id and whose."""
 
-    reason_code = "RESERVED_ID"
-
-    def __init__(self, message: str, *, proposal_id: str, taken_id: str, writer_id: str) -> None:
+    def __init__(
+        self, message: str, *, reason_code: str, proposal_id: str, taken_id: str, writer_id: str
+    ) -> None:
         super().__init__(message)
+        self.reason_code = reason_code
         self.proposal_id = proposal_id
         self.taken_id = taken_id
         self.writer_id = writer_id

@@ -36,6 +36,7 @@ __all__ = [
     "load_snapshot",
     "lock_boundary",
     "open_batch",
+    "registered_writers",
     "write_plan",
 ]
 
@@ -249,6 +250,12 @@ def load_claims(
             superseded_unexecuted=bool(row["superseded_unexecuted"]),
             default_superseded=bool(row["default_superseded"]),
         )
+
+
+def registered_writers(tx: Transaction, boundary_id: str, writer_ids: set[str]) -> dict[str, str]:
+    """The kind each of ``writer_ids`` registered with in the boundary (unregistered: absent)."""
+    rows = tx.run("gate/registered_writers", boundary_id=boundary_id, writer_ids=sorted(writer_ids))
+    return {row["id"]: row["kind"] for row in rows}
 
 
 def write_plan(

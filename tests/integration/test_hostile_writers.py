@@ -40,6 +40,31 @@ OPERATORS = 'operators = ["operator"]'
 
 
 # -- a one-use receipt ----------------------------------------------------------------------------
+def _race(teams: list[Any], proposals: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
+    """Each team commits its proposal in a thread of its own, all released at once."""
+    barrier = threading.Barrier(len(teams))
+    outcomes: list[tuple[str, str | None]] = []
+    errors: list[BaseException] = []
+
+    def commit(team: Any, body: dict[str, Any]) -> None:
+        barrier.wait()
+        try:
+            decision = team.commit(body)
+            outcomes.append((decision.outcome, decision.reason_code))
+        except BaseException as err:  # noqa: BLE001 - reported by the assertion below
+            errors.append(err)
+
+    threads = [
+        threading.Thread(target=commit, args=pair) for pair in zip(teams, proposals, strict=True)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    return outcomes
+
+
 def test_one_use_adoption_receipt_is_spent_once_under_a_race(
     czar_free_engine: Any, boundary_id: str
 ) -> None:
@@ -56,32 +81,16 @@ def test_one_use_adoption_receipt_is_spent_once_under_a_race(
     ref = {"entry_id": fact_id, "boundary_id": origin_id, "essential": True}
     for round_ in range(3):
         receipt = engine.adopt(origin_id, operator_id="operator", reason="r", keys=["f"], uses=1)
-        barrier = threading.Barrier(len(citing))
-        outcomes: list[tuple[str, str | None]] = []
-        errors: list[BaseException] = []
-
-        def cite(team: Any, n: int, receipt: str = receipt, round_: int = round_) -> None:
-            body = proposal(
+        bodies = [
+            proposal(
                 team.id,
                 entry(key=f"client-{round_}", derived_from=[ref]),
-                pid=f"{team.id}/r{round_}-{n}",
+                pid=f"{team.id}/r{round_}",
                 adoption_receipt_id=receipt,
             )
-            barrier.wait()
-            try:
-                decision = team.commit(body)
-                outcomes.append((decision.outcome, decision.reason_code))
-            except BaseException as err:  # noqa: BLE001 - reported by the assertion below
-                errors.append(err)
-
-        threads = [
-            threading.Thread(target=cite, args=(team, n)) for n, team in enumerate(citing)
+            for team in citing
         ]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert errors == []
+        outcomes = _race(citing, bodies)
         assert sorted(outcomes) == [("commit", None)] + [("reject", "CROSS_BOUNDARY")] * 5, (
             round_,
             outcomes,
@@ -272,7 +281,11 @@ def test_only_the_czar_may_propose_a_compaction_set(engine: Any, boundary_id: st
     assert team.state()["seq"] == before["seq"]
     as_operator = team.commit(
         proposal(
-            boundary_id, entry(key="k"), writer_id="operator", writer_kind="operator", kind="compaction"
+            boundary_id,
+            entry(key="k"),
+            writer_id="operator",
+            writer_kind="operator",
+            kind="compaction",
         )
     )
     assert (as_operator.outcome, as_operator.reason_code) == ("reject", "SET_KIND")
@@ -295,7 +308,9 @@ def test_only_an_operator_act_creates_a_constitution_set(engine: Any, boundary_i
         assert (forged.outcome, forged.reason_code) == ("reject", "SET_KIND"), forged
     with pytest.raises(ReservedIdError, match="reserved"):
         team.commit(
-            proposal(boundary_id, entry(key="k"), pid=f"{boundary_id}/constitution/0123456789abcdef")
+            proposal(
+                boundary_id, entry(key="k"), pid=f"{boundary_id}/constitution/0123456789abcdef"
+            )
         )
     assert team.state()["seq"] == 0
     assert team.state()["constitution_version"] == DEFAULT.version

@@ -30,6 +30,8 @@ from typing import Any
 
 import pytest
 
+from kg_context.errors import ReservedIdError
+from kg_context.gate.authority import refuse_reserved_id
 from kg_context.gate.constitution import (
     AuthorityRule,
     Constitution,
@@ -67,6 +69,7 @@ from kg_context.gate.predicates import (
     non_standing_dependency,
     provenance_required,
     residency_hold,
+    set_kind_authority,
     set_size,
     supersession_target,
     transitions_legal,
@@ -134,6 +137,18 @@ def _proposal(
         **fields,
     }
     return Proposal.model_validate(data)
+
+
+def _of_kind(
+    set_kind: str,
+    writer: str,
+    writer_kind: str,
+    *entries: dict[str, Any],
+    transitions: Sequence[dict[str, Any]] = (),
+) -> Proposal:
+    """A proposal declaring the set kind ``set_kind`` (``_proposal``'s ``kind`` is the writer's)."""
+    base = _proposal(*entries, writer=writer, kind=writer_kind, transitions=transitions)
+    return Proposal.model_validate({**base.model_dump(by_alias=True), "kind": set_kind})
 
 
 def _move(entry_id: str, to: str | None = None, **change: Any) -> dict[str, Any]:
@@ -704,6 +719,23 @@ ROWS: list[Row] = [
         S(_proposal(_entry("s", "scratch"), kind="tool"), rules=_AGENTS_ONLY, writers=_TOOL),
     ),
     Row(
+        "a compaction set declared by a writer that is not a czar",
+        ReasonCode.SET_KIND,
+        set_kind_authority,
+        S(_of_kind("compaction", "w-1", "agent", _entry("a"))),
+        S(
+            _of_kind("compaction", CZAR, "czar", transitions=[_window_out("base")]),
+            states=_RETIRED,
+        ),
+    ),
+    Row(
+        "a constitution set outside an operator's constitution change",
+        ReasonCode.SET_KIND,
+        set_kind_authority,
+        S(_of_kind("constitution", "operator", "operator", _entry("a"))),
+        S(_of_kind("state", "operator", "operator", _entry("a"))),
+    ),
+    Row(
         "a foundational mark declared by a writer that is not an operator",
         ReasonCode.FOUNDATIONAL_MARK,
         foundational_mark,
@@ -1065,6 +1097,21 @@ CONSTITUTION_CASES = [
         recorded_sha="0" * 64,
     ),
     ConstitutionCase(
+        "no operator named",
+        ReasonCode.NO_OPERATOR,
+        text=_NEXT_TEXT.replace('operators = ["operator"]', "operators = []"),
+    ),
+    ConstitutionCase(
+        "only an operator no writer registered holds",
+        ReasonCode.NO_OPERATOR,
+        text=_NEXT_TEXT.replace('operators = ["operator"]', 'operators = ["op-2"]'),
+    ),
+    ConstitutionCase(
+        "the proposing operator kept beside a new one",
+        None,
+        text=_NEXT_TEXT.replace('operators = ["operator"]', 'operators = ["operator", "op-2"]'),
+    ),
+    ConstitutionCase(
         "a recorded version with the same text",
         None,
         recorded_sha=parse_constitution(_NEXT_TEXT).sha256,
@@ -1151,7 +1198,24 @@ def test_write_failed_trips_for_a_set_that_cannot_be_written_and_an_unreadable_p
 def test_every_reason_code_is_covered() -> None:
     covered = {r.code for r in ROWS} | {c.code for c in CONSTITUTION_CASES if c.code}
     covered |= {ReasonCode.NO_PLACEMENT, ReasonCode.SET_ID_TAKEN, ReasonCode.WRITE_FAILED}
+    covered |= {ReasonCode.RESERVED_ID}  # test_reserved_ids_are_refused_before_recording
     assert covered == set(ReasonCode)
+
+
+def test_reserved_ids_are_refused_before_recording() -> None:
+    czar_id = f"{B}/czar/{CZAR}/3/0-abc"
+    for squat in (
+        _proposal(_entry("a"), id=czar_id),
+        _proposal(_entry("a"), set_id=czar_id),
+        _proposal(_entry("a"), writer=f"{CZAR}/3", kind="czar", id=czar_id),
+        _proposal(_entry("a"), id=f"{B}/constitution/0123"),
+    ):
+        with pytest.raises(ReservedIdError) as refused:
+            refuse_reserved_id(squat)
+        assert ReasonCode(refused.value.reason_code) is ReasonCode.RESERVED_ID
+        assert refused.value.taken_id in (squat.id, squat.set_id)
+    refuse_reserved_id(_czar(_window_out("base")).model_copy(update={"id": czar_id}))
+    refuse_reserved_id(_proposal(_entry("a"), id=f"{B}/czarina/1"))
 
 
 # -- lease renewals a commit plans (gate/leases.py) ------------------------------------------------
