@@ -6,7 +6,9 @@
 // - the batch's writers registered in this boundary; the adoption receipts it cites (keys, uses
 //   and validity, the verse of the material they adopt, the uses recorded so far, and the seq of
 //   the receipt's boundary); the entries of other boundaries it references by name; the
-//   ratified sets of the fragment window (from $from_seq) that share a declared target with it;
+//   ratified sets of the fragment window (from $from_seq) that share a declared target
+//   ($targets) or a dependency ($dependencies: the entries its new entries declare edges to)
+//   with it, whoever wrote them;
 //   and which of $taken_ids (its set ids, and the implicit ids of proposals it could not place)
 //   already name a recorded set.
 // Each cited adoption receipt is locked before its uses are counted (setting the label it has: a
@@ -64,11 +66,13 @@ CALL {
 CALL {
   MATCH (s:Set)
   WHERE s.boundary_id = $boundary_id AND s.seq >= $from_seq AND s.status = 'ratified'
-    AND any(t IN coalesce(s.targets, []) WHERE t IN $targets)
-  RETURN collect({id: s.id, seq: s.seq, targets: s.targets,
+    AND (any(t IN coalesce(s.targets, []) WHERE t IN $targets)
+         OR any(d IN coalesce(s.dependencies, []) WHERE d IN $dependencies))
+  RETURN collect({id: s.id, seq: s.seq, targets: coalesce(s.targets, []),
                   writer_ids: coalesce(s.writer_ids, [s.writer_id]),
                   fanout: coalesce(s.fanout, 0), entry_count: coalesce(s.entry_count, 0),
-                  lineage: coalesce(s.lineage, [])}) AS recent_sets
+                  lineage: coalesce(s.lineage, []),
+                  dependencies: coalesce(s.dependencies, [])}) AS recent_sets
 }
 CALL {
   UNWIND $taken_ids AS set_id

@@ -138,6 +138,14 @@ def load_snapshot(
         entry_ids.update(proposal.foundational)
     set_ids = [c.set_id for c in sets]
     targets = sorted({t for closed in sets for t in closed.targets})
+    depends = sorted(
+        {
+            r
+            for p in (p for c in sets for p in c.proposals)
+            for e in p.entries
+            for r in e.references()
+        }
+    )
     window = constitution.window.sets
     state = tx.run(
         "gate/load_snapshot",
@@ -149,7 +157,8 @@ def load_snapshot(
         receipt_ids=sorted(receipt_ids),
         foreign=[{"boundary_id": b, "entry_id": e} for b, e in sorted(foreign)],
         targets=targets,
-        from_seq=boundary.seq + 1 - window if window and targets else _NO_WINDOW,
+        dependencies=depends,
+        from_seq=boundary.seq + 1 - window if window and (targets or depends) else _NO_WINDOW,
         taken_ids=sorted({*set_ids, *extra_set_ids}),
     )[0]
     snapshot = Snapshot(boundary=boundary)
@@ -186,6 +195,7 @@ def _fill_context(snapshot: Snapshot, context: dict[str, Any]) -> None:
                 fanout=int(f["fanout"]),
                 entries=int(f["entry_count"]),
                 lineage=frozenset(f["lineage"]),
+                dependencies=frozenset(f["dependencies"]),
             )
             for f in context["recent_sets"]
         ),

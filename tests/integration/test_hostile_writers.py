@@ -263,6 +263,7 @@ def test_one_foreign_pin_does_not_stop_another_teams_compaction(
     for _ in range(2):  # a second run finds nothing more to retire, and halts nothing
         report = run_czar(origin)
         assert all(d.outcome == "commit" for d in report.decisions), report.summary()
+        assert report.summary()["held"] == [facts[0]]
     states = _entries(engine, origin_id)
     assert (states[facts[0]]["status"], states[facts[0]]["resident"]) == ("live", True)
     assert [states[f]["status"] for f in facts[1:]] == ["retired"] * 20

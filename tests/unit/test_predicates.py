@@ -286,6 +286,22 @@ _FRAGMENT: dict[str, Any] = {
     "rules": _rules(density=DensityRule(max_set_fanout=3)),
     "recent_sets": (_footprint(fanout=2),),
 }
+# The same fragment recorded with the entries it declared edges to.
+_SHARING: dict[str, Any] = {
+    **_FRAGMENT,
+    "recent_sets": (
+        SetFootprint(
+            "S-earlier",
+            7,
+            frozenset({"t"}),
+            frozenset({"w-1"}),
+            2,
+            1,
+            frozenset(),
+            frozenset({"base2"}),
+        ),
+    ),
+}
 _HOLDER = _state("holder")
 _HELD = _state("base", hard_held_by=("holder",))
 _REVALIDATE = _move("x", "revalidated")
@@ -515,11 +531,21 @@ ROWS: list[Row] = [
     ),
     # -- halts ------------------------------------------------------------------------------
     Row(
-        "a set and a ratified fragment (one target, one writer) over the fan-out together",
+        "a set and a ratified fragment (one target) over the fan-out together",
         ReasonCode.FRAGMENTATION,
         fragmentation,
-        S(_proposal(_entry("a", requires=_REQ_BASE2)), **_FRAGMENT),
         S(_proposal(_entry("a", requires=_REQ_BASE2), writer="w-2"), **_FRAGMENT),
+        S(_proposal(_entry("a", requires=_REQ_BASE2), targets=["elsewhere"]), **_FRAGMENT),
+    ),
+    Row(
+        "a set without a target and a fragment sharing its dependencies",
+        ReasonCode.FRAGMENTATION,
+        fragmentation,
+        S(_proposal(_entry("a", requires=_REQ_BASE2), set_id="S2", targets=[]), **_SHARING),
+        S(
+            _proposal(_entry("a", requires=_on("base") + _on("base3")), set_id="S2", targets=[]),
+            **{**_SHARING, "states": (*_BASES, _state("base3"))},
+        ),
     ),
     Row(
         "a set and a fragment over limits.max_entries_per_set together",
