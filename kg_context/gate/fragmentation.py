@@ -5,9 +5,12 @@ The set-level invariants (``density.max_set_fanout``, ``limits.max_entries_per_s
 evaluated over a set's *fragment group*: the set plus every set ratified within the last
 ``[window] sets`` seqs, or earlier in the same batch, that
 
-- touches what it touches: shares a declared target with it, or a dependency (an entry of the
-  boundary that both declare an edge to, ``dependencies``), whoever wrote it (a second writer id
-  is no way around the rule, nor is leaving the targets out), and
+- touches what it touches, whoever wrote it (a second writer id is no way around the rule):
+  shares a declared target with it, or, where either of the two declares no target, a
+  dependency (an entry of the boundary both declare an edge to, ``dependencies``): a set
+  without a target touches what it depends on, so leaving the targets out is no way around
+  the rule either, while sets that declare targets are grouped by their targets (an entry many
+  unrelated sets depend on does not make them one change), and
 - is not its ancestor in an ordered sequence: the set declares no reference (an entry's
   supersession, provenance or residency, a transition, a revalidation) to an entry that set
   created, nor to one created by a set descending from it (``lineage``, recorded on each
@@ -78,7 +81,7 @@ def fragment_group(view: SetView, c: Constitution, snapshot: Snapshot) -> list[S
         for f in snapshot.recent_sets
         if f.seq >= first_seq
         and f.id != view.closed.set_id
-        and (f.targets & targets or f.dependencies & depends)
+        and (f.targets & targets or ((not targets or not f.targets) and f.dependencies & depends))
         and f.id not in ancestors
     ]
 

@@ -2,9 +2,9 @@
 
 Set-level invariants (the fan-out and the entries per set) are evaluated over a set's fragment
 group: the set plus every set ratified within the last ``[window] sets`` seqs, or earlier in the
-same batch, that shares a declared target or a dependency with it (whoever wrote it) and is not
-an ancestor of it in an ordered sequence. Sending slowly does not evade the rule; building in
-order is not a fragment.
+same batch, that shares a declared target with it (or, where either declares none, a
+dependency), whoever wrote it, and is not an ancestor of it in an ordered sequence. Sending
+slowly does not evade the rule; building in order is not a fragment.
 """
 
 from __future__ import annotations
