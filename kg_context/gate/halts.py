@@ -1,7 +1,8 @@
 """Operators resolve halts: approve (the halting predicate is waived for this set), reject (the set
 is rejected), or amend (a new constitution is proposed as a governed set, and the set is decided
-again under it). Only an operator the boundary's current constitution names may resolve: anyone
-else gets an ``AuthorizationError`` and nothing is written. Every resolution writes a receipt with
+again under it, in the same transaction: all of it commits or nothing does). Only an operator
+the boundary's current constitution names may resolve: anyone else gets an
+``AuthorizationError`` and nothing is written. Every resolution writes a receipt with
 who, when and why (and, for an approval, what the set declared but could not execute:
 ``not_executed``), and records how long the halt stayed open (operator resolution time is a
 metric)."""
