@@ -272,7 +272,7 @@ class GateStore:
                 f"boundary {boundary_id} does not exist; open it with engine.boundary()"
             )
         found = submissions(opened.submitted, digests, boundary_id) if prepared else []
-        if not replays_close and not any(s.new for s in found):
+        if prepared is not None and not replays_close and not any(s.new for s in found):
             return [], False, found  # decided before: the record has its decision
         boundary = opened.boundary
         pending = self._closed_sets(tx, boundary, opened.pending)

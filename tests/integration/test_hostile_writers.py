@@ -369,3 +369,22 @@ def test_fragmentation_is_not_evaded_by_a_set_without_a_target(
         proposal(boundary_id, entry(key="z", requires=[{"entry_id": b} for b in base]), targets=[])
     )
     assert (unplaced.outcome, unplaced.reason_code) == ("reject", "NO_PLACEMENT")
+
+
+def test_a_pending_proposal_of_another_writer_does_not_stop_the_czars_commit(
+    czar_free_engine: Any, boundary_id: str
+) -> None:
+    """Repro: with a writer's proposal left pending (submitted, not closed), the czar's
+    ``commit()`` decided only the first batch (the pending set; the czar's set, decided first
+    in a transaction of its own, was left for the next) and raised 'recorded but not decided
+    yet'. A commit now decides every batch it finds pending."""
+    engine = czar_free_engine
+    team = engine.boundary(boundary_id)
+    loose = f"{boundary_id}/loose"
+    added = team.commit(proposal(boundary_id, entry(key="goal"), _fact(loose, "loose")))
+    assert added.outcome == "commit", added
+    bad = entry(cls="interface", key="sink", derived_from=[{"entry_id": loose}])
+    team.submit(proposal(boundary_id, bad, targets=["elsewhere"], pid=f"{boundary_id}/sink"))
+    report = run_czar(team)
+    assert [d.outcome for d in report.decisions] == ["commit"], report.summary()
+    assert _entries(engine, boundary_id)[loose]["status"] == "retired"
