@@ -106,8 +106,8 @@ def fragmentation(view: SetView, c: Constitution, snapshot: Snapshot) -> Violati
                 f"set {view.closed.set_id} and its fragments {', '.join(f.id for f in group)} "
                 f"({_shared(view, group)}, within {c.window.sets} sets, whoever wrote them) "
                 f"declare {alone + others} {what} together; {rule} is {limit}",
-                f"group them under one set id and have an operator approve it, or {section} = "
-                f"{alone + others}",
+                f"group them under one set id and have an operator approve it, declare the "
+                f"target(s) each set touches, or {section} = {alone + others}",
                 parameter=rule,
                 observed=alone + others,
             )

@@ -12,8 +12,7 @@
    (``retired`` where the status machine allows it, else only out of the window); reachable
    standing entries that are out of the window come back in; resident entries that are not
    standing leave the window;
-   an entry a standing entry that stays (of this boundary or another) holds through a hard
-   REQUIRES edge stays in the window (``held``): one hold never stops the whole compaction;
+   what a standing entry that stays holds by a hard edge stays in (``held``, ``window_guard``);
 5. interfaces: for an entry leaving (or already out of) the window that dependents which stay
    hold through soft edges with ``needs``, one ``:Interface`` entry holding only those
    properties, ``DERIVED_FROM`` and ``SUMMARIZES`` the original.
@@ -43,10 +42,9 @@ from kg_context.gate.snapshot import own_work
 from kg_context.gate.status_machine import is_legal
 from kg_context.residency.interfaces import plan_interfaces
 from kg_context.residency.reachability import Reachability, boundary_clock, compute_reachable
-from kg_context.residency.window_guard import guard_window
+from kg_context.residency.window_guard import guard_window, keep_hard_held
 from kg_context.settings import ResidencySettings
 from kg_context.vocabulary import (
-    NOT_STANDING,
     STANDING_STATUSES,
     EntryStatus,
     JustificationCase,
@@ -75,8 +73,7 @@ class CzarPlan:
     unclear: list[str] = field(default_factory=list)
     # What the czar cannot decide, proposed as its own set so the gate halts it to the operator.
     unclear_transitions: list[Transition] = field(default_factory=list)
-    # Entries left in the window because a standing entry that stays holds them (hard edge).
-    held: list[str] = field(default_factory=list)
+    held: list[str] = field(default_factory=list)  # kept in: a staying entry holds it (hard)
     # Set when the guard kept a window this plan would have emptied (``window_guard``).
     warning: str | None = None
     work: int = 0  # the boundary's work seq (the lease clock) the plan was read at
@@ -125,13 +122,8 @@ class CzarPlan:
         for n, (transitions, entries) in enumerate(chunks):
             if not transitions and not entries:
                 continue
-            body = json.dumps(
-                {
-                    "t": [t.model_dump(mode="json") for t in transitions],
-                    "e": entries,
-                },
-                sort_keys=True,
-            )
+            moved = [t.model_dump(mode="json") for t in transitions]
+            body = json.dumps({"t": moved, "e": entries}, sort_keys=True)
             digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
             pid = f"{self.boundary_id}/czar/{self.czar_id}/{self.seq}/{n}-{digest}"
             retired = sum(1 for t in transitions if t.to is EntryStatus.RETIRED)
@@ -145,7 +137,7 @@ class CzarPlan:
                         "set_id": pid,
                         "kind": SetKind.COMPACTION.value,
                         "entries": entries,
-                        "transitions": [t.model_dump(mode="json") for t in transitions],
+                        "transitions": moved,
                         # Only what the id names (the seq, the transitions and the interfaces):
                         # two czars planning the same compaction at one seq (the cadence in a
                         # writer's process, a manual run elsewhere) submit the same proposal,
@@ -261,7 +253,7 @@ def _plan(
     expired_into = _plan_expired_leases(executor, planner, settings)
     reach = compute_reachable(executor, boundary_id, constitution, work=work, settings=settings)
     _plan_residency(planner, reach, expired_into, constitution)
-    _keep_hard_held(executor, planner)
+    plan.held = keep_hard_held(executor, boundary_id, planner.planned)
     roots = constitution_roots(constitution)  # the guard first: what it keeps may be unclear
     plan.warning = guard_window(executor, boundary_id, planner.entries, planner.planned, roots)
     planner.finish()
@@ -400,40 +392,6 @@ def _plan_residency(
                     justification=(f"status {entry['status']}",),
                 ),
             )
-
-
-def _keep_hard_held(executor: Reader, planner: _Planner) -> None:
-    """Step 4, last: an entry the plan takes out of the window stays while a standing entry
-    that stays holds it through a hard REQUIRES edge (a holder of another boundary always
-    stays; one of this boundary stays unless the plan takes it out too), until nothing more
-    changes: what is held from outside is left resident and the rest is still retired."""
-    boundary_id = planner.plan.boundary_id
-    leaving = {
-        k
-        for k, t in planner.planned.items()
-        if t.resident is False or (t.to is not None and t.to in NOT_STANDING)
-    }
-    if not leaving:
-        return
-    rows = executor.read(
-        "czar/hard_holders",
-        boundary_id=boundary_id,
-        entry_ids=sorted(leaving),
-        standing=as_values(STANDING_STATUSES),
-    )
-    holders = {r["id"]: [(h["boundary_id"], h["id"]) for h in r["holders"]] for r in rows}
-    held: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for entry_id in sorted(leaving & holders.keys()):
-            if any(b != boundary_id or h not in leaving for b, h in holders[entry_id]):
-                leaving.discard(entry_id)
-                held.add(entry_id)
-                changed = True
-    for entry_id in sorted(held):
-        del planner.planned[entry_id]
-    planner.plan.held = sorted(held)
 
 
 def constitution_roots(constitution: Constitution) -> list[str]:
