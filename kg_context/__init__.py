@@ -39,6 +39,7 @@ from kg_context.errors import (
     KgContextError,
     LocalServerError,
     QueryError,
+    ReservedIdError,
     SchemaError,
     StateError,
 )
@@ -130,6 +131,7 @@ __all__ = [
     "QueryExecutor",
     "Reachability",
     "RecordHit",
+    "ReservedIdError",
     "ResidencyPolicy",
     "ResidencySettings",
     "Resolution",

@@ -14,6 +14,7 @@ never leaked as bare ``neo4j`` exceptions::
     │   └── SchemaError               the database's schema is not this kg-context's (apply it)
     ├── StateError                    the record is not in a state that allows the request
     ├── AuthorizationError            an operator act by an id the constitution does not name
+    │   └── ReservedIdError           a proposal or set id in a namespace reserved to the gate
     ├── LocalServerError              provisioning, starting or stopping the local Neo4j failed
     └── EmbeddingError                the embedding model cannot be loaded or used
 
@@ -35,6 +36,7 @@ __all__ = [
     "KgContextError",
     "LocalServerError",
     "QueryError",
+    "ReservedIdError",
     "SchemaError",
     "StateError",
     "field_path",
@@ -91,6 +93,22 @@ class StateError(KgContextError):
 class AuthorizationError(KgContextError):
     """An act reserved to the operators (or czars) a boundary's constitution names, asked by an
     id it does not name; nothing was written."""
+
+
+class ReservedIdError(AuthorizationError):
+    """A proposal whose id or set id lies in a namespace the gate reserves (the czar's
+    compaction sets, constitution changes) for a writer it does not reserve it to; nothing was
+    written. ``reason_code`` is the gate's reason code; ``proposal_id``, ``taken_id`` and
+    ``writer_id`` say which proposal, which id and whose."""
+
+    def __init__(
+        self, message: str, *, reason_code: str, proposal_id: str, taken_id: str, writer_id: str
+    ) -> None:
+        super().__init__(message)
+        self.reason_code = reason_code
+        self.proposal_id = proposal_id
+        self.taken_id = taken_id
+        self.writer_id = writer_id
 
 
 class LocalServerError(KgContextError):

@@ -6,9 +6,16 @@
 // - the batch's writers registered in this boundary; the adoption receipts it cites (keys, uses
 //   and validity, the verse of the material they adopt, the uses recorded so far, and the seq of
 //   the receipt's boundary); the entries of other boundaries it references by name; the
-//   ratified sets of the fragment window (from $from_seq) that share a declared target with it;
+//   ratified sets of the fragment window (from $from_seq) that share a declared target
+//   ($targets) or a dependency ($dependencies: the entries its new entries declare edges to)
+//   with it, whoever wrote them;
 //   and which of $taken_ids (its set ids, and the implicit ids of proposals it could not place)
 //   already name a recorded set.
+// Each cited adoption receipt is locked before its uses are counted (setting the label it has: a
+// write lock that changes nothing), in id order ($receipt_ids is sorted): the uses of a receipt
+// are counted and spent under its own lock, whichever boundary cites it, so two boundaries
+// citing one receipt at once decide one after the other. The lock order is always the citing
+// boundary's, then receipts by id: no two gate transactions wait on each other in a cycle.
 CALL {
   UNWIND $entry_ids AS entry_id
   MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
@@ -40,6 +47,8 @@ CALL {
   UNWIND $receipt_ids AS receipt_id
   MATCH (r:Receipt {id: receipt_id})
   WHERE r.kind = 'adoption'
+  SET r:AdoptionReceipt
+  WITH r
   MATCH (rb:Boundary {id: r.boundary_id})
   RETURN collect({id: r.id, boundary_id: r.boundary_id, keys: coalesce(r.keys, []),
                   uses: coalesce(r.uses, 1), valid_until_seq: r.valid_until_seq,
@@ -57,11 +66,13 @@ CALL {
 CALL {
   MATCH (s:Set)
   WHERE s.boundary_id = $boundary_id AND s.seq >= $from_seq AND s.status = 'ratified'
-    AND any(t IN coalesce(s.targets, []) WHERE t IN $targets)
-  RETURN collect({id: s.id, seq: s.seq, targets: s.targets,
+    AND (any(t IN coalesce(s.targets, []) WHERE t IN $targets)
+         OR any(d IN coalesce(s.dependencies, []) WHERE d IN $dependencies))
+  RETURN collect({id: s.id, seq: s.seq, targets: coalesce(s.targets, []),
                   writer_ids: coalesce(s.writer_ids, [s.writer_id]),
                   fanout: coalesce(s.fanout, 0), entry_count: coalesce(s.entry_count, 0),
-                  lineage: coalesce(s.lineage, [])}) AS recent_sets
+                  lineage: coalesce(s.lineage, []),
+                  dependencies: coalesce(s.dependencies, [])}) AS recent_sets
 }
 CALL {
   UNWIND $taken_ids AS set_id

@@ -13,10 +13,20 @@ itself (pure predicates).
 - ``czar_independence``, ``residency_hold``, ``compaction_pre_authorized``: the czar never
   compacts its own writing, never retires what a standing entry holds by a hard edge, and halts
   whatever case the constitution does not pre-authorize.
+- ``set_kind_authority``: set kinds are the gate's: only the czar proposes compaction sets (they
+  do not advance the lease clock), and no ordinary set is a constitution set (only the
+  operator's constitution change records one) (else ``SET_KIND``).
+- ``reserved_id_problem``: the ids of the czar's proposals and of constitution changes lie in
+  namespaces of their own; a writer's proposal or set id there is refused before anything is
+  recorded (``RESERVED_ID``), so no writer can claim the id the czar's next plan uses.
+- ``no_operator_problem``: a constitution change must name at least one operator who can act:
+  a writer registered in the boundary with kind operator, or the proposing operator (else
+  ``NO_OPERATOR``).
 """
 
 from __future__ import annotations
 
+from kg_context.errors import ReservedIdError
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Proposal, Transition
 from kg_context.gate.snapshot import ClaimFacts, EntryState, Snapshot
@@ -26,6 +36,7 @@ from kg_context.vocabulary import (
     EntryStatus,
     JustificationCase,
     ReasonCode,
+    SetKind,
     WriterKind,
 )
 
@@ -33,8 +44,12 @@ __all__ = [
     "compaction_pre_authorized",
     "czar_cases_shown",
     "czar_independence",
+    "no_operator_problem",
     "operator_problem",
+    "refuse_reserved_id",
+    "reserved_id_problem",
     "residency_hold",
+    "set_kind_authority",
     "writer_authority",
 ]
 
@@ -105,6 +120,98 @@ def writer_authority(view: SetView, c: Constitution, snapshot: Snapshot) -> Viol
             )
             return reject(code, detail, amendment)
     return None
+
+
+def set_kind_authority(view: SetView, _: Constitution, snapshot: Snapshot) -> Violation | None:
+    """Only a czar writer proposes a compaction set (``writer_authority`` has checked that the
+    constitution names it), and no ordinary set is a constitution set."""
+    for proposal in view.closed.proposals:
+        if proposal.kind is SetKind.COMPACTION and proposal.writer_kind is not WriterKind.CZAR:
+            return reject(
+                ReasonCode.SET_KIND,
+                f"writer {proposal.writer_id} ({proposal.writer_kind.value}) declares a "
+                "compaction set; only the czar the constitution names proposes compaction sets "
+                "(they do not advance the boundary's lease clock)",
+                "declare the set's kind as state (the default): it is the writer's own work",
+            )
+        if proposal.kind is SetKind.CONSTITUTION:
+            return reject(
+                ReasonCode.SET_KIND,
+                f"writer {proposal.writer_id} ({proposal.writer_kind.value}) declares a "
+                f"constitution set in boundary {snapshot.boundary.id}; only an operator's "
+                "constitution change, decided by its own rules, records one",
+                "declare the set's kind as state; an operator changes the constitution as a "
+                "constitution change of its own",
+            )
+    return None
+
+
+def _reserved_namespaces(boundary_id: str) -> tuple[str, str]:
+    return f"{boundary_id}/czar/", f"{boundary_id}/constitution/"
+
+
+def reserved_id_problem(proposal: Proposal) -> tuple[str, str] | None:
+    """``(id, why)`` when the proposal's id or set id lies in a namespace the gate reserves:
+    ``<boundary>/czar/<czar id>/...`` is the czar's of that id (a writer of kind czar whose id
+    is that one segment), ``<boundary>/constitution/...`` is constitution changes' (never an
+    ordinary proposal's). ``None``: it may use them."""
+    czars, constitutions = _reserved_namespaces(proposal.boundary_id)
+    for taken in dict.fromkeys((proposal.id, proposal.set_id or proposal.id)):
+        if taken.startswith(constitutions):
+            return taken, (
+                f"{taken!r} lies in {constitutions!r}, reserved to constitution changes; "
+                "give the proposal and its set ids of the writer's own"
+            )
+        if taken.startswith(czars):
+            owner = taken[len(czars) :].split("/", 1)[0]
+            if proposal.writer_kind is not WriterKind.CZAR or owner != proposal.writer_id:
+                return taken, (
+                    f"{taken!r} lies in {czars + owner + '/'!r}, reserved to the compaction "
+                    f"sets of czar {owner!r}; writer {proposal.writer_id} "
+                    f"({proposal.writer_kind.value}) gives its proposal and set ids of its own"
+                )
+    return None
+
+
+def refuse_reserved_id(proposal: Proposal) -> None:
+    """A ``ReservedIdError`` (``RESERVED_ID``) for a proposal ``reserved_id_problem`` refuses:
+    raised before the proposal is recorded, so the id stays free for its owner."""
+    reserved = reserved_id_problem(proposal)
+    if reserved is not None:
+        taken, why = reserved
+        code = ReasonCode.RESERVED_ID
+        raise ReservedIdError(
+            f"proposal {proposal.id} refused ({code.value}), nothing recorded: {why}",
+            reason_code=code.value,
+            proposal_id=proposal.id,
+            taken_id=taken,
+            writer_id=proposal.writer_id,
+        )
+
+
+def no_operator_problem(
+    proposed: Constitution, proposer_id: str, registered: dict[str, str]
+) -> str | None:
+    """Why a constitution change would leave no operator who can act (``None``: it does not).
+    One who can act is named by ``proposed``'s ``[authority] operators`` and is a writer the
+    boundary registered with kind operator (``registered``: writer id -> kind, read from the
+    graph), or the proposing operator (its constitution change registers it, unless the
+    boundary registered it with another kind)."""
+    holders = [
+        w
+        for w in proposed.authority.operators
+        if registered.get(w) == WriterKind.OPERATOR.value
+        or (w == proposer_id and w not in registered)
+    ]
+    if holders:
+        return None
+    named = ", ".join(proposed.authority.operators) or "none"
+    return (
+        f"constitution {proposed.version} names operators {named}, none of them a writer "
+        "registered in this boundary as an operator (nor the proposing operator): no "
+        "operator could change the constitution, resolve a halt or issue an adoption under it; "
+        f"keep {proposer_id!r} or a registered operator among [authority] operators"
+    )
 
 
 def czar_independence(view: SetView, _: Constitution, snapshot: Snapshot) -> Violation | None:

@@ -104,6 +104,7 @@ def _plan_set(plan: Plan, ctx: Context, view: SetView, seq: int) -> SetRow:
         work_seq=boundary.work_seq,
         mode=_mode(view).value,
         lineage=sorted(mark.lineage),
+        dependencies=sorted(mark.dependencies),
     )
     row: SetRow = {"id": view.closed.set_id, "prev_id": boundary.last_set_id, "props": props}
     decided = plan.add_set(row)

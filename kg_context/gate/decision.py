@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from kg_context.errors import ConfigurationError
-from kg_context.gate.authority import operator_problem
+from kg_context.gate.authority import no_operator_problem, operator_problem
 from kg_context.gate.batch import Context, Decision, receipt, set_props
 from kg_context.gate.commit_plan import plan_commit
 from kg_context.gate.constitution import Constitution, parse_constitution
@@ -159,10 +159,12 @@ def _untaken(closed: ClosedSet, used: set[str], fresh_id: Callable[[str], str]) 
 
 
 def _constitution_violation(
-    proposal: Proposal, current: Constitution, recorded_sha: str | None
+    proposal: Proposal, current: Constitution, recorded_sha: str | None, snapshot: Snapshot
 ) -> tuple[Violation | None, Constitution | None]:
     """Only an operator writer the current constitution names may change the constitution; the
-    text must be a valid constitution under a version not yet recorded with other rules."""
+    text must be a valid constitution under a version not yet recorded with other rules, and
+    leave an operator who can act (``snapshot.writers``: the registered kinds of the writers it
+    names)."""
     if proposal.writer_kind is not WriterKind.OPERATOR:
         return Violation(
             ReasonCode.NOT_OPERATOR,
@@ -185,6 +187,13 @@ def _constitution_violation(
             f"version {proposed.version} is already recorded; give the new rules a new version",
             "",
         ), None
+    locked_out = no_operator_problem(proposed, proposal.writer_id, snapshot.writers)
+    if locked_out is not None:
+        return Violation(
+            ReasonCode.NO_OPERATOR,
+            locked_out,
+            f"[authority] operators = [{proposal.writer_id!r}] (or a registered operator)",
+        ), None
     return None, proposed
 
 
@@ -203,7 +212,7 @@ def evaluate_constitution(
     ctx = Context(snapshot, current, now, gateway_id, lambda _: 1)
     closed = ClosedSet(proposal.set_id or proposal.id, True, (proposal,))
     view = set_view(closed, {i: 0 for i in proposal.entry_ids()}, False)
-    violation, proposed = _constitution_violation(proposal, current, recorded_sha)
+    violation, proposed = _constitution_violation(proposal, current, recorded_sha, snapshot)
     if violation is not None or proposed is None:
         assert violation is not None
         decision = plan_refusal(plan, ctx, view, violation, [])

@@ -5,16 +5,23 @@ The set-level invariants (``density.max_set_fanout``, ``limits.max_entries_per_s
 evaluated over a set's *fragment group*: the set plus every set ratified within the last
 ``[window] sets`` seqs, or earlier in the same batch, that
 
-- shares a declared target with it, and
-- shares a writer with it, and
+- touches what it touches, whoever wrote it (a second writer id is no way around the rule):
+  shares a declared target with it, or, where either of the two declares no target, a
+  dependency (an entry of the boundary both declare an edge to, ``dependencies``): a set
+  without a target touches what it depends on, so leaving the targets out is no way around
+  the rule either, while sets that declare targets are grouped by their targets (an entry many
+  unrelated sets depend on does not make them one change), and
 - is not its ancestor in an ordered sequence: the set declares no reference (an entry's
   supersession, provenance or residency, a transition, a revalidation) to an entry that set
   created, nor to one created by a set descending from it (``lineage``, recorded on each
   ratified set).
 
 A set that alone breaks an invariant is DENSITY's or SET_TOO_LARGE's; one that breaks it only
-together with its fragments halts ``FRAGMENTATION``. So sending two halves slowly does not evade
-the rule, and fifty commits that each build on the previous one are a sequence, not fragments.
+together with its fragments halts ``FRAGMENTATION``. So sending two halves slowly, under two
+writer ids or without a target does not evade the rule, and fifty commits that each build on
+the previous one are a sequence, not fragments. A proposal with neither a set id nor a target
+is never a set at all: the set constructor cannot place it and the gate rejects it
+``NO_PLACEMENT``.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from kg_context.gate.snapshot import SetFootprint, Snapshot
 from kg_context.gate.verdicts import SetView, Violation, halt
 from kg_context.vocabulary import ReasonCode, ThresholdParameter
 
-__all__ = ["footprint", "fragment_group", "fragmentation", "lineage"]
+__all__ = ["dependencies", "footprint", "fragment_group", "fragmentation", "lineage"]
 
 
 def lineage(view: SetView, snapshot: Snapshot) -> frozenset[str]:
@@ -41,6 +48,13 @@ def lineage(view: SetView, snapshot: Snapshot) -> frozenset[str]:
     return frozenset(out)
 
 
+def dependencies(view: SetView) -> frozenset[str]:
+    """The entries of the boundary the set's new entries declare an edge to (the edges the
+    fan-out counts), other than its own: what two fragments of one change share."""
+    refs = {ref for _, _, entry in view.entries for ref in entry.references()}
+    return frozenset(refs - view.new_ids)
+
+
 def footprint(view: SetView, seq: int, snapshot: Snapshot) -> SetFootprint:
     """What a set ratified at ``seq`` leaves for the fragment groups of later sets."""
     return SetFootprint(
@@ -51,24 +65,23 @@ def footprint(view: SetView, seq: int, snapshot: Snapshot) -> SetFootprint:
         fanout=view.fanout,
         entries=len(view.entries),
         lineage=lineage(view, snapshot),
+        dependencies=dependencies(view),
     )
 
 
 def fragment_group(view: SetView, c: Constitution, snapshot: Snapshot) -> list[SetFootprint]:
     """The ratified sets this set is evaluated together with (see the module docstring)."""
-    targets = view.closed.targets
-    if c.window.sets == 0 or not targets:
+    targets, depends = view.closed.targets, dependencies(view)
+    if c.window.sets == 0 or not (targets or depends):
         return []
     first_seq = snapshot.boundary.seq + 1 - c.window.sets
-    writers = {p.writer_id for p in view.closed.proposals}
     ancestors = lineage(view, snapshot)
     return [
         f
         for f in snapshot.recent_sets
         if f.seq >= first_seq
         and f.id != view.closed.set_id
-        and f.targets & targets
-        and f.writers & writers
+        and (f.targets & targets or ((not targets or not f.targets) and f.dependencies & depends))
         and f.id not in ancestors
     ]
 
@@ -88,15 +101,23 @@ def fragmentation(view: SetView, c: Constitution, snapshot: Snapshot) -> Violati
     )  # fmt: skip
     for what, alone, others, limit, rule, section in checks:
         if alone <= limit < alone + others:
-            shared = sorted(view.closed.targets & frozenset().union(*(f.targets for f in group)))
             return halt(
                 ReasonCode.FRAGMENTATION,
                 f"set {view.closed.set_id} and its fragments {', '.join(f.id for f in group)} "
-                f"(target(s) {', '.join(shared)}, one writer, within {c.window.sets} sets) "
+                f"({_shared(view, group)}, within {c.window.sets} sets, whoever wrote them) "
                 f"declare {alone + others} {what} together; {rule} is {limit}",
-                f"group them under one set id and resolve with --approve, or {section} = "
-                f"{alone + others}",
+                f"group them under one set id and have an operator approve it, declare the "
+                f"target(s) each set touches, or {section} = {alone + others}",
                 parameter=rule,
                 observed=alone + others,
             )
     return None
+
+
+def _shared(view: SetView, group: list[SetFootprint]) -> str:
+    """What the set shares with its fragments, for the halt's detail (at most 5 of each)."""
+    targets = sorted(view.closed.targets & frozenset().union(*(f.targets for f in group)))
+    depends = sorted(dependencies(view) & frozenset().union(*(f.dependencies for f in group)))
+    said = [f"target(s) {', '.join(targets[:5])}"] if targets else []
+    said += [f"dependencies {', '.join(depends[:5])}"] if depends else []
+    return "; ".join(said)

@@ -1,7 +1,8 @@
 """Operators resolve halts: approve (the halting predicate is waived for this set), reject (the set
 is rejected), or amend (a new constitution is proposed as a governed set, and the set is decided
-again under it). Only an operator the boundary's current constitution names may resolve: anyone
-else gets an ``AuthorizationError`` and nothing is written. Every resolution writes a receipt with
+again under it, in the same transaction: all of it commits or nothing does). Only an operator
+the boundary's current constitution names may resolve: anyone else gets an
+``AuthorizationError`` and nothing is written. Every resolution writes a receipt with
 who, when and why (and, for an approval, what the set declared but could not execute:
 ``not_executed``), and records how long the halt stayed open (operator resolution time is a
 metric)."""
@@ -22,7 +23,7 @@ from kg_context.gate.operator_acts import require_operator
 from kg_context.gate.rows import receipt_row
 from kg_context.gate.set_constructor import ClosedSet
 from kg_context.gate.store import GateStore, now_iso
-from kg_context.vocabulary import HaltStatus, ReceiptKind, ResolutionKind
+from kg_context.vocabulary import HaltStatus, Outcome, ReceiptKind, ResolutionKind
 
 __all__ = ["HaltView", "Halts", "Resolution"]
 
@@ -87,28 +88,10 @@ class Halts:
         if resolution == ResolutionKind.REJECT:
             self._reject(current, operator_id, reason)
             return Resolution(halt_id, ResolutionKind.REJECT, None)
-        constitution_decision = None
-        waive = frozenset({current.halt["reason_code"]})
         if resolution == ResolutionKind.AMEND:
             if not amendment:
                 raise InputValidationError("--amend needs the new constitution's TOML")
-            constitution_decision = self._store.commit_constitution(
-                constitution_proposal(boundary_id, operator_id, amendment, reason),
-                gateway_id=f"operator:{operator_id}",
-            )
-            if constitution_decision.outcome != "commit":
-                raise StateError(
-                    f"the amendment was not ratified ({constitution_decision.reason_code}: "
-                    f"{constitution_decision.detail}); halt {halt_id} stays open"
-                )
-            waive = frozenset()
-
-        def closed_sets(tx: Transaction) -> list[ClosedSet]:
-            view = _view(tx.run("halts/get", halt_id=halt_id), halt_id)
-            if view.halt["status"] != HaltStatus.OPEN:
-                raise StateError(f"halt {halt_id} was resolved meanwhile")
-            _authorized(tx, constitution_for, boundary_id, operator_id, halt_id)
-            return [ClosedSet(view.set["id"], bool(view.set["explicit"]), tuple(view.proposals))]
+            return self._amend(current, operator_id, reason, amendment)
 
         def resolve_halt(tx: Transaction, decisions: list[Decision]) -> None:
             not_executed = [n for d in decisions for n in d.not_executed]
@@ -117,11 +100,51 @@ class Halts:
         decisions = self._store.decide_sets(
             boundary_id,
             f"operator:{operator_id}",
-            closed_sets,
-            waive=waive,
+            _halted_set(halt_id, operator_id, constitution_for),
+            waive=frozenset({current.halt["reason_code"]}),
             extra_writes=resolve_halt,
         )
-        return Resolution(halt_id, resolution, decisions[0], constitution_decision)
+        return Resolution(halt_id, resolution, decisions[0])
+
+    def _amend(
+        self, current: HaltView, operator_id: str, reason: str, amendment: str
+    ) -> Resolution:
+        """The amendment and the halted set decided again under it, in ONE transaction: when
+        deciding the set fails (the new constitution no longer names the operator, the halt was
+        resolved meanwhile), nothing of the act is written, the amendment included. An
+        amendment the gate refuses is recorded (its rejection) and the halt stays open."""
+        halt_id, boundary_id = current.halt["id"], current.halt["boundary_id"]
+        proposal = constitution_proposal(boundary_id, operator_id, amendment, reason)
+        gateway = f"operator:{operator_id}"
+
+        def resolve_halt(tx: Transaction, decisions: list[Decision]) -> None:
+            not_executed = [n for d in decisions for n in d.not_executed]
+            self._close_halt(tx, current, ResolutionKind.AMEND, operator_id, reason, not_executed)
+
+        def work(tx: Transaction) -> tuple[Decision, list[Decision]]:
+            change = self._store.change_constitution_in(tx, proposal, gateway)
+            if change.decision.outcome != Outcome.COMMIT:
+                return change.decision, []
+            ratified = change.ratified
+
+            def constitution_for(version: str) -> Constitution:
+                if ratified is not None and version == ratified.version:
+                    return ratified  # ratified by this transaction: not in the registry yet
+                return self._store.constitution_for(version)
+
+            sets = _halted_set(halt_id, operator_id, constitution_for)
+            decisions = self._store.redecide_in(
+                tx, boundary_id, gateway, sets, frozenset(), resolve_halt, under=ratified
+            )
+            return change.decision, decisions
+
+        constitution_decision, decisions = self._executor.write_tx(work)
+        if constitution_decision.outcome != Outcome.COMMIT:
+            raise StateError(
+                f"the amendment was not ratified ({constitution_decision.reason_code}: "
+                f"{constitution_decision.detail}); halt {halt_id} stays open"
+            )
+        return Resolution(halt_id, ResolutionKind.AMEND, decisions[0], constitution_decision)
 
     def _reject(self, current: HaltView, operator_id: str, reason: str) -> None:
         def work(tx: Transaction) -> None:
@@ -179,6 +202,23 @@ class Halts:
             not_executed=list(not_executed),
         )
         tx.run("gate/write_receipts", boundary_id=view.halt["boundary_id"], receipts=[row])
+
+
+def _halted_set(
+    halt_id: str, operator_id: str, constitution_for: Callable[[str], Constitution]
+) -> Callable[[Transaction], list[ClosedSet]]:
+    """The halted set, read under the boundary's lock, once the halt is still open and the
+    operator still named by the boundary's constitution (``constitution_for`` reads it)."""
+
+    def closed_sets(tx: Transaction) -> list[ClosedSet]:
+        view = _view(tx.run("halts/get", halt_id=halt_id), halt_id)
+        if view.halt["status"] != HaltStatus.OPEN:
+            raise StateError(f"halt {halt_id} was resolved meanwhile")
+        boundary_id = view.halt["boundary_id"]
+        _authorized(tx, constitution_for, boundary_id, operator_id, halt_id)
+        return [ClosedSet(view.set["id"], bool(view.set["explicit"]), tuple(view.proposals))]
+
+    return closed_sets
 
 
 def _authorized(

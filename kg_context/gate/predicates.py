@@ -18,6 +18,7 @@ from kg_context.gate.authority import (
     czar_cases_shown,
     czar_independence,
     residency_hold,
+    set_kind_authority,
     writer_authority,
 )
 from kg_context.gate.constitution import Constitution
@@ -58,6 +59,7 @@ __all__ = [
     "non_standing_dependency",
     "provenance_required",
     "residency_hold",
+    "set_kind_authority",
     "set_size",
     "supersession_target",
     "transitions_legal",
@@ -332,6 +334,7 @@ def weak_revalidation(view: SetView, _: Constitution, snapshot: Snapshot) -> Vio
 # checked first: nothing a writer declares is looked at under a kind it may not claim.
 REJECTS: tuple[Check, ...] = (
     writer_authority,
+    set_kind_authority,
     set_size,
     class_allowed,
     body_size,

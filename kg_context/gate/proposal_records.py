@@ -22,6 +22,7 @@ from kg_context.vocabulary import Outcome, ProposalStatus
 __all__ = [
     "Submission",
     "decision_from_record",
+    "declared_operators",
     "declared_version",
     "parse_pending",
     "proposal_row",
@@ -86,6 +87,17 @@ def declared_version(text: str) -> str | None:
     except tomllib.TOMLDecodeError:
         return None
     return value if isinstance(value, str) else None
+
+
+def declared_operators(text: str) -> list[str]:
+    """The ``[authority] operators`` a TOML text declares, where it parses (the gate validates
+    the rest): the ids whose registration a constitution change reads."""
+    try:
+        authority = tomllib.loads(text).get("authority")
+    except tomllib.TOMLDecodeError:
+        return []
+    named = authority.get("operators") if isinstance(authority, dict) else None
+    return [w for w in named if isinstance(w, str)] if isinstance(named, list) else []
 
 
 def decision_from_record(row: Record) -> Decision | None:

@@ -5,7 +5,10 @@ proposals that share a declared target or a dependency inside the constitution's
 of submissions), or that a writer grouped under one set id. A proposal with neither a set id nor
 a target cannot be placed and is rejected. A proposal without a set id joins what it shares a
 target or dependency with; two explicit set ids are never merged (each is what its writer
-grouped), so explicit sets sharing a target are decided one after the other, in order. Whether
+grouped), so explicit sets sharing a target are decided one after the other, in order. A
+compaction proposal (the czar's) joins nothing by target or dependency: its set is the czar's
+alone, so no pending proposal of another writer can ride in it or sink it (a set is all or
+nothing). Whether
 splitting a change across sets evades a set-level invariant is the gate's FRAGMENTATION predicate
 (``fragmentation``), evaluated over ratified sets too, not a matter of being pending together.
 """
@@ -18,6 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from kg_context.gate.contracts import Proposal
+from kg_context.vocabulary import SetKind
 
 __all__ = ["ClosedSet", "Construction", "construct_sets", "implicit_set_id"]
 
@@ -53,12 +57,19 @@ class _UnionFind:
     def __init__(self, placed: list[Proposal]) -> None:
         self.parent = list(range(len(placed)))
         self.explicit: list[str | None] = [p.set_id for p in placed]
+        # Compaction proposals join only their own set id (``join``).
+        self.sealed = [p.kind is SetKind.COMPACTION for p in placed]
 
     def find(self, i: int) -> int:
         while self.parent[i] != i:
             self.parent[i] = self.parent[self.parent[i]]
             i = self.parent[i]
         return i
+
+    def join(self, a: int, b: int) -> None:
+        """Union by a shared target or dependency: never into or out of a compaction set."""
+        if not (self.sealed[a] or self.sealed[b]):
+            self.union(a, b)
 
     def union(self, a: int, b: int) -> None:
         ra, rb = self.find(a), self.find(b)
@@ -99,12 +110,12 @@ def construct_sets(pending: list[Proposal], window: int) -> Construction:
     for members in by_target.values():
         for a, b in itertools.pairwise(members):
             if abs(a - b) < window:
-                uf.union(a, b)
+                uf.join(a, b)
     for i, proposal in enumerate(placed):
         for entry_id in _dependencies(proposal):
             j = producers.get(entry_id)
             if j is not None and j != i and abs(i - j) < window:
-                uf.union(j, i)
+                uf.join(j, i)
 
     groups: dict[int, list[int]] = defaultdict(list)
     for i in range(len(placed)):

@@ -107,7 +107,8 @@ class ClaimFacts:
 @dataclass(frozen=True, slots=True)
 class SetFootprint:
     """A ratified set as the fragment group sees it: what it declared and whom it descends from
-    (the window sets it depends on, transitively)."""
+    (the window sets it depends on, transitively), and the entries its new entries declare an
+    edge to (``dependencies``: what fragments share besides a target)."""
 
     id: str
     seq: int
@@ -116,6 +117,7 @@ class SetFootprint:
     fanout: int
     entries: int
     lineage: frozenset[str]
+    dependencies: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)

@@ -25,10 +25,11 @@ from typing import Any
 
 from kg_context.db.executor import QueryExecutor, Record, Transaction
 from kg_context.errors import InputValidationError, QueryError, StateError
+from kg_context.gate.authority import refuse_reserved_id
 from kg_context.gate.constitution import Constitution
+from kg_context.gate.constitution_change import ConstitutionChange, change_constitution
 from kg_context.gate.contracts import Proposal
-from kg_context.gate.decision import Decision, evaluate, evaluate_constitution
-from kg_context.gate.index_entries import count_index_tokens
+from kg_context.gate.decision import Decision, evaluate
 from kg_context.gate.isolation import (
     IsolationSteps,
     Pending,
@@ -39,11 +40,9 @@ from kg_context.gate.isolation import (
 from kg_context.gate.proposal_records import (
     Submission,
     decision_from_record,
-    declared_version,
     parse_pending,
     proposal_row,
     submissions,
-    submit_in,
 )
 from kg_context.gate.set_constructor import ClosedSet, construct_sets, implicit_set_id
 from kg_context.gate.snapshot import BoundaryState, Snapshot
@@ -92,6 +91,7 @@ class GateStore:
         # record stays the truth).
         self._submitted: OrderedDict[tuple[str, str], Proposal] = OrderedDict()
         self._submitted_cap = 20_000
+        self._seal_ledger = seal_ledger
         self._write = partial(write_plan, default_lease=default_lease_sets, seal=seal_ledger)
 
     @property
@@ -126,6 +126,7 @@ class GateStore:
                 )
             if digests.setdefault(proposal.id, proposal.digest()) != proposal.digest():
                 raise InputValidationError(f"proposal id {proposal.id} appears twice, differently")
+            refuse_reserved_id(proposal)
         for p in proposals:
             self._submitted[(boundary_id, p.id)] = p
             self._submitted.move_to_end((boundary_id, p.id))
@@ -213,14 +214,30 @@ class GateStore:
         """Decide again sets chosen inside the locked transaction (operator resolution)."""
 
         def work(tx: Transaction) -> list[Decision]:
-            boundary = lock_boundary(tx, boundary_id)
-            pending = Pending(closed_sets(tx), [], [], False)
-            decisions = self._decide(tx, boundary, pending, gateway_id, waive, redecide=True)
-            if extra_writes is not None:
-                extra_writes(tx, decisions)
-            return decisions
+            return self.redecide_in(tx, boundary_id, gateway_id, closed_sets, waive, extra_writes)
 
         return self._executor.write_tx(work)
+
+    def redecide_in(
+        self,
+        tx: Transaction,
+        boundary_id: str,
+        gateway_id: str,
+        closed_sets: Callable[[Transaction], list[ClosedSet]],
+        waive: frozenset[str],
+        extra_writes: Callable[[Transaction, list[Decision]], None] | None,
+        under: Constitution | None = None,
+    ) -> list[Decision]:
+        """``decide_sets`` inside the caller's transaction; ``under``: the constitution when
+        that transaction ratified it (the registry reads committed versions only)."""
+        boundary = lock_boundary(tx, boundary_id)
+        pending = Pending(closed_sets(tx), [], [], False)
+        decisions = self._decide(
+            tx, boundary, pending, gateway_id, waive, redecide=True, under=under
+        )
+        if extra_writes is not None:
+            extra_writes(tx, decisions)
+        return decisions
 
     def _pending(self, tx: Transaction, boundary: BoundaryState) -> Pending:
         """The boundary's pending proposals (up to the batch limit), closed into sets."""
@@ -258,7 +275,7 @@ class GateStore:
                 f"boundary {boundary_id} does not exist; open it with engine.boundary()"
             )
         found = submissions(opened.submitted, digests, boundary_id) if prepared else []
-        if not replays_close and not any(s.new for s in found):
+        if prepared is not None and not replays_close and not any(s.new for s in found):
             return [], False, found  # decided before: the record has its decision
         boundary = opened.boundary
         pending = self._closed_sets(tx, boundary, opened.pending)
@@ -279,10 +296,11 @@ class GateStore:
         waive: frozenset[str],
         *,
         redecide: bool = False,
+        under: Constitution | None = None,
     ) -> list[Decision]:
         if pending.empty:
             return []
-        constitution = self._constitution_for(boundary.constitution_version)
+        constitution = under or self._constitution_for(boundary.constitution_version)
         expected_seq = boundary.seq  # evaluate advances the in-memory state
         sets = pending.sets
         unplaced_ids = tuple(implicit_set_id([p.id]) for p in pending.unplaced)
@@ -350,46 +368,25 @@ class GateStore:
 
     def commit_constitution(self, proposal: Proposal, gateway_id: str) -> Decision:
         """Record and decide a constitution change in one locked transaction."""
+        return self._executor.write_tx(
+            lambda tx: self.change_constitution_in(tx, proposal, gateway_id).decision
+        )
 
-        def work(tx: Transaction) -> Decision:
-            boundary = lock_boundary(tx, proposal.boundary_id)
-            recorded = submit_in(tx, proposal, now_iso())
-            if recorded is not None:
-                return recorded
-            current = self._constitution_for(boundary.constitution_version)
-            expected_seq = boundary.seq
-            snapshot = Snapshot(boundary=boundary)
-            text_version = declared_version(proposal.entries[0].body)
-            rows = tx.run("constitution/get", version=text_version) if text_version else []
-            decision, plan, proposed = evaluate_constitution(
-                proposal,
-                snapshot,
-                current,
-                rows[0]["sha256"] if rows else None,
-                now=now_iso(),
-                gateway_id=gateway_id,
-            )
-            if proposed is not None:
-                tx.run(
-                    "constitution/ensure",
-                    version=proposed.version,
-                    sha256=proposed.sha256,
-                    rules=proposed.text,
-                    now=now_iso(),
-                    by=proposal.writer_id,
-                    czars=list(proposed.authority.czars),
-                    operators=list(proposed.authority.operators),
-                )
-                tx.run(
-                    "constitution/adopt_for_boundary",
-                    boundary_id=boundary.id,
-                    version=proposed.version,
-                )
-            count_index_tokens(plan, self._count_tokens)
-            self._write(tx, boundary, plan, expected_seq)
-            return decision
-
-        return self._executor.write_tx(work)
+    def change_constitution_in(
+        self, tx: Transaction, proposal: Proposal, gateway_id: str
+    ) -> ConstitutionChange:
+        """``commit_constitution`` inside the caller's transaction (an operator's amendment that
+        resolves a halt decides the halted set in the same one: ``redecide_in``)."""
+        return change_constitution(
+            tx,
+            proposal,
+            gateway_id=gateway_id,
+            now=now_iso(),
+            constitution_for=self._constitution_for,
+            count_tokens=self._count_tokens,
+            default_lease=self._default_lease,
+            seal=self._seal_ledger,
+        )
 
     # -- reading decisions back -----------------------------------------------------------------
     def decision_for(self, boundary_id: str, proposal_id: str) -> Decision | None:

@@ -38,6 +38,7 @@ __all__ = [
     "load_snapshot",
     "lock_boundary",
     "open_batch",
+    "registered_writers",
     "write_plan",
 ]
 
@@ -141,6 +142,14 @@ def load_snapshot(
         entry_ids.update(proposal.foundational)
     set_ids = [c.set_id for c in sets]
     targets = sorted({t for closed in sets for t in closed.targets})
+    depends = sorted(
+        {
+            r
+            for p in (p for c in sets for p in c.proposals)
+            for e in p.entries
+            for r in e.references()
+        }
+    )
     window = constitution.window.sets
     state = tx.run(
         "gate/load_snapshot",
@@ -152,7 +161,8 @@ def load_snapshot(
         receipt_ids=sorted(receipt_ids),
         foreign=[{"boundary_id": b, "entry_id": e} for b, e in sorted(foreign)],
         targets=targets,
-        from_seq=boundary.seq + 1 - window if window and targets else _NO_WINDOW,
+        dependencies=depends,
+        from_seq=boundary.seq + 1 - window if window and (targets or depends) else _NO_WINDOW,
         taken_ids=sorted({*set_ids, *extra_set_ids}),
     )[0]
     snapshot = Snapshot(boundary=boundary)
@@ -189,6 +199,7 @@ def _fill_context(snapshot: Snapshot, context: dict[str, Any]) -> None:
                 fanout=int(f["fanout"]),
                 entries=int(f["entry_count"]),
                 lineage=frozenset(f["lineage"]),
+                dependencies=frozenset(f["dependencies"]),
             )
             for f in context["recent_sets"]
         ),
@@ -253,6 +264,12 @@ def load_claims(
             superseded_unexecuted=bool(row["superseded_unexecuted"]),
             default_superseded=bool(row["default_superseded"]),
         )
+
+
+def registered_writers(tx: Transaction, boundary_id: str, writer_ids: set[str]) -> dict[str, str]:
+    """The kind each of ``writer_ids`` registered with in the boundary (unregistered: absent)."""
+    rows = tx.run("gate/registered_writers", boundary_id=boundary_id, writer_ids=sorted(writer_ids))
+    return {row["id"]: row["kind"] for row in rows}
 
 
 def write_plan(

@@ -69,6 +69,7 @@ class CzarReport:
             "interfaces": [e["id"] for e in p.interfaces],
             "expired_leases": len(p.expired_leases),
             "skipped_own": p.skipped_own,
+            "held": p.held,
             "unclear": p.unclear,
             "warning": p.warning,
             "trigger": self.trigger.value,

@@ -12,6 +12,7 @@
    (``retired`` where the status machine allows it, else only out of the window); reachable
    standing entries that are out of the window come back in; resident entries that are not
    standing leave the window;
+   what a standing entry that stays holds by a hard edge stays in (``held``, ``window_guard``);
 5. interfaces: for an entry leaving (or already out of) the window that dependents which stay
    hold through soft edges with ``needs``, one ``:Interface`` entry holding only those
    properties, ``DERIVED_FROM`` and ``SUMMARIZES`` the original.
@@ -41,7 +42,7 @@ from kg_context.gate.snapshot import own_work
 from kg_context.gate.status_machine import is_legal
 from kg_context.residency.interfaces import plan_interfaces
 from kg_context.residency.reachability import Reachability, boundary_clock, compute_reachable
-from kg_context.residency.window_guard import guard_window
+from kg_context.residency.window_guard import guard_window, keep_hard_held
 from kg_context.settings import ResidencySettings
 from kg_context.vocabulary import (
     STANDING_STATUSES,
@@ -72,6 +73,7 @@ class CzarPlan:
     unclear: list[str] = field(default_factory=list)
     # What the czar cannot decide, proposed as its own set so the gate halts it to the operator.
     unclear_transitions: list[Transition] = field(default_factory=list)
+    held: list[str] = field(default_factory=list)  # kept in: a staying entry holds it (hard)
     # Set when the guard kept a window this plan would have emptied (``window_guard``).
     warning: str | None = None
     work: int = 0  # the boundary's work seq (the lease clock) the plan was read at
@@ -120,13 +122,8 @@ class CzarPlan:
         for n, (transitions, entries) in enumerate(chunks):
             if not transitions and not entries:
                 continue
-            body = json.dumps(
-                {
-                    "t": [t.model_dump(mode="json") for t in transitions],
-                    "e": entries,
-                },
-                sort_keys=True,
-            )
+            moved = [t.model_dump(mode="json") for t in transitions]
+            body = json.dumps({"t": moved, "e": entries}, sort_keys=True)
             digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
             pid = f"{self.boundary_id}/czar/{self.czar_id}/{self.seq}/{n}-{digest}"
             retired = sum(1 for t in transitions if t.to is EntryStatus.RETIRED)
@@ -140,7 +137,7 @@ class CzarPlan:
                         "set_id": pid,
                         "kind": SetKind.COMPACTION.value,
                         "entries": entries,
-                        "transitions": [t.model_dump(mode="json") for t in transitions],
+                        "transitions": moved,
                         # Only what the id names (the seq, the transitions and the interfaces):
                         # two czars planning the same compaction at one seq (the cadence in a
                         # writer's process, a manual run elsewhere) submit the same proposal,
@@ -256,6 +253,7 @@ def _plan(
     expired_into = _plan_expired_leases(executor, planner, settings)
     reach = compute_reachable(executor, boundary_id, constitution, work=work, settings=settings)
     _plan_residency(planner, reach, expired_into, constitution)
+    plan.held = keep_hard_held(executor, boundary_id, planner.planned)
     roots = constitution_roots(constitution)  # the guard first: what it keeps may be unclear
     plan.warning = guard_window(executor, boundary_id, planner.entries, planner.planned, roots)
     planner.finish()

@@ -8,6 +8,11 @@ retirements (case ``UNREACHABLE``: the only ones that follow from the roots rath
 declaration), keeps every declared move (executed supersession, superseded by default, entries
 whose status is no longer standing), and records a warning with the reason on the plan. The
 warning lands on the run's ``:CzarReport`` and is shown by ``stats``, ``brief`` and the CLI.
+
+``keep_hard_held``: an entry the plan would take out of the window stays in while a standing
+entry that stays holds it through a hard REQUIRES edge (the gate's ``residency_hold`` would halt
+the whole compaction set over it): what one team pins in another team's boundary stays, and the
+rest of the compaction goes ahead.
 """
 
 from __future__ import annotations
@@ -17,9 +22,9 @@ from collections.abc import Mapping
 from kg_context.db.executor import Record
 from kg_context.db.reader import Reader
 from kg_context.gate.contracts import Transition
-from kg_context.vocabulary import STANDING_STATUSES, JustificationCase, as_values
+from kg_context.vocabulary import NOT_STANDING, STANDING_STATUSES, JustificationCase, as_values
 
-__all__ = ["guard_window"]
+__all__ = ["guard_window", "keep_hard_held"]
 
 
 def _window_after(entries: Mapping[str, Record], planned: Mapping[str, Transition]) -> set[str]:
@@ -76,3 +81,36 @@ def guard_window(
         f"({len(unreachable)} of {len(before)} resident entries, {standing} standing); "
         f"{_reason(reader, boundary_id, entries, roots)}"
     )
+
+
+def keep_hard_held(reader: Reader, boundary_id: str, planned: dict[str, Transition]) -> list[str]:
+    """Drop from ``planned`` every move out of the window of an entry a standing entry that
+    stays holds through a hard REQUIRES edge (a holder of another boundary always stays; one of
+    this boundary stays unless the plan takes it out too), until nothing more changes. Returns
+    the entries kept, sorted."""
+    leaving = {
+        k
+        for k, t in planned.items()
+        if t.resident is False or (t.to is not None and t.to in NOT_STANDING)
+    }
+    if not leaving:
+        return []
+    rows = reader.read(
+        "czar/hard_holders",
+        boundary_id=boundary_id,
+        entry_ids=sorted(leaving),
+        standing=as_values(STANDING_STATUSES),
+    )
+    holders = {r["id"]: [(h["boundary_id"], h["id"]) for h in r["holders"]] for r in rows}
+    held: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for entry_id in sorted(leaving & holders.keys()):
+            if any(b != boundary_id or h not in leaving for b, h in holders[entry_id]):
+                leaving.discard(entry_id)
+                held.add(entry_id)
+                changed = True
+    for entry_id in held:
+        del planned[entry_id]
+    return sorted(held)

@@ -254,6 +254,14 @@ class ReasonCode(StrEnum):
     # a named operator, or on an entry that is not standing in the boundary
     FOUNDATIONAL_MARK = "FOUNDATIONAL_MARK"
     UNDECLARED_CLASS = "UNDECLARED_CLASS"  # neither built in nor declared by [classes.<name>]
+    # a set kind the writer may not declare (compaction: the named czar's; constitution: the
+    # operator's constitution change, never an ordinary set)
+    SET_KIND = "SET_KIND"
+    # a proposal or set id in a namespace the gate reserves (the czar's compaction sets,
+    # constitution changes), refused before anything is recorded
+    RESERVED_ID = "RESERVED_ID"
+    # a constitution change that would leave no registered operator writer it names
+    NO_OPERATOR = "NO_OPERATOR"
     # halts
     FRAGMENTATION = "FRAGMENTATION"
     SUPERSESSION_TARGET = "SUPERSESSION_TARGET"

@@ -2,8 +2,9 @@
 
 Set-level invariants (the fan-out and the entries per set) are evaluated over a set's fragment
 group: the set plus every set ratified within the last ``[window] sets`` seqs, or earlier in the
-same batch, that shares a declared target and a writer with it and is not an ancestor of it in an
-ordered sequence. Sending slowly does not evade the rule; building in order is not a fragment.
+same batch, that shares a declared target with it (or, where either declares none, a
+dependency), whoever wrote it, and is not an ancestor of it in an ordered sequence. Sending
+slowly does not evade the rule; building in order is not a fragment.
 """
 
 from __future__ import annotations
@@ -69,16 +70,20 @@ def test_sending_slowly_does_not_evade_fragmentation(engine: Any, boundary_id: s
     assert "8 edges" in (second.detail or "")
 
 
-def test_other_writers_and_small_sets_sharing_a_target_are_not_fragments(
+def test_small_sets_sharing_a_target_are_not_fragments_and_other_writers_halves_are(
     engine: Any, boundary_id: str
 ) -> None:
-    """Co-pending explicit sets are no longer halted merely for sharing a target."""
+    """Co-pending explicit sets are not halted merely for sharing a target; two halves over the
+    limit together are fragments whoever wrote them."""
     team = _narrow(engine, boundary_id)
     base = _base(team, boundary_id)
     other_writer = team.commit_many(
         [_half(boundary_id, "mig", base, writer="w1"), _half(boundary_id, "q", base, writer="w2")]
     )
-    assert [d.outcome for d in other_writer] == ["commit", "commit"]
+    assert [(d.outcome, d.reason_code) for d in other_writer] == [
+        ("commit", None),
+        ("halt", "FRAGMENTATION"),
+    ]
     small = team.commit_many(
         [
             proposal(boundary_id, entry(key="x"), set_id=f"{boundary_id}/x", targets=["db"]),

@@ -412,6 +412,9 @@ def test_a_root_with_20000_descendants_walks_in_pages_and_commits_in_linked_sets
                     for child in chunk
                 ],
                 set_id=f"{b}-set{start}",
+                # Each set says what it touches: a set without a target is evaluated with every
+                # set sharing a dependency (the root, a level-1 entry) for fragmentation.
+                targets=[f"load-{start}"],
             )
         )
     for start in range(0, len(proposals), 250):

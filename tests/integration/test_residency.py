@@ -171,9 +171,11 @@ def test_a_newer_reference_renews_a_lease(engine: Any, boundary_id: str) -> None
     assert run_czar(team).decisions == ()
 
 
-def test_czar_halts_when_a_standing_entry_holds_the_retiree_by_a_hard_edge(
+def test_czar_leaves_what_a_standing_entry_holds_by_a_hard_edge_and_the_gate_halts_it(
     engine: Any, boundary_id: str
 ) -> None:
+    """The czar plans around a hold (the held entry stays in the window, nothing halts); a czar
+    set that would retire it anyway halts HARD_DEPENDENCY at the gate."""
     team = engine.boundary(boundary_id)
     base, holder = f"{boundary_id}-base", f"{boundary_id}-holder"
     _commit(team, boundary_id, _fact("base", "the base", id=base))
@@ -191,9 +193,28 @@ def test_czar_halts_when_a_standing_entry_holds_the_retiree_by_a_hard_edge(
         transitions=[{"entry_id": holder, "resident": False, "reason": "not needed now"}],
     )
     report = run_czar(team)
-    (decision,) = report.decisions
-    assert (decision.outcome, decision.reason_code) == ("halt", "HARD_DEPENDENCY")
-    assert holder in (decision.detail or "")
+    assert report.plan.held == [base] and report.decisions == ()
+    forced = team.commit(
+        {
+            "id": f"{boundary_id}-retire-held",
+            "boundary_id": boundary_id,
+            "writer_id": "czar",
+            "writer_kind": "czar",
+            "kind": "compaction",
+            "targets": ["t"],
+            "transitions": [
+                {
+                    "entry_id": base,
+                    "to": "retired",
+                    "resident": False,
+                    "reason": "unreachable from roots",
+                    "case": "UNREACHABLE",
+                }
+            ],
+        }
+    )
+    assert (forced.outcome, forced.reason_code) == ("halt", "HARD_DEPENDENCY")
+    assert holder in (forced.detail or "")
     entries = _entries(engine, boundary_id)
     assert (entries[base]["status"], entries[base]["resident"]) == ("live", True)
 

@@ -30,6 +30,8 @@ from typing import Any
 
 import pytest
 
+from kg_context.errors import ReservedIdError
+from kg_context.gate.authority import refuse_reserved_id
 from kg_context.gate.constitution import (
     AuthorityRule,
     Constitution,
@@ -67,6 +69,7 @@ from kg_context.gate.predicates import (
     non_standing_dependency,
     provenance_required,
     residency_hold,
+    set_kind_authority,
     set_size,
     supersession_target,
     transitions_legal,
@@ -134,6 +137,18 @@ def _proposal(
         **fields,
     }
     return Proposal.model_validate(data)
+
+
+def _of_kind(
+    set_kind: str,
+    writer: str,
+    writer_kind: str,
+    *entries: dict[str, Any],
+    transitions: Sequence[dict[str, Any]] = (),
+) -> Proposal:
+    """A proposal declaring the set kind ``set_kind`` (``_proposal``'s ``kind`` is the writer's)."""
+    base = _proposal(*entries, writer=writer, kind=writer_kind, transitions=transitions)
+    return Proposal.model_validate({**base.model_dump(by_alias=True), "kind": set_kind})
 
 
 def _move(entry_id: str, to: str | None = None, **change: Any) -> dict[str, Any]:
@@ -270,6 +285,22 @@ _FRAGMENT: dict[str, Any] = {
     "states": _BASES,
     "rules": _rules(density=DensityRule(max_set_fanout=3)),
     "recent_sets": (_footprint(fanout=2),),
+}
+# The same fragment recorded with the entries it declared edges to.
+_SHARING: dict[str, Any] = {
+    **_FRAGMENT,
+    "recent_sets": (
+        SetFootprint(
+            "S-earlier",
+            7,
+            frozenset({"t"}),
+            frozenset({"w-1"}),
+            2,
+            1,
+            frozenset(),
+            frozenset({"base2"}),
+        ),
+    ),
 }
 _HOLDER = _state("holder")
 _HELD = _state("base", hard_held_by=("holder",))
@@ -500,11 +531,21 @@ ROWS: list[Row] = [
     ),
     # -- halts ------------------------------------------------------------------------------
     Row(
-        "a set and a ratified fragment (one target, one writer) over the fan-out together",
+        "a set and a ratified fragment (one target) over the fan-out together",
         ReasonCode.FRAGMENTATION,
         fragmentation,
-        S(_proposal(_entry("a", requires=_REQ_BASE2)), **_FRAGMENT),
         S(_proposal(_entry("a", requires=_REQ_BASE2), writer="w-2"), **_FRAGMENT),
+        S(_proposal(_entry("a", requires=_REQ_BASE2), targets=["elsewhere"]), **_FRAGMENT),
+    ),
+    Row(
+        "a set without a target and a fragment sharing its dependencies",
+        ReasonCode.FRAGMENTATION,
+        fragmentation,
+        S(_proposal(_entry("a", requires=_REQ_BASE2), set_id="S2", targets=[]), **_SHARING),
+        S(
+            _proposal(_entry("a", requires=_on("base") + _on("base3")), set_id="S2", targets=[]),
+            **{**_SHARING, "states": (*_BASES, _state("base3"))},
+        ),
     ),
     Row(
         "a set and a fragment over limits.max_entries_per_set together",
@@ -702,6 +743,23 @@ ROWS: list[Row] = [
         writer_authority,
         S(_proposal(_entry("s", "scratch"), kind="tool"), rules=_AGENTS_ONLY),
         S(_proposal(_entry("s", "scratch"), kind="tool"), rules=_AGENTS_ONLY, writers=_TOOL),
+    ),
+    Row(
+        "a compaction set declared by a writer that is not a czar",
+        ReasonCode.SET_KIND,
+        set_kind_authority,
+        S(_of_kind("compaction", "w-1", "agent", _entry("a"))),
+        S(
+            _of_kind("compaction", CZAR, "czar", transitions=[_window_out("base")]),
+            states=_RETIRED,
+        ),
+    ),
+    Row(
+        "a constitution set outside an operator's constitution change",
+        ReasonCode.SET_KIND,
+        set_kind_authority,
+        S(_of_kind("constitution", "operator", "operator", _entry("a"))),
+        S(_of_kind("state", "operator", "operator", _entry("a"))),
     ),
     Row(
         "a foundational mark declared by a writer that is not an operator",
@@ -1065,6 +1123,21 @@ CONSTITUTION_CASES = [
         recorded_sha="0" * 64,
     ),
     ConstitutionCase(
+        "no operator named",
+        ReasonCode.NO_OPERATOR,
+        text=_NEXT_TEXT.replace('operators = ["operator"]', "operators = []"),
+    ),
+    ConstitutionCase(
+        "only an operator no writer registered holds",
+        ReasonCode.NO_OPERATOR,
+        text=_NEXT_TEXT.replace('operators = ["operator"]', 'operators = ["op-2"]'),
+    ),
+    ConstitutionCase(
+        "the proposing operator kept beside a new one",
+        None,
+        text=_NEXT_TEXT.replace('operators = ["operator"]', 'operators = ["operator", "op-2"]'),
+    ),
+    ConstitutionCase(
         "a recorded version with the same text",
         None,
         recorded_sha=parse_constitution(_NEXT_TEXT).sha256,
@@ -1151,7 +1224,24 @@ def test_write_failed_trips_for_a_set_that_cannot_be_written_and_an_unreadable_p
 def test_every_reason_code_is_covered() -> None:
     covered = {r.code for r in ROWS} | {c.code for c in CONSTITUTION_CASES if c.code}
     covered |= {ReasonCode.NO_PLACEMENT, ReasonCode.SET_ID_TAKEN, ReasonCode.WRITE_FAILED}
+    covered |= {ReasonCode.RESERVED_ID}  # test_reserved_ids_are_refused_before_recording
     assert covered == set(ReasonCode)
+
+
+def test_reserved_ids_are_refused_before_recording() -> None:
+    czar_id = f"{B}/czar/{CZAR}/3/0-abc"
+    for squat in (
+        _proposal(_entry("a"), id=czar_id),
+        _proposal(_entry("a"), set_id=czar_id),
+        _proposal(_entry("a"), writer=f"{CZAR}/3", kind="czar", id=czar_id),
+        _proposal(_entry("a"), id=f"{B}/constitution/0123"),
+    ):
+        with pytest.raises(ReservedIdError) as refused:
+            refuse_reserved_id(squat)
+        assert ReasonCode(refused.value.reason_code) is ReasonCode.RESERVED_ID
+        assert refused.value.taken_id in (squat.id, squat.set_id)
+    refuse_reserved_id(_czar(_window_out("base")).model_copy(update={"id": czar_id}))
+    refuse_reserved_id(_proposal(_entry("a"), id=f"{B}/czarina/1"))
 
 
 # -- lease renewals a commit plans (gate/leases.py) ------------------------------------------------

@@ -124,3 +124,22 @@ def test_gate_decisions_are_deterministic() -> None:
         return decisions, plan.entries, plan.receipts
 
     assert run() == run()
+
+
+def test_a_compaction_set_joins_nothing_by_target_or_dependency() -> None:
+    """A writer's pending proposal that references the interface the czar's set creates (or
+    shares a target with it) is a set of its own: it can neither ride in nor sink the czar's."""
+    czar = _p(
+        entry(cls="interface", id="iface", derived_from=[{"entry_id": "old"}]),
+        writer_id="czar",
+        writer_kind="czar",
+        set_id="czar-set",
+        targets=["t"],
+        kind="compaction",
+    )
+    rider = _p(entry(id="r", requires=[{"entry_id": "iface"}]), targets=["t"])
+    built = construct_sets([czar, rider], 256)
+    assert [[p.id for p in s.proposals] for s in built.sets] == [[czar.id], [rider.id]]
+    state = _p(entry(id="s", requires=[{"entry_id": "iface"}]), targets=["t"])
+    plain = _p(entry(id="iface2"), targets=["t"])
+    assert len(construct_sets([plain, state], 256).sets) == 1  # the neighbour: joined
