@@ -14,6 +14,9 @@ never leaked as bare ``neo4j`` exceptions::
     │   └── SchemaError               the database's schema is not this kg-context's (apply it)
     ├── StateError                    the record is not in a state that allows the request
     ├── AuthorizationError            an operator act by an id the constitution does not name
+    │   └── OperatorActRefused        ... or on a subject it cannot apply to (RefusalError too)
+    ├── InputValidationError ─ InputRefused   refused input with a reason code (RefusalError too)
+    ├── RefusalError                  a refusal with a typed reason code and a suggested fix
     ├── LocalServerError              provisioning, starting or stopping the local Neo4j failed
     └── EmbeddingError                the embedding model cannot be loaded or used
 
@@ -31,10 +34,13 @@ __all__ = [
     "DatabaseError",
     "DatabaseUnavailableError",
     "EmbeddingError",
+    "InputRefused",
     "InputValidationError",
     "KgContextError",
     "LocalServerError",
+    "OperatorActRefused",
     "QueryError",
+    "RefusalError",
     "SchemaError",
     "StateError",
     "field_path",
@@ -91,6 +97,25 @@ class StateError(KgContextError):
 class AuthorizationError(KgContextError):
     """An act reserved to the operators (or czars) a boundary's constitution names, asked by an
     id it does not name; nothing was written."""
+
+
+class RefusalError(KgContextError):
+    """A refusal with a typed reason (``code``, e.g. ``WRITER_REVOKED``) and the fix it suggests
+    (``fix``); nothing was written."""
+
+    def __init__(self, message: str, *, code: str, fix: str) -> None:
+        super().__init__(f"{message} [{code}]; {fix}")
+        self.code = code
+        self.fix = fix
+
+
+class OperatorActRefused(RefusalError, AuthorizationError):
+    """An operator act refused: asked by an id that is no operator, or on a subject it cannot
+    apply to."""
+
+
+class InputRefused(RefusalError, InputValidationError):
+    """Input refused at the edge before anything is written, with a typed reason."""
 
 
 class LocalServerError(KgContextError):

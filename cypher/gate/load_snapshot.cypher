@@ -8,7 +8,9 @@
 //   the receipt's boundary); the entries of other boundaries it references by name; the
 //   ratified sets of the fragment window (from $from_seq) that share a declared target with it;
 //   and which of $taken_ids (its set ids, and the implicit ids of proposals it could not place)
-//   already name a recorded set.
+//   already name a recorded set;
+// - the operators' revocations that name the batch's writers (in this boundary) or the adoption
+//   receipts it cites (in the receipt's own boundary).
 CALL {
   UNWIND $entry_ids AS entry_id
   MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
@@ -68,4 +70,12 @@ CALL {
   MATCH (s:Set {boundary_id: $boundary_id, id: set_id})
   RETURN collect(s.id) AS taken
 }
-RETURN entries, halted_sets, writers, adoptions, foreign, recent_sets, taken
+CALL {
+  MATCH (r:RevocationReceipt)
+  WHERE (r.subject_kind = 'writer' AND r.boundary_id = $boundary_id
+         AND r.subject_id IN $writer_ids)
+     OR (r.subject_kind = 'adoption' AND r.subject_id IN $receipt_ids)
+  RETURN collect({kind: r.subject_kind, id: r.subject_id, receipt_id: r.id, seq: r.seq,
+                  by: r.operator_id, boundary_id: r.boundary_id}) AS revoked
+}
+RETURN entries, halted_sets, writers, adoptions, foreign, recent_sets, taken, revoked

@@ -32,6 +32,7 @@ from kg_context.cli.common import (
 from kg_context.cli.database import db_app, neo4j_app, schema_app, up
 from kg_context.cli.operators import adopt_cmd, constitution_app, halts_app
 from kg_context.cli.residency import register as register_residency
+from kg_context.cli.revocations import revoke_app
 from kg_context.errors import KgContextError
 
 __all__ = ["app", "main"]
@@ -49,6 +50,7 @@ app.add_typer(schema_app, name="schema")
 app.add_typer(constitution_app, name="constitution")
 app.add_typer(halts_app, name="halts")
 app.command("adopt")(adopt_cmd)
+app.add_typer(revoke_app, name="revoke")
 register_residency(app)  # czar run, window, why, stats, brief, recall
 app.add_typer(cli_history.history_app, name="history")
 app.add_typer(audit_app, name="audit")
