@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from kg_context.cli import history as cli_history
+from kg_context.cli import revalidation  # noqa: F401  (adds halts at-risk and halts revalidate)
 from kg_context.cli.attention import attention_app
 from kg_context.cli.audits import audit_app
 from kg_context.cli.common import (

@@ -67,6 +67,12 @@ class Boundary:
         # Optional post-commit hook (the czar every N commits): called with the decisions of
         # each commit/commit_many/close that ratified something; never re-entered.
         self.after_commit: Callable[[Boundary, list[Decision]], None] | None = None
+        # Optional hook after a ratified constitution change, called with (this boundary, the old
+        # constitution, the new one, the operator): the engine puts at risk what depended on a
+        # class the change dropped.
+        self.after_constitution: (
+            Callable[[Boundary, Constitution, Constitution, str], object] | None
+        ) = None
         self._in_hook = False
 
     @property
@@ -142,8 +148,13 @@ class Boundary:
         require_operator(
             self._executor, self._constitution_for, self.id, writer_id, "constitution change"
         )
+        before = self.constitution()
         proposal = constitution_proposal(self.id, writer_id, text, reason, writer_kind)
-        return self._store.commit_constitution(proposal, self.gateway_id)
+        decision = self._store.commit_constitution(proposal, self.gateway_id)
+        hook = self.after_constitution
+        if hook is not None and decision.outcome == "commit":
+            hook(self, before, self.constitution(), writer_id)
+        return decision
 
     def revoke(
         self,
