@@ -29,6 +29,7 @@ from kg_context.db.executor import Neo4jExecutor, QueryExecutor, RetryCounts, Tr
 from kg_context.engine import BoundaryHandle, Engine
 from kg_context.errors import (
     AuthenticationError,
+    AuthorityRefused,
     AuthorizationError,
     CatalogError,
     ConfigurationError,
@@ -90,6 +91,7 @@ __all__ = [
     "AttentionScore",
     "AttentionSettings",
     "AuthenticationError",
+    "AuthorityRefused",
     "AuthorizationError",
     "BlastRadius",
     "Boundary",

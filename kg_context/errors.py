@@ -14,7 +14,8 @@ never leaked as bare ``neo4j`` exceptions::
     │   └── SchemaError               the database's schema is not this kg-context's (apply it)
     ├── StateError                    the record is not in a state that allows the request
     ├── AuthorizationError            an operator act by an id the constitution does not name
-    │   └── OperatorActRefused        ... or on a subject it cannot apply to (RefusalError too)
+    │   └── AuthorityRefused          ... the graph gives no authority (RefusalError too)
+    │       └── OperatorActRefused    an operator act by a non-operator, or on a wrong subject
     ├── InputValidationError ─ InputRefused   refused input with a reason code (RefusalError too)
     ├── RefusalError                  a refusal with a typed reason code and a suggested fix
     ├── LocalServerError              provisioning, starting or stopping the local Neo4j failed
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 __all__ = [
     "AuthenticationError",
+    "AuthorityRefused",
     "AuthorizationError",
     "CatalogError",
     "ConfigurationError",
@@ -109,7 +111,12 @@ class RefusalError(KgContextError):
         self.fix = fix
 
 
-class OperatorActRefused(RefusalError, AuthorizationError):
+class AuthorityRefused(RefusalError, AuthorizationError):
+    """An act refused because the graph does not give the asker that authority (e.g. a wave
+    naming a specialist another writer registered)."""
+
+
+class OperatorActRefused(AuthorityRefused):
     """An operator act refused: asked by an id that is no operator, or on a subject it cannot
     apply to."""
 

@@ -10,9 +10,9 @@ the leases of the edges into an entry of its boundary when one of its entries
 Only a standing use renews: a new entry that stands in the window on its own, of a root class or
 required (transitively) by one in the same set (``standing_uses``). A failed attempt
 (``explored``) and a throwaway derivation nothing holds (the czar retires it as unreachable) are
-kept in the record and renew nothing. Renewal restarts the edge's own lease from the renewing set's work seq
-(``gate/write_plan``'s renewals decide in the graph which edges they extend, and record each
-renewal as a ``:LeaseRenewal``).
+kept in the record and renew nothing. Renewal restarts the edge's own lease from the renewing
+set's work seq (``gate/write_plan``'s renewals decide in the graph which edges they extend,
+and record each renewal as a ``:LeaseRenewal``).
 What a writer says in text never renews anything; only the declarations the gate ratified do.
 Compaction sets and the czar's sets renew nothing (the czar's interfaces are derived from what
 they summarize, and that is not reasoning that used it).
