@@ -217,8 +217,7 @@ class AttentionSettings(BaseSettings):
     # Misses with zero hits after broadcasts before the mismatch guard fires (seed condition).
     mismatch_misses: int = Field(default=3, ge=1)
     strict: bool = Field(default=False, validation_alias="KG_CONTEXT_GWT_STRICT")
-    # Bounds of one wave, refused (WAVE_TOO_LARGE) before anything is encoded or written: how many
-    # specialist outputs, how many UTF-8 bytes one output's text, and the query and every text.
+    # A wave's bounds (outputs, UTF-8 bytes of one, of all with the query): else WAVE_TOO_LARGE
     max_wave_outputs: int = Field(default=64, ge=1, le=10_000)
     max_output_bytes: int = Field(default=131_072, ge=1)
     max_wave_bytes: int = Field(default=262_144, ge=1)
