@@ -33,7 +33,7 @@ from kg_context.gate.boundary import Boundary
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import EntryProposal, Proposal, Transition
 from kg_context.gate.decision import Decision
-from kg_context.gate.halts import Halts
+from kg_context.gate.halts import Halts, Resolution
 from kg_context.gate.store import GateStore
 from kg_context.record.invalidation import invalidate
 from kg_context.vocabulary import (
@@ -41,6 +41,7 @@ from kg_context.vocabulary import (
     EntryStatus,
     JustificationCase,
     ReasonCode,
+    ResolutionKind,
     SetKind,
     WriterKind,
     as_values,
@@ -247,6 +248,28 @@ class OperatorHalts(Halts):
             operator_id=operator_id,
             reason=reason,
         )
+
+    def resolve(
+        self,
+        halt_id: str,
+        resolution: ResolutionKind | str,
+        *,
+        operator_id: str,
+        reason: str,
+        amendment: str | None = None,
+    ) -> Resolution:
+        """``Halts.resolve``; an amendment that drops a root or declared class then puts what
+        depended on it at risk, as a constitution change proposed directly does."""
+        boundary_id = self.show(halt_id).halt["boundary_id"]
+        before = self._boundary_for(boundary_id).constitution()
+        done = super().resolve(
+            halt_id, resolution, operator_id=operator_id, reason=reason, amendment=amendment
+        )
+        changed = done.constitution_decision
+        if changed is not None and changed.outcome == "commit":
+            team = self._boundary_for(boundary_id)
+            dropped_classes_at_risk(team, before, team.constitution(), operator_id)
+        return done
 
     def _executor_of(self, boundary_id: str) -> QueryExecutor:
         return self._boundary_for(boundary_id).executor

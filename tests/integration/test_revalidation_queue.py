@@ -136,6 +136,30 @@ def test_a_constitution_change_that_drops_a_root_class_puts_its_dependents_at_ri
     assert engine.halts.figures(boundary_id).resolved == 1
 
 
+def test_an_amendment_that_drops_a_root_class_puts_its_dependents_at_risk_too(
+    engine: Any, boundary_id: str
+) -> None:
+    team = engine.boundary(boundary_id)
+    goal = f"{boundary_id}/goal"
+    team.commit(proposal(boundary_id, entry(cls="goal", key="goal", id=goal)))
+    held = team.commit(proposal(boundary_id, entry(verse="global", key="weather")))
+    assert (held.outcome, held.reason_code) == ("halt", "VERSE_ADOPTION")
+    amended = constitution_variant(
+        "3-no-goal-no-adoption",
+        (
+            'classes = ["goal", "constraint", "decision", "obligation", "plan", "pin"]',
+            'classes = ["constraint", "decision", "obligation", "plan", "pin"]',
+        ),
+        ('adoption_required_for = ["global"]', "adoption_required_for = []"),
+    )
+    done = engine.halts.resolve(
+        held.halt_id, "amend", operator_id="operator", reason="r", amendment=amended.text
+    )
+    assert done.decision is not None and done.decision.outcome == "commit"
+    assert _status(engine, boundary_id, goal) == "at_risk"
+    assert [i.entry_id for i in engine.halts.at_risk(boundary_id)] == [goal]
+
+
 def test_the_queue_from_the_cli(engine: Any, boundary_id: str) -> None:
     from kg_context.cli.app import app
 
