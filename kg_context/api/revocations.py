@@ -14,7 +14,7 @@ from kg_context.api.deps import BoundaryId, body_spec, existing, json_body
 from kg_context.api.problems import responses
 from kg_context.gate.revocation import Revocation, RevocationSubject
 
-__all__ = ["RevocationIn", "RevocationOut", "router"]
+__all__ = ["RevocationIn", "router"]
 
 router = APIRouter()
 Reader = Annotated[Principal, Depends(require(Scope.READER))]
@@ -33,37 +33,9 @@ class RevocationIn(BaseModel):
     reason: str = Field(min_length=1, max_length=2000)
 
 
-class RevocationOut(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    id: str
-    boundary_id: str
-    subject: RevocationSubject
-    subject_id: str
-    operator_id: str
-    reason: str
-    at: str
-    seq: int
-    constitution_version: str
-
-    @classmethod
-    def of(cls, revocation: Revocation) -> RevocationOut:
-        return cls(
-            id=revocation.id,
-            boundary_id=revocation.boundary_id,
-            subject=revocation.subject,
-            subject_id=revocation.subject_id,
-            operator_id=revocation.operator_id,
-            reason=revocation.reason,
-            at=revocation.at,
-            seq=revocation.seq,
-            constitution_version=revocation.constitution_version,
-        )
-
-
 @router.post(
     "/boundaries/{boundary_id}/revocations",
-    response_model=RevocationOut,
+    response_model=Revocation,
     tags=["revocations"],
     responses=responses(403, 404, 409, 413, 422),
     openapi_extra=body_spec(RevocationIn),
@@ -74,22 +46,19 @@ def revoke(
     boundary_id: BoundaryId,
     principal: Operator,
     body: Annotated[RevocationIn, Depends(json_body(RevocationIn))],
-) -> RevocationOut:
+) -> Revocation:
     team = existing(request, boundary_id)
-    done = team.revoke(
+    return team.revoke(
         body.subject, body.subject_id, operator_id=principal.writer_id, reason=body.reason
     )
-    return RevocationOut.of(done)
 
 
 @router.get(
     "/boundaries/{boundary_id}/revocations",
-    response_model=list[RevocationOut],
+    response_model=list[Revocation],
     tags=["revocations"],
     responses=responses(403, 404),
     summary="The boundary's revocations, oldest first",
 )
-def revocations(
-    request: Request, boundary_id: BoundaryId, principal: Reader
-) -> list[RevocationOut]:
-    return [RevocationOut.of(r) for r in existing(request, boundary_id).revocations()]
+def revocations(request: Request, boundary_id: BoundaryId, principal: Reader) -> list[Revocation]:
+    return existing(request, boundary_id).revocations()

@@ -1204,6 +1204,17 @@ def test_a_work_set_plans_renewals_by_reference_and_use_and_a_failed_attempt_ren
     assert sorted(got) == [("r", "base", "live_reference", 1), ("u", "base", "use", 1)]
 
 
+def test_only_a_standing_use_renews_a_lease() -> None:
+    """A scratch derivation nothing holds renews nothing; one a root-class entry of its set
+    requires (transitively) does."""
+    loose = _entry("loose", "scratch", derived_from=_support_on("base"))
+    held = _entry("held", "scratch", derived_from=_support_on("base"))
+    middle = _entry("mid", "scratch", requires=_soft_on("held"))
+    root = _entry("root", requires=_soft_on("mid"))
+    assert _renewals(_proposal(loose)) == []
+    assert sorted(_renewals(_proposal(loose, held, middle, root))) == [("held", "base", "use", 1)]
+
+
 def test_a_compaction_set_renews_nothing_and_does_not_advance_the_work_clock() -> None:
     czar = _czar(_window_out("base"))
     scenario = S(czar, states=(_state("base", "superseded"),))
