@@ -52,6 +52,7 @@ def test_an_invalidation_walk_opens_an_item_per_at_risk_entry_the_operator_resol
     )
     figures = engine.halts.figures(boundary_id)
     assert (figures.opened, figures.resolved, figures.open) == (3, 0, 3)
+    assert team.brief(since_seq=0).revalidation["open"] == 3
 
     a, b, c = (f"{boundary_id}/{n}" for n in ("a", "b", "c"))
     with pytest.raises(OperatorActRefused) as refused:

@@ -49,6 +49,11 @@ def test_a_revoked_writer_is_refused_with_a_typed_reason(engine: Any, boundary_i
     listed = engine.run_audit("revocations", boundary_id=boundary_id).rows
     assert [(r["subject_id"], r["revokes"]) for r in listed] == [("mallory", ["Writer"])]
     assert engine.run_audit("revoked_writer_sets", boundary_id=boundary_id).rows == []
+    briefing = team.brief(since_seq=0)
+    assert [(r["subject"], r["subject_id"]) for r in briefing.revocations] == [
+        ("writer", "mallory")
+    ]
+    assert "writer mallory by operator: leaked key" in briefing.render()
     with pytest.raises(StateError, match="revoked already"):
         team.revoke("writer", "mallory", operator_id="operator", reason="again")
 
