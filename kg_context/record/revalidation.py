@@ -306,7 +306,8 @@ def dropped_classes_at_risk(
             "ontology/dependents", ids=moved, boundary_id=boundary.id, standing=standing
         )
     ]
-    set_id = f"{boundary.id}/constitution-drop/{new.version}"
+    seq = int(boundary.state()["seq"])
+    set_id = f"{boundary.id}/constitution-drop/{new.version}/{seq}"
     change_id = f"{set_id}#change"
     what = f"constitution {old.version} -> {new.version} drops {', '.join(dropped)}"
     transitions = tuple(
