@@ -177,15 +177,17 @@ def resolve_at_risk(
             code=ReasonCode.NOT_OPERATOR.value,
             fix="ask an operator the boundary's constitution names to resolve it",
         )
-    open_items = [i for i in at_risk_queue(boundary.executor, boundary.id, limit=10_000) if i.open]
-    item = next((i for i in open_items if i.entry_id == entry_id), None)
-    if item is None or item.status != EntryStatus.AT_RISK:
+    rows = boundary.executor.read(
+        "revalidation/open_item", boundary_id=boundary.id, entry_id=entry_id
+    )
+    if not rows or rows[0]["status"] != EntryStatus.AT_RISK:
         raise StateError(f"{entry_id} has no open at-risk item in boundary {boundary.id}")
+    opened_by, failed_ancestors = rows[0]["opened_by"], tuple(rows[0]["failed_ancestors"])
     if chosen is AtRiskAction.CONFIRM:
         blast = invalidate(boundary, entry_id, reason=reason, writer_id=operator_id)
         return AtRiskResolution(entry_id, chosen, blast.decision)
     to = EntryStatus.REVALIDATED if chosen is AtRiskAction.REVALIDATE else EntryStatus.RETIRED
-    identity = f"{entry_id}\n{chosen}\n{item.opened_by}\n{operator_id}"
+    identity = f"{entry_id}\n{chosen}\n{opened_by}\n{operator_id}"
     set_id = f"{boundary.id}/revalidation/{hashlib.sha256(identity.encode()).hexdigest()[:16]}"
     proposal = Proposal(
         id=set_id,
@@ -199,10 +201,10 @@ def resolve_at_risk(
                 to=to,
                 resident=False if to is EntryStatus.RETIRED else None,
                 reason=f"at-risk {chosen.value}: {reason}"[:2000],
-                justification=(f"at risk since set {item.opened_by}",),
+                justification=(f"at risk since set {opened_by}",),
             ),
         ),
-        revalidates=item.failed_ancestors if to is EntryStatus.REVALIDATED else (),
+        revalidates=failed_ancestors if to is EntryStatus.REVALIDATED else (),
         summary=f"operator {chosen.value}s at-risk {entry_id}: {reason}"[:2000],
     )
     return AtRiskResolution(entry_id, chosen, boundary.commit(proposal))
