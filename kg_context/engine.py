@@ -11,7 +11,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from types import TracebackType
 from typing import Any
 
 import neo4j
@@ -40,6 +39,7 @@ from kg_context.record.audits import AuditResult, audit_library, invariants, run
 from kg_context.record.briefing import Brief, brief
 from kg_context.record.invalidation import BlastRadius, challenge, invalidate
 from kg_context.record.observability import ObservabilityReport, audit
+from kg_context.record.revalidation import OperatorHalts, dropped_classes_at_risk
 from kg_context.record.search import RecordHit
 from kg_context.residency.czar import CzarReport, every_n_commits, run_czar
 from kg_context.residency.metrics import BoundaryStats, Overview, overview, stats
@@ -168,6 +168,7 @@ class Engine:
         )
         if every := self.settings.residency.czar_every_commits:
             handle.after_commit = every_n_commits(every)
+        handle.after_constitution = dropped_classes_at_risk
         return handle
 
     def _ensure(
@@ -236,9 +237,13 @@ class Engine:
         )
 
     @property
-    def halts(self) -> Halts:
-        """The operator's view of halts: list, show, resolve."""
-        return Halts(self.executor, self._gate_store)
+    def halts(self) -> OperatorHalts:
+        """The operator's queue: halts (list, show, resolve) and at-risk entries (``at_risk``,
+        ``figures``, ``resolve_at_risk``)."""
+        return OperatorHalts(self.executor, self._gate_store, self._existing)
+
+    def _existing(self, boundary_id: str) -> BoundaryHandle:
+        return self.boundary(boundary_id, create=False)
 
     def run_audit(
         self,
@@ -294,12 +299,7 @@ class Engine:
     def __enter__(self) -> Engine:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 

@@ -14,7 +14,11 @@ never leaked as bare ``neo4j`` exceptions::
     │   └── SchemaError               the database's schema is not this kg-context's (apply it)
     ├── StateError                    the record is not in a state that allows the request
     ├── AuthorizationError            an operator act by an id the constitution does not name
-    │   └── ReservedIdError           a proposal or set id in a namespace reserved to the gate
+    │   ├── ReservedIdError           a proposal or set id in a namespace reserved to the gate
+    │   └── AuthorityRefused          ... the graph gives no authority (RefusalError too)
+    │       └── OperatorActRefused    an operator act by a non-operator, or on a wrong subject
+    ├── InputValidationError ─ InputRefused   refused input with a reason code (RefusalError too)
+    ├── RefusalError                  a refusal with a typed reason code and a suggested fix
     ├── LocalServerError              provisioning, starting or stopping the local Neo4j failed
     └── EmbeddingError                the embedding model cannot be loaded or used
 
@@ -26,16 +30,20 @@ from __future__ import annotations
 
 __all__ = [
     "AuthenticationError",
+    "AuthorityRefused",
     "AuthorizationError",
     "CatalogError",
     "ConfigurationError",
     "DatabaseError",
     "DatabaseUnavailableError",
     "EmbeddingError",
+    "InputRefused",
     "InputValidationError",
     "KgContextError",
     "LocalServerError",
+    "OperatorActRefused",
     "QueryError",
+    "RefusalError",
     "ReservedIdError",
     "SchemaError",
     "StateError",
@@ -109,6 +117,30 @@ class ReservedIdError(AuthorizationError):
         self.proposal_id = proposal_id
         self.taken_id = taken_id
         self.writer_id = writer_id
+
+
+class RefusalError(KgContextError):
+    """A refusal with a typed reason (``code``, e.g. ``WRITER_REVOKED``) and the fix it suggests
+    (``fix``); nothing was written."""
+
+    def __init__(self, message: str, *, code: str, fix: str) -> None:
+        super().__init__(f"{message} [{code}]; {fix}")
+        self.code = code
+        self.fix = fix
+
+
+class AuthorityRefused(RefusalError, AuthorizationError):
+    """An act refused because the graph does not give the asker that authority (e.g. a wave
+    naming a specialist another writer registered)."""
+
+
+class OperatorActRefused(AuthorityRefused):
+    """An operator act refused: asked by an id that is no operator, or on a subject it cannot
+    apply to."""
+
+
+class InputRefused(RefusalError, InputValidationError):
+    """Input refused at the edge before anything is written, with a typed reason."""
 
 
 class LocalServerError(KgContextError):

@@ -217,6 +217,10 @@ class AttentionSettings(BaseSettings):
     # Misses with zero hits after broadcasts before the mismatch guard fires (seed condition).
     mismatch_misses: int = Field(default=3, ge=1)
     strict: bool = Field(default=False, validation_alias="KG_CONTEXT_GWT_STRICT")
+    # A wave's bounds (outputs, UTF-8 bytes of one, of all with the query): else WAVE_TOO_LARGE
+    max_wave_outputs: int = Field(default=64, ge=1, le=10_000)
+    max_output_bytes: int = Field(default=131_072, ge=1)
+    max_wave_bytes: int = Field(default=262_144, ge=1)
 
     @model_validator(mode="after")
     def _weights_sum_to_one(self) -> AttentionSettings:

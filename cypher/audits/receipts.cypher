@@ -1,6 +1,7 @@
 // Question: Every receipt of a boundary with the seed-003 family it belongs to (gateway_review,
 //   state_commit_receipt, state_rejection_receipt, verse_adoption_receipt): the receipts FOR
-//   its sets and FOR the boundary itself (its founding constitution, adoptions), in order.
+//   its sets and FOR the boundary itself (its founding constitution, adoptions,
+//   revocations), in order.
 //   Receipts written before `family` was recorded get it from their kind (the same mapping as
 //   ReceiptKind.family; tests/unit/test_receipt_families.py keeps the two equal).
 // Parameters:
@@ -23,6 +24,7 @@ WITH r, coalesce(r.family, CASE r.kind
                              WHEN 'rejection' THEN 'state_rejection_receipt'
                              WHEN 'halt' THEN 'state_rejection_receipt'
                              WHEN 'adoption' THEN 'verse_adoption_receipt'
+                             WHEN 'revocation' THEN 'state_commit_receipt'
                            END) AS family
 WHERE $family IS NULL OR family = $family
 RETURN r.id AS id, r.kind AS kind, family, r.set_id AS set_id, r.at AS at,

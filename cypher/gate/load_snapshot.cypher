@@ -10,7 +10,9 @@
 //   ($targets) or a dependency ($dependencies: the entries its new entries declare edges to)
 //   with it, whoever wrote them;
 //   and which of $taken_ids (its set ids, and the implicit ids of proposals it could not place)
-//   already name a recorded set.
+//   already name a recorded set;
+// - the operators' revocations that name the batch's writers (in this boundary) or the adoption
+//   receipts it cites (in the receipt's own boundary).
 // Each cited adoption receipt is locked before its uses are counted (setting the label it has: a
 // write lock that changes nothing), in id order ($receipt_ids is sorted): the uses of a receipt
 // are counted and spent under its own lock, whichever boundary cites it, so two boundaries
@@ -79,4 +81,12 @@ CALL {
   MATCH (s:Set {boundary_id: $boundary_id, id: set_id})
   RETURN collect(s.id) AS taken
 }
-RETURN entries, halted_sets, writers, adoptions, foreign, recent_sets, taken
+CALL {
+  MATCH (r:RevocationReceipt)
+  WHERE (r.subject_kind = 'writer' AND r.boundary_id = $boundary_id
+         AND r.subject_id IN $writer_ids)
+     OR (r.subject_kind = 'adoption' AND r.subject_id IN $receipt_ids)
+  RETURN collect({kind: r.subject_kind, id: r.subject_id, receipt_id: r.id, seq: r.seq,
+                  by: r.operator_id, boundary_id: r.boundary_id}) AS revoked
+}
+RETURN entries, halted_sets, writers, adoptions, foreign, recent_sets, taken, revoked

@@ -18,7 +18,7 @@ from fastapi import Depends, FastAPI
 from pydantic import BaseModel
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from kg_context.api import boundaries, history, operations
+from kg_context.api import boundaries, history, operations, revocations
 from kg_context.api.auth import TokenTable
 from kg_context.api.deps import known_query_only
 from kg_context.api.metrics import Metrics
@@ -136,6 +136,7 @@ def create_app(
     app.include_router(boundaries.router)
     app.include_router(history.router)
     app.include_router(operations.router)
+    app.include_router(revocations.router)
     app.add_middleware(_BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(_Latency, metrics=app.state.metrics)
     _problem_schema(app)

@@ -31,7 +31,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 
 from kg_context.api.problems import ProblemError
-from kg_context.errors import ConfigurationError
+from kg_context.errors import ConfigurationError, StateError
 from kg_context.settings import ApiSettings
 from kg_context.vocabulary import WriterKind
 
@@ -154,9 +154,20 @@ class TokenTable:
 _CHALLENGE = {"WWW-Authenticate": "Bearer"}
 
 
+def _revoked(request: Request, boundary_id: str, token: str) -> bool:
+    """Whether an operator of the boundary revoked this token (a revocation receipt naming its
+    sha256); a boundary that does not exist has revoked nothing."""
+    try:
+        team = request.app.state.engine.boundary(boundary_id, create=False)
+    except StateError:
+        return False
+    revoked: bool = team.credential_revoked(hashlib.sha256(token.encode("utf-8")).hexdigest())
+    return revoked
+
+
 def require(scope: Scope) -> Callable[..., Principal]:
     """A dependency: the request's principal, if its token has ``scope`` (or more) and reaches
-    the path's boundary; otherwise a 401 or 403 problem."""
+    the path's boundary and was not revoked there; otherwise a 401 or 403 problem."""
 
     def dependency(
         request: Request,
@@ -177,6 +188,12 @@ def require(scope: Scope) -> Callable[..., Principal]:
         boundary_id = request.path_params.get("boundary_id")
         if isinstance(boundary_id, str) and not principal.reaches(boundary_id):
             raise ProblemError(403, "forbidden", f"this token does not reach {boundary_id}")
+        if isinstance(boundary_id, str) and _revoked(request, boundary_id, credentials.credentials):
+            raise ProblemError(
+                403,
+                "credential-revoked",
+                f"an operator of {boundary_id} revoked this token there; use another credential",
+            )
         return principal
 
     return dependency

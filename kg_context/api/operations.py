@@ -62,7 +62,9 @@ def broadcast(
 ) -> WaveOut:
     team = existing(request, boundary_id)
     sink = StampedSink(team, principal)
-    attention = WorkspaceAttention(engine_of(request), boundary_id=boundary_id, sink=sink)
+    attention = WorkspaceAttention(
+        engine_of(request), boundary_id=boundary_id, sink=sink, writer_id=principal.writer_id
+    )
     outputs = {
         sid: out if isinstance(out, str) else out.model_dump(exclude_none=True)
         for sid, out in body.outputs.items()

@@ -46,6 +46,7 @@ _URN = "urn:kg-context:problem:"
 TITLES: dict[str, str] = {
     "unauthenticated": "Missing or unknown bearer token",
     "forbidden": "The token may not do this",
+    "credential-revoked": "An operator revoked this token for this boundary",
     "identity-mismatch": "The body claims another writer than the token's",
     "not-found": "No such thing",
     "method-not-allowed": "Method not allowed",

@@ -39,6 +39,7 @@ from kg_context.attention.models import (
     WinnerFate,
     WinnerOutcome,
 )
+from kg_context.attention.ownership import check_wave_size, claim_specialists
 from kg_context.attention.scoring import beta_mean, parse_outputs, rank, select, wave_reason
 from kg_context.attention.store import AttentionStore
 from kg_context.attention.telemetry import (
@@ -118,6 +119,11 @@ class WorkspaceAttention:
     ``engine.boundary(boundary_id)`` unless a ``sink`` is given. Without either, waves are
     recorded (ProposalNodes) but winners are not proposed, and their outcomes stay pending.
 
+    ``writer_id`` names the writer whose waves these are (the API passes its token's): in the
+    boundary, each specialist belongs to the writer that first named it, and a wave naming
+    another writer's specialist is refused before anything is written
+    (``attention.ownership``).
+
     ``scope`` (default: the settings', ``boundary``) says what scores and track records are
     read from: the specialist's proposals in ``boundary_id`` only, or (``global``) in every
     boundary. The boundary scope needs a ``boundary_id``; without one, ask for ``global``.
@@ -132,6 +138,7 @@ class WorkspaceAttention:
         settings: AttentionSettings | None = None,
         embedder: Embeds | None = None,
         scope: AttentionScope | str | None = None,
+        writer_id: str | None = None,
     ) -> None:
         # An engine's settings were read once when it was constructed: use those; only an
         # executor-carrier without settings (a test double) reads the environment here.
@@ -144,6 +151,9 @@ class WorkspaceAttention:
             engine_settings.embedding if engine_settings else None
         )
         self._store = AttentionStore(engine.executor)
+        self._executor = engine.executor
+        # The writer whose waves these are: its specialists are bound to it in the boundary.
+        self.writer_id = writer_id
         if sink is not None and boundary_id is None:
             raise ConfigurationError("an insight sink needs the boundary_id its proposals go to")
         if sink is None and boundary_id is not None:
@@ -183,6 +193,11 @@ class WorkspaceAttention:
         parsed = parse_outputs(outputs, self.settings.default_confidence)
         if not parsed:
             return []
+        check_wave_size(query, parsed, self.settings)
+        if self.writer_id is not None and self.boundary_id is not None:
+            claim_specialists(
+                self._executor, self.boundary_id, self.writer_id, [o.specialist_id for o in parsed]
+            )
         vectors = self._encoder().encode([query, *(o.text for o in parsed)])
         specialist_ids = [o.specialist_id for o in parsed]
         counts = self._store.outcome_counts(

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from kg_context.cli import history as cli_history
+from kg_context.cli import revalidation  # noqa: F401  (adds halts at-risk and halts revalidate)
 from kg_context.cli.attention import attention_app
 from kg_context.cli.audits import audit_app
 from kg_context.cli.common import (
@@ -32,6 +33,7 @@ from kg_context.cli.common import (
 from kg_context.cli.database import db_app, neo4j_app, schema_app, up
 from kg_context.cli.operators import adopt_cmd, constitution_app, halts_app
 from kg_context.cli.residency import register as register_residency
+from kg_context.cli.revocations import revoke_app
 from kg_context.errors import KgContextError
 
 __all__ = ["app", "main"]
@@ -49,6 +51,7 @@ app.add_typer(schema_app, name="schema")
 app.add_typer(constitution_app, name="constitution")
 app.add_typer(halts_app, name="halts")
 app.command("adopt")(adopt_cmd)
+app.add_typer(revoke_app, name="revoke")
 register_residency(app)  # czar run, window, why, stats, brief, recall
 app.add_typer(cli_history.history_app, name="history")
 app.add_typer(audit_app, name="audit")

@@ -28,6 +28,13 @@ from kg_context.gate.contracts import Proposal, WriterKind, constitution_proposa
 from kg_context.gate.decision import Decision
 from kg_context.gate.ledger_verify import LedgerVerification, verify_ledger
 from kg_context.gate.operator_acts import require_operator
+from kg_context.gate.revocation import (
+    Revocation,
+    RevocationSubject,
+    credential_revoked,
+    revocations,
+    revoke,
+)
 from kg_context.gate.store import GateStore, Submission
 from kg_context.settings import EngineSettings
 
@@ -61,6 +68,12 @@ class Boundary:
         # Optional post-commit hook (the czar every N commits): called with the decisions of
         # each commit/commit_many/close that ratified something; never re-entered.
         self.after_commit: Callable[[Boundary, list[Decision]], None] | None = None
+        # Optional hook after a ratified constitution change, called with (this boundary, the old
+        # constitution, the new one, the operator): the engine puts at risk what depended on a
+        # class the change dropped.
+        self.after_constitution: (
+            Callable[[Boundary, Constitution, Constitution, str], object] | None
+        ) = None
         self._in_hook = False
 
     @property
@@ -136,8 +149,43 @@ class Boundary:
         require_operator(
             self._executor, self._constitution_for, self.id, writer_id, "constitution change"
         )
+        before = self.constitution()
         proposal = constitution_proposal(self.id, writer_id, text, reason, writer_kind)
-        return self._store.commit_constitution(proposal, self.gateway_id)
+        decision = self._store.commit_constitution(proposal, self.gateway_id)
+        hook = self.after_constitution
+        if hook is not None and decision.outcome == "commit":
+            hook(self, before, self.constitution(), writer_id)
+        return decision
+
+    def revoke(
+        self,
+        subject: RevocationSubject | str,
+        subject_id: str,
+        *,
+        operator_id: str,
+        reason: str,
+    ) -> Revocation:
+        """Revoke, as an operator this boundary's constitution names, a writer's registration, an
+        adoption receipt of this boundary, an entry's foundational mark, or an API credential (its
+        sha256): one revocation receipt, written under the boundary's lock
+        (``kg_context.gate.revocation``). Anyone else gets an ``OperatorActRefused``."""
+        return revoke(
+            self._executor,
+            self._constitution_for,
+            self.id,
+            subject,
+            subject_id,
+            operator_id=operator_id,
+            reason=reason,
+        )
+
+    def revocations(self, subject: RevocationSubject | str | None = None) -> list[Revocation]:
+        """This boundary's revocations, oldest first (of one subject kind, where given)."""
+        return revocations(self._executor, self.id, subject)
+
+    def credential_revoked(self, digest: str) -> bool:
+        """Whether an operator of this boundary revoked the API credential with this sha256."""
+        return credential_revoked(self._executor, self.id, digest)
 
     def decision(self, proposal_id: str) -> Decision | None:
         """What the record says was decided for a proposal (``None`` while it is pending)."""

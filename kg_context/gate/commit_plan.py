@@ -66,7 +66,7 @@ def plan_commit(plan: Plan, ctx: Context, view: SetView, passed: list[str]) -> D
     set_row = _plan_set(plan, ctx, view, seq)
     effects = _Effects()
     _plan_entries(plan, ctx, view, seq, effects)
-    plan_renewals(plan, view, seq, boundary.work_seq)
+    plan_renewals(plan, view, seq, boundary.work_seq, ctx.constitution.root_class_names())
     plan_foundational(plan, view, seq, boundary.work_seq)
     _plan_supersessions(plan, ctx, view, seq, effects)
     _plan_transitions(plan, ctx, view, seq, effects)

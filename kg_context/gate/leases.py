@@ -7,16 +7,20 @@ the leases of the edges into an entry of its boundary when one of its entries
 - requires that entry (``live_reference``: a newer committed entry needs it too), or
 - is derived from it (``use``: reasoning that used it; a recall copy is derived from its original).
 
-Only a standing new entry renews (a failed attempt, ``explored``, is kept in the record and
-renews nothing). Renewal restarts the edge's own lease from the renewing set's work seq
-(``gate/write_plan``'s renewals decide in the graph which edges they extend, and record each
-renewal as a ``:LeaseRenewal``).
+Only a standing use renews: a new entry that stands in the window on its own, of a root class or
+required (transitively) by one in the same set (``standing_uses``). A failed attempt
+(``explored``) and a throwaway derivation nothing holds (the czar retires it as unreachable) are
+kept in the record and renew nothing. Renewal restarts the edge's own lease from the renewing
+set's work seq (``gate/write_plan``'s renewals decide in the graph which edges they extend,
+and record each renewal as a ``:LeaseRenewal``).
 What a writer says in text never renews anything; only the declarations the gate ratified do.
 Compaction sets and the czar's sets renew nothing (the czar's interfaces are derived from what
 they summarize, and that is not reasoning that used it).
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection
 
 from kg_context.gate.authority import operator_problem
 from kg_context.gate.constitution import Constitution
@@ -31,7 +35,13 @@ from kg_context.vocabulary import (
     WriterKind,
 )
 
-__all__ = ["foundational_mark", "is_work", "plan_foundational", "plan_renewals"]
+__all__ = [
+    "foundational_mark",
+    "is_work",
+    "plan_foundational",
+    "plan_renewals",
+    "standing_uses",
+]
 
 
 def is_work(view: SetView) -> bool:
@@ -85,16 +95,48 @@ def plan_foundational(plan: Plan, view: SetView, seq: int, work: int) -> None:
             )
 
 
-def plan_renewals(plan: Plan, view: SetView, seq: int, work: int) -> None:
-    """The renewals the commit of ``view`` at ``seq`` (work seq ``work``) causes."""
+def standing_uses(view: SetView, roots: Collection[str]) -> set[str]:
+    """The set's new entries that stand in the window on their own: standing entries of a root
+    class (``roots``), and the new entries they require, transitively, within the set. Only
+    these renew a lease: a throwaway derivation that nothing holds is retired by the czar as
+    unreachable, and what it used must not stay pinned by it."""
+    standing = {
+        entry_id
+        for _, entry_id, _ in view.entries
+        if view.new_status[entry_id] in STANDING_STATUSES
+    }
+    requires = {
+        entry_id: [r.entry_id for r in entry.requires if r.boundary_id is None]
+        for _, entry_id, entry in view.entries
+    }
+    held = [
+        entry_id
+        for _, entry_id, entry in view.entries
+        if entry_id in standing and entry.entry_class in roots
+    ]
+    found = set(held)
+    while held:
+        for target in requires.get(held.pop(), ()):
+            if target in standing and target not in found:
+                found.add(target)
+                held.append(target)
+    return found
+
+
+def plan_renewals(
+    plan: Plan, view: SetView, seq: int, work: int, roots: Collection[str] = ()
+) -> None:
+    """The renewals the commit of ``view`` at ``seq`` (work seq ``work``) causes: by its standing
+    uses only (``standing_uses``; ``roots``: the constitution's root classes)."""
     if not is_work(view):
         return
     set_id = view.closed.set_id
     seen: set[tuple[str, str]] = set()
     own = view.new_ids
+    holding = standing_uses(view, roots)
     for _, entry_id, entry in view.entries:
-        if view.new_status[entry_id] not in STANDING_STATUSES:
-            continue  # a failed attempt (explored) is recorded, and renews nothing
+        if entry_id not in holding:
+            continue  # a failed attempt, or material nothing holds: recorded, renews nothing
         found = [
             (r.entry_id, LeaseRenewalKind.LIVE_REFERENCE)
             for r in entry.requires

@@ -25,6 +25,7 @@ from kg_context.gate.constitution import Constitution
 from kg_context.gate.fragmentation import fragmentation
 from kg_context.gate.graph_shape import cross_boundary, dependency_cycle, non_standing_dependency
 from kg_context.gate.leases import foundational_mark
+from kg_context.gate.revoked import revoked_parties
 from kg_context.gate.snapshot import Snapshot
 from kg_context.gate.status_machine import is_legal
 from kg_context.gate.verdicts import Check, SetView, Violation, halt, reject
@@ -334,6 +335,7 @@ def weak_revalidation(view: SetView, _: Constitution, snapshot: Snapshot) -> Vio
 # checked first: nothing a writer declares is looked at under a kind it may not claim.
 REJECTS: tuple[Check, ...] = (
     writer_authority,
+    revoked_parties,
     set_kind_authority,
     set_size,
     class_allowed,

@@ -14,6 +14,7 @@ __all__ = [
     "BoundaryState",
     "ClaimFacts",
     "EntryState",
+    "Revoked",
     "SetFootprint",
     "Snapshot",
     "own_work",
@@ -95,6 +96,17 @@ class AdoptionState:
 
 
 @dataclass(frozen=True, slots=True)
+class Revoked:
+    """An operator's revocation receipt as the gate reads it: which receipt, by whom, at which
+    seq of the boundary that recorded it."""
+
+    receipt_id: str
+    boundary_id: str
+    operator_id: str
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
 class ClaimFacts:
     """What the graph shows, at the seq a czar set commits, about an entry the czar claims a
     pre-authorized case for (read inside the gate transaction, never from the czar's text)."""
@@ -154,6 +166,9 @@ class Snapshot:
     claims: dict[str, ClaimFacts] = field(default_factory=dict)  # entry id -> graph facts
     recent_sets: list[SetFootprint] = field(default_factory=list)
     taken_set_ids: set[str] = field(default_factory=set)
+    # Operators' revocations naming the batch's writers / cited adoption receipts: id -> receipt
+    revoked_writers: dict[str, Revoked] = field(default_factory=dict)
+    revoked_adoptions: dict[str, Revoked] = field(default_factory=dict)
 
     def own(self, entry_id: str) -> EntryState | None:
         """The entry of this boundary with that id (a bare reference), if the record has one."""

@@ -26,6 +26,7 @@ from kg_context.gate.snapshot import (
     BoundaryState,
     ClaimFacts,
     EntryState,
+    Revoked,
     SetFootprint,
     Snapshot,
 )
@@ -206,6 +207,10 @@ def _fill_context(snapshot: Snapshot, context: dict[str, Any]) -> None:
         key=lambda f: f.seq,
     )
     snapshot.taken_set_ids = set(context["taken"])
+    for r in context["revoked"]:
+        found = Revoked(r["receipt_id"], r["boundary_id"], r["by"], int(r["seq"] or 0))
+        into = snapshot.revoked_writers if r["kind"] == "writer" else snapshot.revoked_adoptions
+        into[r["id"]] = found
 
 
 def claimed_entries(closed: ClosedSet) -> list[str]:

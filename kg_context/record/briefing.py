@@ -11,6 +11,7 @@ the boundary's last briefing, 0 when there was none):
 - invalidations and their blast radii (the entries each invalidation set moved, by status);
 - the retention trend: resident tokens / committed tokens at each czar report's seq;
 - the error rates (``kg_context.record.observability.rates``);
+- the operators' revocations (``gate/revocation.py``) and the revalidation queue's figures;
 - the constitution amendments most halts suggest (``kg_context.record.amendments``, over every
   decided halt of the boundary, not only this briefing's: a recurring class is suggested until a
   ratified constitution covers it; the full amended text is left to ``constitution suggest``).
@@ -22,6 +23,7 @@ so the next one starts where it ended.
 from __future__ import annotations
 
 import uuid
+from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
@@ -29,8 +31,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kg_context.errors import InputValidationError, StateError
 from kg_context.gate.boundary import Boundary
+from kg_context.gate.revocation import revocations
 from kg_context.record.amendments import suggest_amendments
-from kg_context.record.observability import rates
+from kg_context.record.observability import queue_figures, rates
 from kg_context.vocabulary import HaltStatus, SetKind, SetStatus
 
 __all__ = [
@@ -114,6 +117,9 @@ class Brief(_Model):
     retention_trend: list[RetentionPoint]
     error_rates: dict[str, Any]
     amendments: list[dict[str, Any]] = Field(default_factory=list)
+    # Operators' revocations at or after since_seq, and the revalidation queue's figures now.
+    revocations: list[dict[str, Any]] = Field(default_factory=list)
+    revalidation: dict[str, Any] = Field(default_factory=dict)
 
     @property
     def sets_by_outcome(self) -> dict[str, int]:
@@ -166,6 +172,18 @@ class Brief(_Model):
             if isinstance(v, dict) and "denominator" in v
         ]
         lines.append(f"error rates: {', '.join(ratios) or 'none'}")
+        lines.append(f"revocations: {len(self.revocations)}")
+        for rv in self.revocations:
+            lines.append(
+                f"  seq {rv['seq']} {rv['subject']} {rv['subject_id']} by {rv['operator_id']}: "
+                f"{rv['reason']}"
+            )
+        if self.revalidation:
+            q = self.revalidation
+            lines.append(
+                f"at risk (revalidation queue): {q['open']} open, {q['opened']} opened, "
+                f"{q['resolved']} resolved"
+            )
         lines.append("amendments most halts suggest:" if self.amendments else "amendments: none")
         for a in self.amendments:
             lines.append(f"  {a['id']} ({a['count']} halts): {a['fragment'].strip()}")
@@ -238,6 +256,12 @@ def brief(boundary: Boundary, *, since_seq: int | None = None) -> Brief:
     at = datetime.now(UTC).isoformat()
     error_rates = rates(boundary).as_dict()
     amendments = _amendments(boundary)
+    revoked = [
+        {**asdict(r), "subject": r.subject.value}
+        for r in revocations(ex, bid)
+        if r.seq >= since_seq
+    ]
+    queue = queue_figures(ex, bid)
     props = {
         "id": f"{bid}/briefing/{uuid.uuid4().hex[:12]}",
         "since_seq": since_seq,
@@ -262,4 +286,6 @@ def brief(boundary: Boundary, *, since_seq: int | None = None) -> Brief:
         retention_trend=trend,
         error_rates=error_rates,
         amendments=amendments,
+        revocations=revoked,
+        revalidation={**asdict(queue), "open": queue.open},
     )

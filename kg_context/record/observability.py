@@ -44,6 +44,7 @@ from kg_context.db.executor import Record
 from kg_context.errors import StateError
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.status_machine import NEXT_STATUSES
+from kg_context.record.revalidation import QueueFigures, queue_figures
 from kg_context.vocabulary import EntryStatus
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "ErrorRates",
     "FalseRetirement",
     "ObservabilityReport",
+    "QueueFigures",
     "Ratio",
     "Resurrected",
     "Resurrection",
@@ -60,6 +62,7 @@ __all__ = [
     "SupersessionCandidate",
     "audit",
     "nearest_rank",
+    "queue_figures",
     "rates",
 ]
 

@@ -18,7 +18,7 @@ from typing import Any
 from kg_context.db.executor import QueryExecutor
 from kg_context.errors import StateError
 from kg_context.gate.boundary import Boundary
-from kg_context.record.observability import ErrorRates, rates
+from kg_context.record.observability import ErrorRates, QueueFigures, queue_figures, rates
 from kg_context.vocabulary import HaltStatus
 
 __all__ = [
@@ -86,6 +86,8 @@ class BoundaryStats:
     halts_resolved: int
     error_rates: ErrorRates
     czar: CzarActivity
+    # The revalidation queue (at-risk entries an operator works through), beside the halt rate
+    revalidation: QueueFigures
 
     @property
     def retention_ratio(self) -> float | None:
@@ -108,6 +110,7 @@ class BoundaryStats:
             "halt_rate": self.halt_rate,
             "error_rates": self.error_rates.as_dict(),
             "czar": asdict(self.czar),
+            "revalidation": {**asdict(self.revalidation), "open": self.revalidation.open},
         }
 
 
@@ -135,6 +138,7 @@ def stats(boundary: Boundary) -> BoundaryStats:
         halts_resolved=statuses.get(HaltStatus.RESOLVED, 0),
         error_rates=rates(boundary),
         czar=czar_activity(boundary),
+        revalidation=queue_figures(boundary.executor, boundary.id),
     )
 
 

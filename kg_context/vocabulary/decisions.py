@@ -262,6 +262,10 @@ class ReasonCode(StrEnum):
     RESERVED_ID = "RESERVED_ID"
     # a constitution change that would leave no registered operator writer it names
     NO_OPERATOR = "NO_OPERATOR"
+    # an operator revoked the writer's registration in the boundary (a revocation receipt)
+    WRITER_REVOKED = "WRITER_REVOKED"
+    # the set cites an adoption receipt an operator revoked
+    ADOPTION_REVOKED = "ADOPTION_REVOKED"
     # halts
     FRAGMENTATION = "FRAGMENTATION"
     SUPERSESSION_TARGET = "SUPERSESSION_TARGET"
@@ -336,6 +340,7 @@ class ReceiptKind(StrEnum):
     RESOLUTION = "resolution"
     ADOPTION = "adoption"
     CONSTITUTION = "constitution"
+    REVOCATION = "revocation"
 
     @property
     def family(self) -> ReceiptFamily:
@@ -355,6 +360,9 @@ _RECEIPT_FAMILY = {
     # held an effect without mutating state")
     ReceiptKind.HALT: ReceiptFamily.STATE_REJECTION,
     ReceiptKind.ADOPTION: ReceiptFamily.VERSE_ADOPTION,
+    # an operator's revocation of a writer, an adoption receipt, a foundational mark or a
+    # credential: an effect admitted into persistent state (what it revokes is refused after it)
+    ReceiptKind.REVOCATION: ReceiptFamily.STATE_COMMIT,
 }
 
 

@@ -292,6 +292,19 @@ def test_every_endpoint_through_the_real_server(server: Server, engine: Any) -> 
     assert blast["decision"]["outcome"] == "commit"
     assert set(blast["at_risk"]) >= {f"{b}/db-2"} and blast["failed"] == [f"{b}/goal"]
 
+    revoked = _ok(
+        api(
+            "POST",
+            "/boundaries/{boundary_id}/revocations",
+            "operator",
+            path=one,
+            json={"subject": "writer", "subject_id": "bot-gone", "reason": "retired"},
+        )
+    )
+    assert (revoked["subject"], revoked["operator_id"]) == ("writer", "operator")
+    listed = _ok(api("GET", "/boundaries/{boundary_id}/revocations", "reader", path=one))
+    assert [r["id"] for r in listed] == [revoked["id"]]
+
     text = api("GET", "/metrics", "reader").text
     assert re.search(r'kg_context_gate_decisions_total\{outcome="commit"\} [1-9]', text)
     for code in ReasonCode:

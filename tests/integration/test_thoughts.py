@@ -149,7 +149,14 @@ def test_winners_carry_the_gates_decision_and_a_long_loser_is_kept_cut_at_the_bo
     attention = WorkspaceAttention(
         engine,
         boundary_id=boundary_id,
-        settings=AttentionSettings(top_k=1, min_composite=0.0, strict=False),
+        settings=AttentionSettings(
+            top_k=1,
+            min_composite=0.0,
+            strict=False,
+            # bounds an operator raised: the record still keeps an over-long text cut
+            max_output_bytes=2 * THOUGHT_MAX_CHARS,
+            max_wave_bytes=2 * THOUGHT_MAX_CHARS,
+        ),
     )
     result = attention.select_and_broadcast(
         {

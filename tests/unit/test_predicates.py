@@ -78,12 +78,14 @@ from kg_context.gate.predicates import (
     writer_authority,
 )
 from kg_context.gate.refusal import UnreadableProposal
+from kg_context.gate.revoked import revoked_parties
 from kg_context.gate.set_constructor import construct_sets
 from kg_context.gate.snapshot import (
     AdoptionState,
     BoundaryState,
     ClaimFacts,
     EntryState,
+    Revoked,
     SetFootprint,
     Snapshot,
 )
@@ -200,6 +202,8 @@ class Scenario:
     claims: tuple[tuple[str, ClaimFacts], ...] = ()  # what the graph shows for claimed entries
     foreign: tuple[EntryState, ...] = ()  # entries of other boundaries
     recent_sets: tuple[SetFootprint, ...] = ()
+    revoked_writers: tuple[str, ...] = ()  # writer ids an operator revoked
+    revoked_adoptions: tuple[str, ...] = ()  # adoption receipt ids an operator revoked
 
     def snapshot(self) -> Snapshot:
         live = sum(1 for s in self.states if s.live and s.boundary_id == B)
@@ -221,6 +225,12 @@ class Scenario:
             claims=dict(self.claims),
             foreign={(f.boundary_id, f.id): f for f in self.foreign},
             recent_sets=list(self.recent_sets),
+            revoked_writers={
+                w: Revoked(f"{B}/revocation/{w}", B, "op", 3) for w in self.revoked_writers
+            },
+            revoked_adoptions={
+                a: Revoked(f"{B}/revocation/{a}", B, "op", 3) for a in self.revoked_adoptions
+            },
         )
 
     def view(self) -> SetView:
@@ -357,6 +367,20 @@ def _global(key: str) -> Proposal:
 
 ROWS: list[Row] = [
     # -- rejections -------------------------------------------------------------------------
+    Row(
+        "a writer whose registration an operator revoked",
+        ReasonCode.WRITER_REVOKED,
+        revoked_parties,
+        S(_proposal(_entry("a"), writer="w-gone"), revoked_writers=("w-gone",)),
+        S(_proposal(_entry("a"), writer="w-1"), revoked_writers=("w-gone",)),
+    ),
+    Row(
+        "an adoption receipt an operator revoked",
+        ReasonCode.ADOPTION_REVOKED,
+        revoked_parties,
+        S(_proposal(_entry("a"), adoption_receipt_id="adopt-1"), revoked_adoptions=("adopt-1",)),
+        S(_proposal(_entry("a"), adoption_receipt_id="adopt-2"), revoked_adoptions=("adopt-1",)),
+    ),
     Row(
         "set larger than limits.max_entries_per_set",
         ReasonCode.SET_TOO_LARGE,
@@ -1268,6 +1292,17 @@ def test_a_work_set_plans_renewals_by_reference_and_use_and_a_failed_attempt_ren
     inner = _entry("i", requires=_soft_on("r"))  # an entry of the same set renews nothing
     got = _renewals(_proposal(uses, refers, failed, inner))
     assert sorted(got) == [("r", "base", "live_reference", 1), ("u", "base", "use", 1)]
+
+
+def test_only_a_standing_use_renews_a_lease() -> None:
+    """A scratch derivation nothing holds renews nothing; one a root-class entry of its set
+    requires (transitively) does."""
+    loose = _entry("loose", "scratch", derived_from=_support_on("base"))
+    held = _entry("held", "scratch", derived_from=_support_on("base"))
+    middle = _entry("mid", "scratch", requires=_soft_on("held"))
+    root = _entry("root", requires=_soft_on("mid"))
+    assert _renewals(_proposal(loose)) == []
+    assert sorted(_renewals(_proposal(loose, held, middle, root))) == [("held", "base", "use", 1)]
 
 
 def test_a_compaction_set_renews_nothing_and_does_not_advance_the_work_clock() -> None:
