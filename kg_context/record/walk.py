@@ -234,10 +234,17 @@ def _nearest(row: Record, roots: list[str]) -> tuple[dict[str, int], dict[str, s
 
 def _one_read(executor: QueryExecutor, boundary_id: str, roots: list[str], limit: int) -> _Reach:
     """Both statements of the one read, side by side (two read transactions)."""
-    params = {"roots": roots, "boundary_id": boundary_id, "limit": limit}
     with ThreadPoolExecutor(max_workers=1) as pool:
-        essential_rows = pool.submit(executor.read, "invalidation/reach_essential", **params)
-        rows = executor.read("invalidation/reach", **params)
+        essential_rows = pool.submit(
+            executor.read,
+            "invalidation/reach_essential",
+            roots=roots,
+            boundary_id=boundary_id,
+            limit=limit,
+        )
+        rows = executor.read(
+            "invalidation/reach", roots=roots, boundary_id=boundary_id, limit=limit
+        )
         (essential_row,) = essential_rows.result()
     if not rows:
         raise StateError(f"no boundary {boundary_id}")

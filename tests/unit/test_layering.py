@@ -41,9 +41,9 @@ Which imports count:
 - for the cycle rule, only imports that run when the module is imported: module level (including
   class bodies and ``try``/``if`` blocks), not inside functions, not under ``TYPE_CHECKING``.
 
-Size rules: no module of ``kg_context`` over ``MAX_MODULE_LINES`` lines, and no function (or
-method) in ``kg_context/gate/`` over ``MAX_GATE_FUNCTION_LINES`` lines, counted from its ``def``
-line to its last line. The code that breaks a rule today is listed in the ``PENDING_*``
+Size rule: no function (or method) in ``kg_context/gate/`` over ``MAX_GATE_FUNCTION_LINES``
+lines, counted from its ``def`` line to its last line. Modules have no line cap: a module holds
+one concept and is named for it, however long that makes it. The code that breaks a rule today is listed in the ``PENDING_*``
 allowlists below and marked ``xfail(strict=True)``: once the code is fixed the case passes, the
 strict xfail fails, and the entry must be removed. An entry naming code that no longer exists
 fails ``test_allowlists_name_existing_code``.
@@ -110,14 +110,12 @@ CROSS_EDGES: dict[tuple[str, str], str] = {
     ),
 }
 
-MAX_MODULE_LINES = 400
 MAX_GATE_FUNCTION_LINES = 80
 
 # -- what breaks a rule today (remove an entry when its code is fixed) ----------------------------
 PENDING_LAYER_FIXES: dict[str, str] = {}
 PENDING_LAYER_REASON = "issue 9: operations take a Boundary, so nothing below the engine needs it"
 
-PENDING_MODULE_SPLITS: frozenset[str] = frozenset()
 PENDING_FUNCTION_SPLITS: frozenset[str] = frozenset()
 PENDING_SPLIT_REASON = "issue 9: being split by the integrator"
 
@@ -365,14 +363,6 @@ def test_no_import_cycles_at_module_level() -> None:
 
 
 @pytest.mark.parametrize(
-    "module", _marked(sorted(_modules()), PENDING_MODULE_SPLITS, PENDING_SPLIT_REASON)
-)
-def test_no_module_over_the_line_limit(module: str) -> None:
-    lines = len(_modules()[module].read_text(encoding="utf-8").splitlines())
-    assert lines <= MAX_MODULE_LINES, f"{module} has {lines} lines (limit {MAX_MODULE_LINES})"
-
-
-@pytest.mark.parametrize(
     "function", _marked(sorted(_gate_functions()), PENDING_FUNCTION_SPLITS, PENDING_SPLIT_REASON)
 )
 def test_no_gate_function_over_the_line_limit(function: str) -> None:
@@ -396,6 +386,5 @@ def test_allowlists_name_existing_code() -> None:
     """A stale entry (its module or function renamed or removed) must be removed too."""
     modules, functions = set(_modules()), set(_gate_functions())
     assert set(PENDING_LAYER_FIXES) <= modules
-    assert modules >= PENDING_MODULE_SPLITS
     assert functions >= PENDING_FUNCTION_SPLITS
     assert all(a in modules and b in modules for a, b in CROSS_EDGES)
