@@ -19,6 +19,7 @@ modules; docs/architecture.md says the same in words)::
     engine     the composition root             base, text, db, gate, residency, record
     attention  seed 001                         base, text, db, gate.sink, gate.contracts
     cycle      seed 000                         base, text, db, gate.sink, gate.contracts
+    loop       the reference agent loop         base, gate (a boundary is a protocol to it)
     api        the HTTP API (FastAPI)           base, gate, residency, record, engine,
                                                 attention (never db: no Cypher, no executor)
     cli        the command line and the demo    everything above except the package root
@@ -75,6 +76,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "engine": ("kg_context.engine",),
     "attention": ("kg_context.attention",),
     "cycle": ("kg_context.cycle",),
+    "loop": ("kg_context.loop",),
     "api": ("kg_context.api",),
     "cli": ("kg_context.cli",),
     "package": ("kg_context",),
@@ -93,6 +95,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "engine":    ("base", "text", "db", "gate", "residency", "record"),
     "attention": _SIDE_ROOM,
     "cycle":     _SIDE_ROOM,
+    "loop":      ("base", "gate"),
     "api":       ("base", "gate", "residency", "record", "engine", "attention"),
     "cli":       ("base", "text", "db", "gate", "residency", "record", "engine", "attention",
                   "cycle", "api"),
