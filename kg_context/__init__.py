@@ -38,10 +38,13 @@ from kg_context.errors import (
     InputValidationError,
     KgContextError,
     LocalServerError,
+    ModelOutputError,
+    OutputProblem,
     QueryError,
     SchemaError,
     StateError,
 )
+from kg_context.gate.batch import CitedEntry
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.constitution import Constitution, load_constitution, parse_constitution
 from kg_context.gate.contracts import (
@@ -55,6 +58,13 @@ from kg_context.gate.contracts import (
 )
 from kg_context.gate.decision import Decision
 from kg_context.gate.halts import Halts, Resolution
+from kg_context.gate.model_io import (
+    ProposalDraft,
+    commit_model_output,
+    parse_model_output,
+    proposal_schema,
+)
+from kg_context.loop import LoopAttempt, LoopResult, run_agent_loop
 from kg_context.record import history, ontology
 from kg_context.record.invalidation import BlastRadius, challenge, invalidate
 from kg_context.record.observability import ErrorRates, ObservabilityReport
@@ -99,6 +109,7 @@ __all__ = [
     "BusSubscriber",
     "Catalog",
     "CatalogError",
+    "CitedEntry",
     "ConfigurationError",
     "Constitution",
     "CycleResult",
@@ -121,10 +132,15 @@ __all__ = [
     "KgContextError",
     "LocalServerError",
     "LocalServerSettings",
+    "LoopAttempt",
+    "LoopResult",
+    "ModelOutputError",
     "Neo4jExecutor",
     "Neo4jSettings",
     "ObservabilityReport",
+    "OutputProblem",
     "Proposal",
+    "ProposalDraft",
     "Query",
     "QueryError",
     "QueryExecutor",
@@ -152,6 +168,7 @@ __all__ = [
     "admit",
     "audit_errors",
     "challenge",
+    "commit_model_output",
     "default_catalog",
     "embed_pending",
     "error_rates",
@@ -160,12 +177,15 @@ __all__ = [
     "load_constitution",
     "ontology",
     "parse_constitution",
+    "parse_model_output",
     "parse_proposal",
+    "proposal_schema",
     "reachable",
     "recall",
     "register_consensus_operator",
     "reset_workspace_attention_telemetry",
     "resolve_source",
+    "run_agent_loop",
     "run_czar",
     "search_record",
     "stats",

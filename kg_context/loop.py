@@ -24,7 +24,7 @@ from kg_context.gate.decision import Decision
 from kg_context.gate.model_io import commit_model_output, proposal_schema
 from kg_context.vocabulary import EntryClass, Outcome
 
-__all__ = ["Attempt", "LoopBoundary", "LoopResult", "Model", "run_agent_loop"]
+__all__ = ["LoopAttempt", "LoopBoundary", "LoopResult", "Model", "run_agent_loop"]
 
 Model = Callable[[str], str]
 UNPARSEABLE = "unparseable"
@@ -49,7 +49,7 @@ class LoopBoundary(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class Attempt:
+class LoopAttempt:
     """One turn: the prompt, the model's output, what became of it, and the feedback it got.
     ``outcome`` is the gate's (commit, halt, reject) or ``unparseable``; ``problems`` the
     output's problems when unparseable; ``draft`` the decision that kept a losing draft in the
@@ -76,7 +76,7 @@ class LoopResult:
     """A run of the loop: every attempt in order; the last decision; whether it committed."""
 
     run_id: str
-    attempts: tuple[Attempt, ...]
+    attempts: tuple[LoopAttempt, ...]
 
     @property
     def decision(self) -> Decision | None:
@@ -95,7 +95,7 @@ def _prompt(
     context: str,
     task: str,
     boundary_id: str,
-    earlier: list[Attempt],
+    earlier: list[LoopAttempt],
     schema: str | None,
 ) -> str:
     parts = [context.rstrip(), "", "## Task", task.strip(), "", "## How to answer"]
@@ -111,7 +111,7 @@ def _prompt(
 
 
 def _draft_proposal(
-    run_id: str, attempt: Attempt, boundary_id: str, writer_id: str, writer_kind: WriterKind
+    run_id: str, attempt: LoopAttempt, boundary_id: str, writer_id: str, writer_kind: WriterKind
 ) -> dict[str, Any]:
     """A losing draft as a proposal of one explored scratch entry (its own set)."""
     proposal_id = f"{run_id}/{attempt.number}/draft"
@@ -184,7 +184,7 @@ def run_agent_loop(
         raise InputValidationError("max_retries is 0 or more")
     run = run_id or f"{writer_id}/loop-{uuid.uuid4().hex[:12]}"
     schema = json.dumps(proposal_schema(), sort_keys=True) if include_schema else None
-    attempts: list[Attempt] = []
+    attempts: list[LoopAttempt] = []
     for number in range(1, max_retries + 2):
         context = boundary.context(budget_tokens, query=query).text
         prompt = _prompt(context, task, boundary.id, attempts, schema)
@@ -194,12 +194,14 @@ def run_agent_loop(
         outcome, feedback, decision, problems = _decide(
             boundary, output, f"{run}/{number}", writer_id, kind
         )
-        attempt = Attempt(number, prompt, output, outcome, feedback, decision, problems)
+        attempt = LoopAttempt(number, prompt, output, outcome, feedback, decision, problems)
         if outcome == Outcome.COMMIT.value:
             attempts.append(attempt)
             break
         if record_drafts:
             kept = boundary.commit(_draft_proposal(run, attempt, boundary.id, writer_id, kind))
-            attempt = Attempt(number, prompt, output, outcome, feedback, decision, problems, kept)
+            attempt = LoopAttempt(
+                number, prompt, output, outcome, feedback, decision, problems, kept
+            )
         attempts.append(attempt)
     return LoopResult(run, tuple(attempts))

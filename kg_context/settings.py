@@ -32,7 +32,6 @@ __all__ = [
     "EngineSettings",
     "InvalidationSettings",
     "LocalServerSettings",
-    "McpSettings",
     "Neo4jSettings",
     "ResidencySettings",
     "SchemaSettings",
@@ -329,18 +328,6 @@ class ApiSettings(BaseSettings):
     metrics_max_boundaries: int = Field(default=1000, ge=0, le=1_000_000)
     # The Retry-After a 503 (the database does not answer) carries, in seconds.
     retry_after_s: int = Field(default=5, ge=1, le=3600)
-
-
-class McpSettings(BaseSettings):
-    """The MCP server (``kg-context mcp``, ``KG_CONTEXT_MCP_*``): the token it runs as over stdio
-    (one of the HTTP API's tokens: same table, same identities and scopes), and where it listens
-    over streamable HTTP (there every request brings its own bearer token)."""
-
-    model_config = SettingsConfigDict(env_prefix="KG_CONTEXT_MCP_", env_file=".env", extra="ignore")
-
-    token: SecretStr | None = None
-    host: str = "127.0.0.1"
-    port: int = Field(default=8788, ge=1, le=65535)
 
 
 SettingsT = TypeVar("SettingsT", bound=BaseSettings)

@@ -23,7 +23,8 @@ from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from kg_context.api.auth import Principal, Scope, TokenTable
 from kg_context.api.models import DecisionOut, HaltOut
@@ -37,15 +38,26 @@ from kg_context.errors import (
 )
 from kg_context.gate.model_io import commit_model_output, proposal_schema
 from kg_context.residency.recall import recall
-from kg_context.settings import ApiSettings, McpSettings, load_settings
+from kg_context.settings import ApiSettings, load_settings
 from kg_context.vocabulary import HaltStatus
 
-__all__ = ["TOOL_NAMES", "McpTools", "create_mcp_server", "serve_mcp"]
+__all__ = ["TOOL_NAMES", "McpSettings", "McpTools", "create_mcp_server", "serve_mcp"]
 
 TOOL_NAMES = ("context", "propose", "recall", "why", "history", "halts")
 Transport = Literal["stdio", "http"]
 _READ = ToolAnnotations(read_only_hint=True, idempotent_hint=True)
 _WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
+
+
+class McpSettings(BaseSettings):
+    """``KG_CONTEXT_MCP_*``: the token the server runs as over stdio (one of the API's token
+    table), and where it listens over streamable HTTP."""
+
+    model_config = SettingsConfigDict(env_prefix="KG_CONTEXT_MCP_", env_file=".env", extra="ignore")
+
+    token: SecretStr | None = None
+    host: str = "127.0.0.1"
+    port: int = Field(default=8788, ge=1, le=65535)
 
 
 def _ok(text: str, data: Mapping[str, Any]) -> CallToolResult:
