@@ -147,7 +147,7 @@ def test_the_schema_and_the_parser_agree(draft: dict[str, Any]) -> None:
             "$.entries[0].requires[0].policy",
             "'hard', 'soft' or 'reconstructible'",
             '"hardest"',
-        ),  # fmt: skip
+        ),
         ({**VALID, "writer_id": "operator"}, "$.writer_id", "the server fills", '"operator"'),
         ({**VALID, "set_id": "someone-elses"}, "$.set_id", "the server fills", '"someone'),
         ({"targets": ["x"]}, "$", "carries entries, transitions or foundational", '{"targets"'),
