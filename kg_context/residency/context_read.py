@@ -1,12 +1,13 @@
 """``context(boundary, budget_tokens, ...)``: read what the context of a boundary shows and
 assemble it (``kg_context.residency.context`` owns the rules and the types).
 
-Reads, nothing else: the boundary (seq, work seq, constitution), the resident entries with their
-stored token counts, own leases and what they require (``window/context``), the resident
+Reads, nothing else: in one statement the boundary (seq, work seq, constitution version) and its
+resident entries with their stored token counts, own leases and what they require
+(``window/context``); the constitution by version (kept by the engine); the resident
 history-index lines, and, with a query, the record's candidates through ``search_record`` in
 its read-only mode: fulltext and vector as ``recall`` finds them, but nothing is embedded first
 and no vector index is created, so entries not embedded yet are found by their words only
-(``recall`` embeds them; so does the czar's record side). Candidates already in the window are
+(``recall`` embeds them first). Candidates already in the window are
 not repeated. ``needs`` lists REQUIRES targets in the boundary itself (a cross-boundary target
 is not an id of this boundary, so it is not cited).
 
@@ -21,8 +22,9 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Sequence
+from typing import Any
 
-from kg_context.errors import InputValidationError
+from kg_context.errors import InputValidationError, StateError
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.contracts import EntryClass
 from kg_context.record.search import search_record
@@ -43,6 +45,7 @@ __all__ = ["RECORD_CANDIDATES", "Context", "CountTokens", "context"]
 # How many candidates a query asks of the record (those already in the window are dropped).
 RECORD_CANDIDATES = 10
 _CACHE_LIMIT = 200_000
+_CACHED_TEXT_CHARS = 2_000
 _cache: dict[str, int] = {}
 _cache_lock = threading.Lock()
 
@@ -72,7 +75,20 @@ def _default_counter(tokens: TokenCounter) -> LineCounter:
         ]
         return [p + b for p, b in zip(prefixes(heads), body_costs, strict=True)]
 
-    return LineCounter(lines=lines, text=lambda text: tokens.count([text])[0] if text else 0)
+    def text(whole: str) -> int:
+        """Short texts (the title, legend and omission line) by the cache; the assembled text
+        is counted afresh."""
+        if not whole:
+            return 0
+        if len(whole) <= _CACHED_TEXT_CHARS:
+            return prefixes([whole])[0]
+        return tokens.count([whole])[0]
+
+    return LineCounter(lines=lines, text=text)
+
+
+def _attributes(text: str) -> dict[str, Any]:
+    return {} if text == "{}" else dict(json.loads(text))
 
 
 def _given_counter(count: Callable[[str], int]) -> LineCounter:
@@ -98,12 +114,15 @@ def context(
         raise InputValidationError(
             f"a context budget is a number of tokens, at least 0; got {budget_tokens}"
         )
-    state = boundary.state()
-    constitution = boundary.constitution()
-    work = int(state["work_seq"] or 0)
     rows = boundary.executor.read(
         "window/context", boundary_id=boundary.id, scratch_class=EntryClass.SCRATCH.value
     )
+    if not rows:
+        raise StateError(f"no boundary {boundary.id}")
+    head = rows[0]
+    constitution = boundary.constitution_at(str(head["constitution_version"]))
+    work = int(head["work_seq"] or 0)
+    rows = [r for r in rows if r["id"] is not None]
     resident = {str(r["id"]) for r in rows}
     entries = []
     for r in rows:
@@ -116,7 +135,7 @@ def context(
                 entry_class=str(r["class"]),
                 key=str(r["key"]),
                 body=str(r["body"]),
-                tag=status_tag(str(r["status"]), json.loads(r["attributes"]), r["promoted_by"]),
+                tag=status_tag(str(r["status"]), _attributes(r["attributes"]), r["promoted_by"]),
                 set_seq=int(r["set_seq"] or 0),
                 tokens=None if r["tokens"] is None else int(r["tokens"]),
                 needs=tuple(needs),
@@ -163,8 +182,8 @@ def context(
     )
     return assemble(
         boundary_id=boundary.id,
-        seq=int(state["seq"] or 0),
-        constitution_version=str(state["constitution_version"]),
+        seq=int(head["seq"] or 0),
+        constitution_version=str(head["constitution_version"]),
         root_classes=frozenset(constitution.root_class_names()),
         budget_tokens=budget_tokens,
         entries=entries,
