@@ -71,6 +71,7 @@ from kg_context.record.observability import ErrorRates, ObservabilityReport
 from kg_context.record.observability import audit as audit_errors
 from kg_context.record.observability import rates as error_rates
 from kg_context.record.search import RecordHit, embed_pending, search_record
+from kg_context.residency.context import Context, ContextManifest
 from kg_context.residency.czar import CzarReport, run_czar
 from kg_context.residency.metrics import BoundaryStats, stats
 from kg_context.residency.reachability import Reachability, RootPath, reachable, why
@@ -112,6 +113,8 @@ __all__ = [
     "CitedEntry",
     "ConfigurationError",
     "Constitution",
+    "Context",
+    "ContextManifest",
     "CycleResult",
     "CycleSettings",
     "CzarReport",

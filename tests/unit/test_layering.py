@@ -31,9 +31,10 @@ through its sink protocol and its contracts;
 nothing below the engine imports ``kg_context.engine`` (not even for type checking).
 
 Residency and record are peers: neither imports the other, except for the edges in
-``CROSS_EDGES``, each with the reason it exists. Today these are two edges: recall
+``CROSS_EDGES``, each with the reason it exists. Today these are three edges: recall
 (``residency.recall``) searches the record through ``record.search`` before it proposes scratch
-copies back into the window, and ``residency.metrics`` reports the record's error rates
+copies back into the window, ``residency.context_read`` lists the record's candidates for a
+query beside the window, and ``residency.metrics`` reports the record's error rates
 (``record.observability``) in ``stats``. The record never imports residency.
 
 Which imports count:
@@ -107,6 +108,9 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
 CROSS_EDGES: dict[tuple[str, str], str] = {
     ("kg_context.residency.recall", "kg_context.record.search"): (
         "recall searches the record (fulltext + vector) before it proposes scratch copies"
+    ),
+    ("kg_context.residency.context_read", "kg_context.record.search"): (
+        "the context lists the record's candidates for a query (read-only: nothing embedded)"
     ),
     ("kg_context.residency.metrics", "kg_context.record.observability"): (
         "stats reports the record's error rates beside the window's retention ratio"
