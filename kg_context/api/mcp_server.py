@@ -137,13 +137,7 @@ class McpTools:
 
         def work(_: Principal) -> CallToolResult:
             block = self._handle().context(budget_tokens, query=query)
-            data = {
-                "text": block.text,
-                "tokens": block.tokens,
-                "budget_tokens": block.budget_tokens,
-                "manifest": block.manifest.as_dict(),
-            }
-            return _ok(block.text, data)
+            return _ok(block.text, block.as_dict())
 
         return await self._call(Scope.READER, work)
 
