@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import socket
+import subprocess
 import sys
 from typing import Any
 
 import anyio
+import httpx2
 from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult
 
 from kg_context import proposal_schema
@@ -225,3 +229,62 @@ def test_an_agent_reads_and_proposes_through_mcp_and_a_reader_cannot_propose(
     assert team.state()["seq"] == seq
     dirty = [a.audit.name for a in czar_free_engine.invariants(boundary_id) if not a.clean]
     assert dirty == []
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_over_streamable_http_each_request_brings_its_token(
+    czar_free_engine: Any, neo4j_target: Any, boundary_id: str
+) -> None:
+    team = _seed(czar_free_engine, boundary_id)
+    port = _free_port()
+    env = {**os.environ, **_env(neo4j_target, "", boundary_id)}
+    env.pop("KG_CONTEXT_MCP_TOKEN")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "kg_context.cli", "mcp", boundary_id, "--transport", "http",
+         "--port", str(port)],
+        env=env, cwd=str(REPO), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}/mcp"
+    found: dict[str, Any] = {}
+
+    async def call(token: str, name: str, arguments: dict[str, Any]) -> CallToolResult:
+        headers = {"Authorization": f"Bearer {token}"}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=120) as http,
+            Client(streamable_http_client(url, http_client=http)) as client,
+        ):
+            return await client.call_tool(name, arguments)
+
+    async def run() -> None:
+        with anyio.fail_after(120):
+            while True:  # the server is up when it answers
+                try:
+                    async with httpx2.AsyncClient() as probe:
+                        found["anonymous"] = (await probe.post(url, json={})).status_code
+                    break
+                except httpx2.TransportError:
+                    assert server.poll() is None, server.stderr.read() if server.stderr else ""
+                    await anyio.sleep(0.5)
+        proposed = {"targets": ["t"], "entries": [{"class": "fact", "key": "k", "body": "b",
+                    "attributes": {"source": "the test"}}]}  # fmt: skip
+        found["writer"] = await call(WRITER_TOKEN, "propose", {"proposal": proposed})
+        found["reader_why"] = await call(READER_TOKEN, "why", {"entry_id": "e-db"})
+        found["reader"] = await call(READER_TOKEN, "propose", {"proposal": proposed})
+
+    try:
+        anyio.run(run)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert found["anonymous"] == 401
+    writer = found["writer"]
+    assert not writer.is_error and writer.structured_content["decision"]["outcome"] == "commit"
+    assert team.walk(writer.structured_content["decision"]["set_id"]).writer_id == "mcp-model"
+    assert not found["reader_why"].is_error
+    assert found["reader"].is_error
+    assert found["reader"].structured_content["error"]["type"] == "AuthorizationError"
