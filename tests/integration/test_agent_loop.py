@@ -9,35 +9,9 @@ from typing import Any
 
 from kg_context import history, run_agent_loop
 from kg_context.loop import UNPARSEABLE
-from tests.factories import entry, proposal
+from tests.factories import seed_datastore_with_retired_fact
 
 FEEDBACK = "## Feedback on your attempt"
-
-
-def _seed(engine: Any, boundary_id: str) -> Any:
-    """A goal, the datastore decision, and a benchmark fact nothing holds: the czar retires it."""
-    team = engine.boundary(boundary_id)
-    seeded = team.commit(
-        proposal(
-            boundary_id,
-            entry(cls="goal", id="e-goal", key="ship", body="Ship the social graph"),
-            entry(cls="decision", id="e-db", key="datastore", body="Use Neo4j"),
-            entry(
-                cls="fact",
-                id="e-bench",
-                key="pg-bench",
-                body="Postgres took 40 ms per 3-hop query",
-                attributes={"source": "bench run 12"},
-            ),
-            writer_id="planner",
-            targets=["datastore"],
-        )
-    )
-    assert seeded.outcome == "commit"
-    report = team.run_czar()
-    assert report.record["retired"] == 1
-    assert team.why("e-bench").status == "retired"
-    return team
 
 
 class ScriptedModel:
@@ -86,7 +60,7 @@ class ScriptedModel:
 def test_the_loop_tells_a_model_why_and_the_model_corrects_itself(
     czar_free_engine: Any, boundary_id: str
 ) -> None:
-    team = _seed(czar_free_engine, boundary_id)
+    team = seed_datastore_with_retired_fact(czar_free_engine, boundary_id)
     model = ScriptedModel()
     result = run_agent_loop(
         team,

@@ -18,7 +18,7 @@ from mcp.types import CallToolResult
 
 from kg_context import proposal_schema
 from tests.docs_blocks import REPO
-from tests.factories import entry, proposal
+from tests.factories import seed_datastore_with_retired_fact
 
 WRITER_TOKEN = "writer-token-for-the-mcp-test-0001"
 READER_TOKEN = "reader-token-for-the-mcp-test-0001"
@@ -74,33 +74,10 @@ def _pending(engine: Any, boundary_id: str) -> list[str]:
     return sorted(str(r["id"]) for r in rows)
 
 
-def _seed(engine: Any, boundary_id: str) -> Any:
-    team = engine.boundary(boundary_id)
-    seeded = team.commit(
-        proposal(
-            boundary_id,
-            entry(cls="goal", id="e-goal", key="ship", body="Ship the social graph"),
-            entry(cls="decision", id="e-db", key="datastore", body="Use Neo4j for the graph"),
-            entry(
-                cls="fact",
-                id="e-bench",
-                key="pg-bench",
-                body="Postgres took 40 ms per three-hop query",
-                attributes={"source": "bench run 12"},
-            ),
-            writer_id="planner",
-            targets=["datastore"],
-        )
-    )
-    assert seeded.outcome == "commit"
-    assert team.run_czar().record["retired"] == 1  # e-bench: nothing holds it
-    return team
-
-
 def test_an_agent_reads_and_proposes_through_mcp_and_a_reader_cannot_propose(
     czar_free_engine: Any, neo4j_target: Any, boundary_id: str
 ) -> None:
-    team = _seed(czar_free_engine, boundary_id)
+    team = seed_datastore_with_retired_fact(czar_free_engine, boundary_id)
     good = {
         "targets": ["graph-schema"],
         "entries": [
@@ -240,7 +217,7 @@ def _free_port() -> int:
 def test_over_streamable_http_each_request_brings_its_token(
     czar_free_engine: Any, neo4j_target: Any, boundary_id: str
 ) -> None:
-    team = _seed(czar_free_engine, boundary_id)
+    team = seed_datastore_with_retired_fact(czar_free_engine, boundary_id)
     port = _free_port()
     env = {**os.environ, **_env(neo4j_target, "", boundary_id)}
     env.pop("KG_CONTEXT_MCP_TOKEN")
