@@ -153,13 +153,8 @@ class McpTools:
                 writer_id=principal.writer_id,
                 writer_kind=principal.writer_kind,
             )
-            feedback = decision.feedback()
-            data = {
-                "decision": DecisionOut.of(decision).model_dump(mode="json"),
-                "not_standing": [asdict(c) for c in decision.not_standing],
-                "feedback": feedback,
-            }
-            return _ok(feedback, data)
+            out = DecisionOut.of(decision)
+            return _ok(out.feedback, {"decision": out.model_dump(mode="json")})
 
         return await self._call(Scope.WRITER, work)
 

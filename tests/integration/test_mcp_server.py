@@ -177,7 +177,7 @@ def test_an_agent_reads_and_proposes_through_mcp_and_a_reader_cannot_propose(
     ghost = found["ghost"]
     assert not ghost.is_error  # a halt is a decision, not a tool failure
     assert ghost.structured_content["decision"]["reason_code"] == "NON_STANDING_DEPENDENCY"
-    assert ghost.structured_content["not_standing"] == [
+    assert ghost.structured_content["decision"]["not_standing"] == [
         {
             "entry_id": "e-bench",
             "boundary_id": boundary_id,
