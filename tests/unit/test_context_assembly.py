@@ -52,9 +52,15 @@ INDEX = (IndexItem("s-3", 3, "decision d-2 by planner"), IndexItem("s-2", 2, "qu
 RECORD = (RecordItem("d-0", "k-d-0", "old choice", "superseded", 1, "d-1"),)
 
 
-def build(budget: int, *, entries: Sequence[ContextEntry] = ENTRIES, count: LineCounter | None = None,
-          roots: frozenset[str] = ROOTS, query: str | None = "choice",
-          index: Sequence[IndexItem] = INDEX) -> Context:  # fmt: skip
+def build(
+    budget: int,
+    *,
+    entries: Sequence[ContextEntry] = ENTRIES,
+    count: LineCounter | None = None,
+    roots: frozenset[str] = ROOTS,
+    query: str | None = "choice",
+    index: Sequence[IndexItem] = INDEX,
+) -> Context:
     return assemble(
         boundary_id="team-7",
         seq=4,
