@@ -19,8 +19,9 @@ The text, one whole line per item::
 
 **Priority** (what stays when the live state exceeds the budget), one walk over sections in this
 order: ``roots`` (entries of the constitution's root classes), ``decisions`` (decisions and
-constraints the constitution does not root), ``open_questions`` (with the work left on their own
-lease), ``rest`` (every other resident entry), ``index`` (the resident history-index lines), and,
+constraints the constitution does not root), ``leased`` (open questions, and entries held by their
+own lease, such as recalled copies in their one use, with the work left on it), ``rest`` (every
+other resident entry), ``index`` (the resident history-index lines), and,
 with a query, ``record`` (candidates from the record that are not in the window, best first).
 Within a window section classes go in ``EntryClass`` order (declared classes after, by name), and
 within a class newest first (set seq descending, then id); index lines newest first. Each item is
@@ -59,7 +60,7 @@ __all__ = [
 ]
 
 # The sections in priority order; the first five are the window's.
-SECTIONS = ("roots", "decisions", "open_questions", "rest", "index", "record")
+SECTIONS = ("roots", "decisions", "leased", "rest", "index", "record")
 WINDOW_SECTIONS = frozenset(SECTIONS[:5])
 # A model's tokenizer: tokens of one text (``None``: the engine's own).
 CountTokens = Callable[[str], int] | None

@@ -28,7 +28,7 @@ __all__ = ["LEGEND", "assemble"]
 _ENTRY_SECTIONS = frozenset(SECTIONS[:4])
 _DECISIONS = frozenset({EntryClass.DECISION.value, EntryClass.CONSTRAINT.value})
 _CLASS_ORDER = {c.value: i for i, c in enumerate(EntryClass)}
-_SECTION_LABEL = {"roots": "root", "decisions": "current", "open_questions": "lease"}
+_SECTION_LABEL = {"roots": "root", "decisions": "current", "leased": "lease"}
 
 # What each status tag means, for the legend (only the tags that appear are listed).
 LEGEND = {
@@ -107,8 +107,8 @@ def _section_of(entry: ContextEntry, roots: frozenset[str]) -> str:
         return "roots"
     if entry.entry_class in _DECISIONS:
         return "decisions"
-    if entry.entry_class == EntryClass.OPEN_QUESTION.value:
-        return "open_questions"
+    if entry.entry_class == EntryClass.OPEN_QUESTION.value or entry.lease_left is not None:
+        return "leased"
     return "rest"
 
 

@@ -47,14 +47,30 @@ ENTRIES = (
     ContextEntry(
         "r-1", "scratch", "k-r", "x y", "live; recalled: matched in set 1, retired; one use", 4
     ),
+    ContextEntry(
+        "r-2",
+        "scratch",
+        "k-r2",
+        "x",
+        "live; recalled: matched in set 2, live; one use",
+        4,
+        1,
+        lease_left=1,
+    ),
 )
 INDEX = (IndexItem("s-3", 3, "decision d-2 by planner"), IndexItem("s-2", 2, "question"))
 RECORD = (RecordItem("d-0", "k-d-0", "old choice", "superseded", 1, "d-1"),)
 
 
-def build(budget: int, *, entries: Sequence[ContextEntry] = ENTRIES, count: LineCounter | None = None,
-          roots: frozenset[str] = ROOTS, query: str | None = "choice",
-          index: Sequence[IndexItem] = INDEX) -> Context:  # fmt: skip
+def build(
+    budget: int,
+    *,
+    entries: Sequence[ContextEntry] = ENTRIES,
+    count: LineCounter | None = None,
+    roots: frozenset[str] = ROOTS,
+    query: str | None = "choice",
+    index: Sequence[IndexItem] = INDEX,
+) -> Context:
     return assemble(
         boundary_id="team-7",
         seq=4,
@@ -85,6 +101,8 @@ def test_everything_fits_in_priority_sections_with_ids_needs_leases_and_a_legend
         "- [live] c-1 k-c-1: a b c",
         "## open_question (lease)",
         "- [live] q-1 (lease: 4 sets left) k-q-1: a b c",
+        "## scratch (lease)",
+        "- [live; recalled: matched in set 2, live; one use] r-2 (lease: 1 sets left) k-r2: x",
         "## fact",
         "- [live] f-1 k-f-1: a b c",
         "## scratch",
@@ -97,19 +115,20 @@ def test_everything_fits_in_priority_sections_with_ids_needs_leases_and_a_legend
         "Left out: nothing.",
     ]
     m = ctx.manifest
-    assert [s.name for s in m.sections] == ["roots", "open_questions", "rest", "index", "record"]
+    assert [s.name for s in m.sections] == ["roots", "leased", "rest", "index", "record"]
     assert m.sections[0].ids == ("d-1", "d-2", "c-1")
     assert m.left_out == ()
     assert ctx.tokens == words(ctx.text) <= ctx.budget_tokens
 
 
-def test_open_questions_come_before_the_rest_and_unrooted_decisions_before_them() -> None:
+def test_leased_entries_come_before_the_rest_and_unrooted_decisions_before_them() -> None:
     ctx = build(10_000, roots=frozenset({"goal"}), query=None)
     heads = [line for line in ctx.text.splitlines() if line.startswith("## ")]
     assert heads == [
         "## decision (current)",
         "## constraint (current)",
         "## open_question (lease)",
+        "## scratch (lease)",
         "## fact",
         "## scratch",
         "## history index (resident)",
@@ -119,7 +138,7 @@ def test_open_questions_come_before_the_rest_and_unrooted_decisions_before_them(
 def test_every_budget_keeps_to_the_priority_and_says_what_it_left_out() -> None:
     full = build(10_000)
     order = list(full.manifest.included_ids)
-    priority = ["d-2", "d-1", "c-1", "q-1", "f-1", "r-1", "s-3", "s-2", "d-0"]
+    priority = ["d-2", "d-1", "c-1", "q-1", "r-2", "f-1", "r-1", "s-3", "s-2", "d-0"]
     assert sorted(order) == sorted(priority)
     all_roots_no_record = False
     for budget in range(0, full.tokens + 1):
