@@ -179,6 +179,8 @@ def run_agent_loop(
 
     ``budget_tokens`` and ``query`` go to ``boundary.context``; the proposal schema is added to
     the prompt unless ``include_schema`` is false. Proposal ids are ``<run_id>/<attempt>``."""
+    if writer_kind not in {k.value for k in WriterKind}:
+        raise InputValidationError(f"unknown writer kind {writer_kind!r}")
     kind = WriterKind(writer_kind)
     if max_retries < 0:
         raise InputValidationError("max_retries is 0 or more")

@@ -128,7 +128,9 @@ class ProposalDraft:
             "id": proposal_id,
             "boundary_id": boundary_id,
             "writer_id": writer_id,
-            "writer_kind": WriterKind(writer_kind).value,
+            "writer_kind": writer_kind.value
+            if isinstance(writer_kind, WriterKind)
+            else writer_kind,
             "set_id": proposal_id,
             "kind": SetKind.STATE.value,
         }

@@ -291,3 +291,21 @@ def test_the_new_public_names_are_exported() -> None:
         "LoopAttempt",
     ):
         assert name in kg_context.__all__ and hasattr(kg_context, name), name
+
+
+def test_the_loop_refuses_a_bad_writer_kind_or_retry_count_before_asking_anything() -> None:
+    asked: list[str] = []
+
+    class Untouchable:
+        id = "team-7"
+
+        def context(self, budget_tokens: int, *, query: str | None = None) -> Any:
+            raise AssertionError("read nothing")
+
+        def commit(self, proposal: Any) -> Decision:
+            raise AssertionError("commit nothing")
+
+    for bad in ({"writer_kind": "robot"}, {"max_retries": -1}):
+        with pytest.raises(InputValidationError):
+            kg_context.run_agent_loop(Untouchable(), asked.append, "task", writer_id="m", **bad)
+    assert asked == []
