@@ -7,6 +7,7 @@ path, and refuses a body that claims another writer.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -116,16 +117,7 @@ class DecisionOut(_Out):
             suggested_amendment=decision.suggested_amendment,
             halt_id=decision.halt_id,
             replayed=decision.replayed,
-            not_standing=[
-                CitedEntryOut(
-                    entry_id=c.entry_id,
-                    boundary_id=c.boundary_id,
-                    status=c.status,
-                    cited_as=c.cited_as,
-                    by=c.by,
-                )
-                for c in decision.not_standing
-            ],
+            not_standing=[CitedEntryOut(**asdict(c)) for c in decision.not_standing],
             feedback=decision.feedback(),
         )
 
