@@ -79,6 +79,13 @@ def _tag_names(tag: str) -> tuple[str, ...]:
     return tuple(names)
 
 
+def _flat(text: str) -> str:
+    """``text`` on one line: every line break (as ``str.splitlines`` knows them) shown as ``↵``,
+    so a writer's text can never start a line of its own (a forged entry, tag or last line)."""
+    parts = text.splitlines()
+    return "↵".join(parts) if len(parts) > 1 or text.endswith(("\n", "\r")) else text
+
+
 def _entry_item(entry: ContextEntry, section: str) -> _Item:
     bits = []
     inside = [i for i in entry.needs if i not in entry.needs_out]
@@ -90,13 +97,14 @@ def _entry_item(entry: ContextEntry, section: str) -> _Item:
         bits.append(f"lease: {entry.lease_left} sets left")
     extra = "; ".join(bits)
     prefix = f"- [{entry.tag}] {entry.id}" + (f" ({extra})" if extra else "") + f" {entry.key}: "
+    body = _flat(entry.body)
     return _Item(
         section,
         entry.entry_class,
         entry.id,
-        prefix,
-        entry.body,
-        entry.tokens,
+        _flat(prefix),
+        body,
+        entry.tokens if body == entry.body else None,
         (entry.set_seq, entry.id),
         tags=_tag_names(entry.tag),
     )
@@ -133,9 +141,9 @@ def _priority(
                 "index",
                 "index",
                 line.set_id,
-                f"- {line.seq} {line.set_id}: ",
-                line.summary,
-                line.tokens,
+                _flat(f"- {line.seq} {line.set_id}: "),
+                _flat(line.summary),
+                line.tokens if _flat(line.summary) == line.summary else None,
                 (line.seq, line.set_id),
             )
         )
@@ -147,8 +155,8 @@ def _priority(
                 "record",
                 "record",
                 hit.id,
-                f"- [{tag}] {hit.id} {hit.key}: ",
-                hit.body,
+                _flat(f"- [{tag}] {hit.id} {hit.key}: "),
+                _flat(hit.body),
                 None,
                 (position,),
                 tags=_tag_names(tag),
@@ -270,7 +278,7 @@ def assemble(
     )
     for item, cost in zip(items, costs, strict=True):
         item.cost = cost
-    title = (
+    title = _flat(
         f"# Context of {boundary_id} at seq {seq}, constitution {constitution_version} "
         f"(budget {budget_tokens} tokens)"
     )
