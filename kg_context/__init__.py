@@ -40,13 +40,16 @@ from kg_context.errors import (
     InputValidationError,
     KgContextError,
     LocalServerError,
+    ModelOutputError,
     OperatorActRefused,
+    OutputProblem,
     QueryError,
     RefusalError,
     ReservedIdError,
     SchemaError,
     StateError,
 )
+from kg_context.gate.batch import CitedEntry
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.constitution import Constitution, load_constitution, parse_constitution
 from kg_context.gate.contracts import (
@@ -60,12 +63,20 @@ from kg_context.gate.contracts import (
 )
 from kg_context.gate.decision import Decision
 from kg_context.gate.halts import Halts, Resolution
+from kg_context.gate.model_io import (
+    ProposalDraft,
+    commit_model_output,
+    parse_model_output,
+    proposal_schema,
+)
+from kg_context.loop import LoopAttempt, LoopResult, run_agent_loop
 from kg_context.record import history, ontology
 from kg_context.record.invalidation import BlastRadius, challenge, invalidate
 from kg_context.record.observability import ErrorRates, ObservabilityReport
 from kg_context.record.observability import audit as audit_errors
 from kg_context.record.observability import rates as error_rates
 from kg_context.record.search import RecordHit, embed_pending, search_record
+from kg_context.residency.context import Context, ContextManifest
 from kg_context.residency.czar import CzarReport, run_czar
 from kg_context.residency.metrics import BoundaryStats, stats
 from kg_context.residency.reachability import Reachability, RootPath, reachable, why
@@ -105,8 +116,11 @@ __all__ = [
     "BusSubscriber",
     "Catalog",
     "CatalogError",
+    "CitedEntry",
     "ConfigurationError",
     "Constitution",
+    "Context",
+    "ContextManifest",
     "CycleResult",
     "CycleSettings",
     "CzarReport",
@@ -128,11 +142,16 @@ __all__ = [
     "KgContextError",
     "LocalServerError",
     "LocalServerSettings",
+    "LoopAttempt",
+    "LoopResult",
+    "ModelOutputError",
     "Neo4jExecutor",
     "Neo4jSettings",
     "ObservabilityReport",
     "OperatorActRefused",
+    "OutputProblem",
     "Proposal",
+    "ProposalDraft",
     "Query",
     "QueryError",
     "QueryExecutor",
@@ -162,6 +181,7 @@ __all__ = [
     "admit",
     "audit_errors",
     "challenge",
+    "commit_model_output",
     "default_catalog",
     "embed_pending",
     "error_rates",
@@ -170,12 +190,15 @@ __all__ = [
     "load_constitution",
     "ontology",
     "parse_constitution",
+    "parse_model_output",
     "parse_proposal",
+    "proposal_schema",
     "reachable",
     "recall",
     "register_consensus_operator",
     "reset_workspace_attention_telemetry",
     "resolve_source",
+    "run_agent_loop",
     "run_czar",
     "search_record",
     "stats",

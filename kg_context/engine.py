@@ -41,6 +41,7 @@ from kg_context.record.invalidation import BlastRadius, challenge, invalidate
 from kg_context.record.observability import ObservabilityReport, audit
 from kg_context.record.revalidation import OperatorHalts, dropped_classes_at_risk
 from kg_context.record.search import RecordHit
+from kg_context.residency.context_read import Context, CountTokens, context
 from kg_context.residency.czar import CzarReport, every_n_commits, run_czar
 from kg_context.residency.metrics import BoundaryStats, Overview, overview, stats
 from kg_context.residency.reachability import RootPath, lease_params, why
@@ -142,13 +143,11 @@ class Engine:
         constitution: Constitution | None = None,
         create: bool = True,
     ) -> BoundaryHandle:
-        """A handle on one boundary.
-
-        With ``create`` (the default) the boundary is created, with its constitution recorded,
-        if it is new: written once per engine and boundary id (and once per constitution
-        version), never again on later calls. ``verse``, ``task_horizon`` and ``constitution``
-        only matter when the boundary is created. With ``create=False`` nothing is written: a
-        boundary that does not exist is a ``StateError``."""
+        """A handle on one boundary. With ``create`` (the default) the boundary is created, with
+        its constitution recorded, if it is new: written once per engine and boundary id (and
+        once per constitution version), never again on later calls. ``verse``, ``task_horizon``
+        and ``constitution`` only matter when the boundary is created. With ``create=False``
+        nothing is written: a boundary that does not exist is a ``StateError``."""
         if not boundary_id or verse not in {v.value for v in Verse}:
             known = ", ".join(v.value for v in Verse)
             raise InputValidationError(f"a boundary needs an id and a verse ({known})")
@@ -299,7 +298,7 @@ class Engine:
     def __enter__(self) -> Engine:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
 
@@ -311,6 +310,12 @@ class BoundaryHandle(Boundary):
     def window(self) -> Window:
         """The resident entries in prompt order (``kg_context.window``)."""
         return window(self)
+
+    def context(
+        self, budget_tokens: int, *, query: str | None = None, count_tokens: CountTokens = None
+    ) -> Context:
+        """The window as a budgeted, citable context block (``kg_context.Context``)."""
+        return context(self, budget_tokens, query=query, count_tokens=count_tokens)
 
     def stats(self) -> BoundaryStats:
         """Retention ratio, resident tokens, set and halt counts (``kg_context.stats``)."""

@@ -6,6 +6,7 @@ never leaked as bare ``neo4j`` exceptions::
     KgContextError
     ├── ConfigurationError            a setting, file or argument that cannot be used
     ├── InputValidationError          bad input at the edge (pydantic errors turned into ours)
+    │   └── ModelOutputError          a model's output that is no proposal (path, expected, given)
     ├── CatalogError                  a Cypher file is missing, or a caller's parameters differ
     ├── DatabaseError                 something went wrong talking to Neo4j
     │   ├── DatabaseUnavailableError  the URI does not answer (wrong host/port, server down)
@@ -28,6 +29,8 @@ the CLI prints that line and never a traceback.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 __all__ = [
     "AuthenticationError",
     "AuthorityRefused",
@@ -41,7 +44,9 @@ __all__ = [
     "InputValidationError",
     "KgContextError",
     "LocalServerError",
+    "ModelOutputError",
     "OperatorActRefused",
+    "OutputProblem",
     "QueryError",
     "RefusalError",
     "ReservedIdError",
@@ -61,6 +66,44 @@ class ConfigurationError(KgContextError):
 
 class InputValidationError(KgContextError):
     """Input that fails validation at the edge; nothing was changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class OutputProblem:
+    """One problem of a model's output: where (a JSON path, ``$.entries[0].class``), what the
+    proposal schema expects there, and what was given (quoted, cut short)."""
+
+    path: str
+    expected: str
+    given: str
+
+    def line(self) -> str:
+        return f"{self.path}: expected {self.expected}; given {self.given}"
+
+
+class ModelOutputError(InputValidationError):
+    """A model's output that is not a proposal: every problem with its JSON path, what was
+    expected and what was given (``problems``; the first also as ``path``, ``expected`` and
+    ``given``). Nothing was recorded. ``feedback()`` is the text to hand the model back."""
+
+    def __init__(self, problems: tuple[OutputProblem, ...] | list[OutputProblem]) -> None:
+        self.problems = tuple(problems)
+        if not self.problems:
+            raise ValueError("a ModelOutputError names at least one problem")
+        first = self.problems[0]
+        self.path, self.expected, self.given = first.path, first.expected, first.given
+        more = len(self.problems) - 1
+        super().__init__(
+            f"model output is not a proposal: {first.line()}"
+            + (f" (and {more} more)" if more else "")
+        )
+
+    def feedback(self) -> str:
+        """What the model is told: nothing was recorded, and each problem on its own line."""
+        lines = ["REJECTED: your output is not a valid proposal; nothing was recorded."]
+        lines += [f"- {p.line()}" for p in self.problems]
+        lines.append("Answer again with one JSON object matching the proposal schema.")
+        return "\n".join(lines)
 
 
 class CatalogError(KgContextError):

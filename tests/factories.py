@@ -83,3 +83,29 @@ def constitution_variant(tag: str, *replacements: tuple[str, str]) -> Any:
 
 
 CROSS_BOUNDARY_ALL = ("\nallowed = []", '\nallowed = ["derived_from", "requires"]')
+
+
+def seed_datastore_with_retired_fact(engine: Any, boundary_id: str) -> Any:
+    """A goal ``e-goal``, the datastore decision ``e-db`` (both roots) and a benchmark fact
+    ``e-bench`` that nothing holds, which the czar then retires. The boundary's handle."""
+    team = engine.boundary(boundary_id)
+    seeded = team.commit(
+        proposal(
+            boundary_id,
+            entry(cls="goal", id="e-goal", key="ship", body="Ship the social graph"),
+            entry(cls="decision", id="e-db", key="datastore", body="Use Neo4j for the graph"),
+            entry(
+                cls="fact",
+                id="e-bench",
+                key="pg-bench",
+                body="Postgres took 40 ms per three-hop query",
+                attributes={"source": "bench run 12"},
+            ),
+            writer_id="planner",
+            targets=["datastore"],
+        )
+    )
+    assert seeded.outcome == "commit", seeded
+    assert team.run_czar().record["retired"] == 1
+    assert team.why("e-bench").status == "retired"
+    return team

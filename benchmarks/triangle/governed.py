@@ -2,11 +2,12 @@
 
 It drives the engine exactly as an orchestrator would, through names ``kg_context`` exports:
 ``Engine.connect`` / ``Engine.boundary``, ``Boundary.commit`` and ``Boundary.propose_constitution``,
-``engine.halts.resolve`` (the operator), ``run_czar`` at a fixed cadence, ``window`` and ``Window``
-(the context), ``stats`` and ``audit_errors`` (metrics), ``history.as_of`` / ``history.index`` /
-``history.walk`` and ``admit`` (ledger walk and recall through the gate), ``invalidate`` (a revealed
-mistake), ``ontology.change`` / ``ontology.migrate`` (ontology evolution). No Cypher, no internals:
-a signature change in the engine is a fix in this file only.
+``engine.halts.resolve`` (the operator), ``run_czar`` at a fixed cadence, ``Boundary.context``
+(the context every probe reads), ``window`` and ``Window`` (the resident entries), ``stats`` and
+``audit_errors`` (metrics), ``history.as_of`` / ``history.index`` / ``history.walk`` and ``admit``
+(ledger walk and recall through the gate), ``invalidate`` (a revealed mistake),
+``ontology.change`` / ``ontology.migrate`` (ontology evolution). No Cypher, no internals: a
+signature change in the engine is a fix in this file only.
 
 How each event is consumed:
 
@@ -25,8 +26,10 @@ How each event is consumed:
    migrates the re-classed entries, and revalidates the others.
 4. Every ``czar_every`` event sets, ``run_czar``.
 
-Probes read the window (``window(...)``, rendered by ``Window.render``), cut to B tokens by
-keeping the newest entries when it is larger. Historical probes first walk the ledger
+Probes read the engine's context block: ``Boundary.context(B, query=<the probe's question>)``
+(entries by priority within B tokens, with ids, status tags and needs, the resident history-index
+lines, and record candidates for the question, marked as record), exactly the text the engine
+gives; checkpoints read ``Boundary.context(B)``. Historical probes first walk the ledger
 (``history.as_of`` for "what was K at seq s", ``history.index`` + ``history.walk`` for "why did K
 change at seq s") and admit what they found through the gate: charged as a recall with the
 tokens of the copies.
@@ -34,6 +37,7 @@ tokens of the copies.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 from typing import Any, Literal
@@ -76,6 +80,10 @@ READER = "triangle-reader"
 STANDING = frozenset({"live", "revalidated", "challenged", "at_risk"})
 LIVE = frozenset({"live", "revalidated"})
 DECISION_CLASSES = frozenset({"decision", "pin"})
+# Manifest sections that are not window entries, and a record line of the context ("record, not
+# window": its tag starts with the entry's status).
+NOT_ENTRIES = frozenset({"index", "record"})
+_RECORD = re.compile(r"^- \[(?P<status>[a-z_]+); record, [^\]]*\] (?P<id>\S+) ", re.MULTILINE)
 
 
 def default_constitution_text() -> str:
@@ -496,7 +504,7 @@ class GovernedSystem:
         current = self._window()
         s = stats(self.boundary)
         eids = {e for e in (self.eid_of(x.id) for x in current.entries) if e is not None}
-        ctx = self._cut(current)
+        ctx = self._context()
         return {
             "seq": seq,
             "boundary_seq": s.seq,
@@ -522,40 +530,24 @@ class GovernedSystem:
             return self.eid_of(gid), "interface", tokens
         return self.eid_of(gid), "entry", tokens
 
-    def _cut(self, current: Window) -> Context:
-        """The window rendered, cut to B tokens (newest entries kept) when it is larger."""
-        text = current.render()
-        total = self.tokens.one(text)
-        kept = current.entries
-        if total > self.budget:
-            lines = [e.render() for e in current.entries]
-            costs = self.tokens.count(lines)
-            order = sorted(
-                range(len(current.entries)),
-                key=lambda i: (-current.entries[i].set_seq, current.entries[i].id),
-            )
-            keep: set[int] = set()
-            used = 64  # the header lines
-            for i in order:
-                if used + costs[i] + 1 > self.budget:
-                    continue
-                keep.add(i)
-                used += costs[i] + 1
-            kept = tuple(e for i, e in enumerate(current.entries) if i in keep)
-            text = Window(boundary_id=current.boundary_id, entries=kept).render()
-            total = self.tokens.one(text)
-        eids = frozenset(e for e in (self.eid_of(x.id) for x in kept) if e)
-        live = frozenset(e for e in (self.eid_of(x.id) for x in kept if x.status in LIVE) if e)
+    def _context(self, query: str | None = None) -> Context:
+        """The engine's own context block within B tokens (``Boundary.context``), handed to the
+        reader as it is; which entries it shows and which of those are live, from its manifest
+        (window statuses) and its record lines' tags."""
+        block = self.boundary.context(self.budget, query=query)
+        status = {e.id: e.status for e in self._window().entries}
+        status.update((m.group("id"), m.group("status")) for m in _RECORD.finditer(block.text))
+        shown = block.manifest.included_ids
+        eids = frozenset(e for e in (self.eid_of(i) for i in shown) if e)
+        live = frozenset(e for e in (self.eid_of(i) for i in shown if status.get(i) in LIVE) if e)
+        cut = sum(len(o.ids) for o in block.manifest.left_out if o.section not in NOT_ENTRIES)
         return Context(
-            text=text,
-            tokens=total,
-            eids=eids,
-            extra={"cut": len(current.entries) - len(kept), "live_eids": live},
+            text=block.text, tokens=block.tokens, eids=eids, extra={"cut": cut, "live_eids": live}
         )
 
     def context(self, probe: Probe) -> Context:
         if probe.ptype not in ("value_at", "why_changed"):
-            return self._cut(self._window())
+            return self._context(probe.question)
         started = time.perf_counter()
         found = self._ledger_walk(probe)
         resident = {e.id for e in self._window().entries}
@@ -578,7 +570,7 @@ class GovernedSystem:
         self.history_seconds += time.perf_counter() - started
         self.recalls["history"] += 1
         self.recalls["history_tokens"] += rehydrated
-        ctx = self._cut(self._window())
+        ctx = self._context(probe.question)
         return Context(
             text=ctx.text,
             tokens=ctx.tokens,

@@ -1,12 +1,13 @@
-"""Routes on one boundary: its state, proposals and sets, the window, stats, why, recall,
-invalidation. Every id under ``/boundaries/{boundary_id}/`` is that boundary's."""
+"""Routes on one boundary: its state, proposals and sets, the window and the context, stats, why,
+recall, invalidation. Every id under ``/boundaries/{boundary_id}/`` is that boundary's."""
 
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 from kg_context.api.auth import Principal, Scope, require
 from kg_context.api.deps import (
@@ -158,6 +159,36 @@ def decision(
 )
 def get_window(request: Request, boundary_id: BoundaryId, principal: Reader) -> Record:
     return existing(request, boundary_id).window().as_dict()
+
+
+@router.get(
+    "/context",
+    response_class=PlainTextResponse,
+    tags=["residency"],
+    responses={
+        200: {
+            "description": "The context text; with format=json, the text, tokens and manifest",
+            "content": {
+                "text/plain": {"schema": {"type": "string"}},
+                "application/json": {"schema": {"type": "object"}},
+            },
+        },
+        **responses(403, 404, 422),
+    },
+    summary="The window as a budgeted, citable context block (text, or format=json: +manifest)",
+)
+def get_context(
+    request: Request,
+    boundary_id: BoundaryId,
+    principal: Reader,
+    budget: Annotated[int, Query(ge=0, le=10_000_000)],
+    q: Annotated[str | None, Query(min_length=1, max_length=2000)] = None,
+    output: Annotated[Literal["text", "json"], Query(alias="format")] = "text",
+) -> Response:
+    found = existing(request, boundary_id).context(budget, query=q)
+    if output == "json":
+        return JSONResponse(found.as_dict())
+    return PlainTextResponse(found.text)
 
 
 @router.get(

@@ -7,6 +7,7 @@ path, and refuses a body that claims another writer.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,6 +21,7 @@ __all__ = [
     "AdmitIn",
     "BoundaryIn",
     "BoundaryOut",
+    "CitedEntryOut",
     "DecisionOut",
     "DecisionsOut",
     "HaltOut",
@@ -68,9 +70,20 @@ class ProposalBody(Proposal):
     writer_kind: WriterKind | None = None  # type: ignore[assignment]
 
 
+class CitedEntryOut(_Out):
+    """An entry a refused set cites that is unknown or not standing (``Decision.not_standing``)."""
+
+    entry_id: str
+    boundary_id: str
+    status: str
+    cited_as: str
+    by: str
+
+
 class DecisionOut(_Out):
     """What the gate decided for one set: its outcome, the receipt, and for a refusal the
-    reason code, detail, suggested amendment and halt id."""
+    reason code, detail, suggested amendment and halt id, the cited entries that do not stand,
+    and ``feedback``: the same decision as a short text for the model that wrote the set."""
 
     outcome: Outcome
     set_id: str
@@ -85,6 +98,8 @@ class DecisionOut(_Out):
     suggested_amendment: str | None = None
     halt_id: str | None = None
     replayed: bool = False
+    not_standing: list[CitedEntryOut] = Field(default_factory=list)
+    feedback: str = ""
 
     @classmethod
     def of(cls, decision: Decision) -> DecisionOut:
@@ -102,6 +117,8 @@ class DecisionOut(_Out):
             suggested_amendment=decision.suggested_amendment,
             halt_id=decision.halt_id,
             replayed=decision.replayed,
+            not_standing=[CitedEntryOut(**asdict(c)) for c in decision.not_standing],
+            feedback=decision.feedback(),
         )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -106,6 +107,35 @@ def serve_cmd(
     overrides = {"host": host, "port": port, "tokens_file": tokens}
     settings = settings.model_copy(update={k: v for k, v in overrides.items() if v is not None})
     serve(settings)
+
+
+class McpTransport(StrEnum):
+    STDIO = "stdio"
+    HTTP = "http"
+
+
+@app.command("mcp")
+def mcp_cmd(
+    boundary_id: Annotated[str, typer.Argument(help="The boundary the server serves.")],
+    transport: Annotated[
+        McpTransport, typer.Option(help="stdio (one client, as KG_CONTEXT_MCP_TOKEN) or http.")
+    ] = McpTransport.STDIO,
+    host: Annotated[
+        str | None, typer.Option(help="HTTP: listen here (KG_CONTEXT_MCP_HOST).")
+    ] = None,
+    port: Annotated[
+        int | None, typer.Option(help="HTTP: listen here (KG_CONTEXT_MCP_PORT).")
+    ] = None,
+) -> None:
+    """Serve one boundary to agents over MCP: tools context, propose, recall, why, history and
+    halts, on the HTTP API's tokens (stdio: the server runs as KG_CONTEXT_MCP_TOKEN; http: each
+    request brings its bearer token; a reader token cannot propose).
+
+    Example: kg-context mcp team-7 --transport stdio
+    """
+    from kg_context.api.mcp_server import serve_mcp
+
+    serve_mcp(boundary_id, transport=transport.value, host=host, port=port)
 
 
 @app.command("demo")

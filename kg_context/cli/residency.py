@@ -1,5 +1,5 @@
-"""CLI commands for residency: ``czar run``, ``window``, ``why``, ``stats``, ``brief``,
-``recall``.
+"""CLI commands for residency: ``czar run``, ``window``, ``context``, ``why``, ``stats``,
+``brief``, ``recall``.
 
 Registered on the main app by ``kg_context.cli.app`` (``register(app)``). Errors are
 ``KgContextError``s, which ``cli.main`` prints as one line.
@@ -81,6 +81,24 @@ def window_cmd(boundary: str, as_json: JsonOption = False) -> None:
     with connect() as engine:
         current = existing(engine, boundary).window()
     emit(current.as_dict(), as_json, lambda: _say(current.render()))
+
+
+def context_cmd(
+    boundary: str,
+    budget: Annotated[int, typer.Option("--budget", min=0, help="At most this many tokens.")],
+    query: Annotated[
+        str | None, typer.Option("--query", "-q", help="Add record candidates for this query.")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Print the window of BOUNDARY as a budgeted, citable context block (ids, status tags,
+    needs; what was left out and how to get it); --json adds its tokens and manifest.
+
+    Example: kg-context context team-7 --budget 8192 --query "graph database"
+    """
+    with connect() as engine:
+        found = existing(engine, boundary).context(budget, query=query)
+    emit(found.as_dict(), as_json, lambda: _say(found.text))
 
 
 def why_cmd(entry: str, boundary: BoundaryOption, as_json: JsonOption = False) -> None:
@@ -181,6 +199,7 @@ def register(app: typer.Typer) -> None:
     """Add the residency commands to the main CLI."""
     app.add_typer(czar_app, name="czar")
     app.command("window")(window_cmd)
+    app.command("context")(context_cmd)
     app.command("why")(why_cmd)
     app.command("stats")(stats_cmd)
     app.command("brief")(brief_cmd)

@@ -9,12 +9,21 @@ from dataclasses import dataclass
 
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Proposal
+from kg_context.gate.feedback import decision_feedback
 from kg_context.gate.rows import Props, ReceiptRow, receipt_props, receipt_row
 from kg_context.gate.snapshot import Snapshot
 from kg_context.gate.verdicts import SetView
 from kg_context.vocabulary import Outcome, ReceiptKind, SetStatus
 
-__all__ = ["Context", "Decision", "constitution_receipt", "receipt", "record_id", "set_props"]
+__all__ = [
+    "CitedEntry",
+    "Context",
+    "Decision",
+    "constitution_receipt",
+    "receipt",
+    "record_id",
+    "set_props",
+]
 
 
 def record_id(boundary_id: str, *parts: str | int) -> str:
@@ -25,6 +34,20 @@ def record_id(boundary_id: str, *parts: str | int) -> str:
     id can make one boundary's derived id equal another's. The one place that prefixes them."""
     escaped = boundary_id.replace("%", "%25").replace("/", "%2F")
     return "/".join([escaped, *(str(part) for part in parts)])
+
+
+@dataclass(frozen=True, slots=True)
+class CitedEntry:
+    """An entry a refused set cites that does not stand where it was cited, as the gate read it
+    in the commit transaction: ``status`` is the record's (``unknown``: no such entry in
+    ``boundary_id``); ``cited_as`` the declaration (supersedes, requires, derived_from,
+    transition, foundational); ``by`` the entry (or proposal) that cites it."""
+
+    entry_id: str
+    boundary_id: str
+    status: str
+    cited_as: str
+    by: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +70,15 @@ class Decision:
     # What an approved set declared but the gate could not execute (e.g. a supersession of an
     # entry that is not standing), named precisely; also on its commit and resolution receipts.
     not_executed: tuple[str, ...] = ()
+    # For a refused set: what it cites that is unknown or not standing (read from the graph in
+    # the commit transaction; empty on a decision read back from the record).
+    not_standing: tuple[CitedEntry, ...] = ()
+
+    def feedback(self) -> str:
+        """A short text for the model that wrote the set: what committed, or why not, which
+        cited ids are not standing and how to bring them back, and what the operator would
+        have to amend (``gate.feedback``)."""
+        return decision_feedback(self)
 
 
 @dataclass(frozen=True, slots=True)

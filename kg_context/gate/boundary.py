@@ -212,3 +212,8 @@ class Boundary:
     def constitution(self) -> Constitution:
         """The boundary's current constitution, as the record holds it now."""
         return self._constitution_for(str(self.state()["constitution_version"]))
+
+    def constitution_at(self, version: str) -> Constitution:
+        """A recorded constitution by version (read once per engine, then kept: versions are
+        immutable), for a caller that read the boundary's version with something else."""
+        return self._constitution_for(version)

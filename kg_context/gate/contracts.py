@@ -65,6 +65,9 @@ __all__ = [
 # The hard ceiling at the edge; the constitution sets a lower limit the gate enforces.
 MAX_BODY_CHARS = 262_144
 _ID = r"^[A-Za-z0-9][A-Za-z0-9._:/#@+-]{0,199}$"
+# What the validators below check, stated in the JSON Schema too (an ASCII identifier: the
+# validators also take other Python identifiers), so an instance valid under the schema parses.
+_NAME_SCHEMA: dict[str, Any] = {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"}
 
 
 class _Strict(BaseModel):
@@ -106,7 +109,9 @@ class Residency(_Reference):
 
     policy: ResidencyPolicy = ResidencyPolicy.HARD
     lease_sets: int | None = Field(default=None, ge=1, le=1_000_000)
-    needs: tuple[str, ...] = Field(default=(), max_length=64)
+    needs: tuple[str, ...] = Field(
+        default=(), max_length=64, json_schema_extra={"items": _NAME_SCHEMA}
+    )
 
     @field_validator("needs")
     @classmethod
@@ -166,7 +171,9 @@ class EntryProposal(_Strict):
     requires: tuple[Residency, ...] = Field(default=(), max_length=1024)
     expires_after: int | None = Field(default=None, ge=1, le=1_000_000)
     superseded_by_default: bool = False
-    attributes: dict[str, str | int | float | bool] = Field(default_factory=dict, max_length=64)
+    attributes: dict[str, str | int | float | bool] = Field(
+        default_factory=dict, max_length=64, json_schema_extra={"propertyNames": _NAME_SCHEMA}
+    )
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -210,7 +217,11 @@ class Proposal(_Strict):
     writer_id: str = Field(pattern=_ID)
     writer_kind: WriterKind
     set_id: str | None = Field(default=None, pattern=_ID)
-    targets: tuple[str, ...] = Field(default=(), max_length=256)
+    targets: tuple[str, ...] = Field(
+        default=(),
+        max_length=256,
+        json_schema_extra={"items": {"type": "string", "minLength": 1, "maxLength": 512}},
+    )
     entries: tuple[EntryProposal, ...] = Field(default=(), max_length=1000)
     transitions: tuple[Transition, ...] = Field(default=(), max_length=10_000)
     summary: str | None = Field(default=None, max_length=2000)
@@ -218,7 +229,9 @@ class Proposal(_Strict):
     revalidates: tuple[str, ...] = Field(default=(), max_length=256)
     # Entries of the boundary this set marks foundational: a soft/reconstructible lease into
     # one holds while the mark stands. Only a named operator may declare it (the gate checks).
-    foundational: tuple[str, ...] = Field(default=(), max_length=256)
+    foundational: tuple[str, ...] = Field(
+        default=(), max_length=256, json_schema_extra={"items": {"type": "string", "pattern": _ID}}
+    )
     kind: SetKind = SetKind.STATE
 
     @field_validator("targets")

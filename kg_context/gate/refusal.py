@@ -13,14 +13,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kg_context.gate.batch import Context, Decision, receipt, set_props
+from kg_context.gate.batch import CitedEntry, Context, Decision, receipt, set_props
 from kg_context.gate.contracts import Proposal
+from kg_context.gate.feedback import UNKNOWN
 from kg_context.gate.rows import Plan
+from kg_context.gate.snapshot import Snapshot
 from kg_context.gate.verdicts import SetView, Violation
-from kg_context.vocabulary import HaltStatus, Outcome, ReasonCode, ReceiptKind, SetKind, SetMode
+from kg_context.vocabulary import (
+    STANDING_STATUSES,
+    HaltStatus,
+    Outcome,
+    ReasonCode,
+    ReceiptKind,
+    SetKind,
+    SetMode,
+)
 
 __all__ = [
     "UnreadableProposal",
+    "not_standing",
     "plan_refusal",
     "plan_unreadable",
     "rejection_for_unplaced",
@@ -111,7 +122,54 @@ def plan_refusal(
         detail=violation.detail,
         suggested_amendment=violation.suggested_amendment,
         halt_id=halt_id,
+        not_standing=not_standing(view, ctx.snapshot),
     )
+
+
+def _citations(view: SetView) -> list[tuple[str, str | None, str, str, bool]]:
+    """What the set cites: (entry id, its boundary or None for the own, declared as, by whom,
+    whether it must stand). Supersession, residency, essential provenance, transitions and
+    foundational marks need a standing target; supporting provenance only an existing one."""
+    found: list[tuple[str, str | None, str, str, bool]] = []
+    for _proposal, entry_id, entry in view.entries:
+        found += [
+            (r.entry_id, r.boundary_id, "supersedes", entry_id, True) for r in entry.supersedes
+        ]
+        found += [(r.entry_id, r.boundary_id, "requires", entry_id, True) for r in entry.requires]
+        found += [
+            (r.entry_id, r.boundary_id, "derived_from", entry_id, r.essential)
+            for r in entry.derived_from
+        ]
+    for proposal in view.closed.proposals:
+        found += [
+            (t.entry_id, None, "transition", proposal.id, False) for t in proposal.transitions
+        ]
+        found += [(e, None, "foundational", proposal.id, True) for e in proposal.foundational]
+    return found
+
+
+def not_standing(view: SetView, snapshot: Snapshot) -> tuple[CitedEntry, ...]:
+    """The set's citations of entries that are unknown, or not standing where standing is
+    needed, with the status the snapshot (the graph, read under the boundary's lock) holds."""
+    own = snapshot.boundary.id
+    out: list[CitedEntry] = []
+    for ref_id, where, cited_as, by, must_stand in _citations(view):
+        if where is not None:
+            found = snapshot.foreign.get((where, ref_id))
+            status = found.status if found is not None else None
+        elif ref_id in view.new_status:
+            status = view.new_status[ref_id].value
+        else:
+            entry = snapshot.own(ref_id)
+            status = entry.status if entry is not None else None
+        if status is None:
+            status = UNKNOWN
+        elif not must_stand or status in STANDING_STATUSES:
+            continue
+        cited = CitedEntry(ref_id, where or own, status, cited_as, by)
+        if cited not in out:
+            out.append(cited)
+    return tuple(out)
 
 
 def _refusal_receipt(

@@ -205,10 +205,14 @@ def first_request(indexed: int, entries: int, k: int) -> int:
     return min(indexed, max(_MIN_CANDIDATES, wanted))
 
 
-def vector_search(boundary: Boundary, vector: Sequence[float], k: int) -> VectorSearch:
+def vector_search(
+    boundary: Boundary, vector: Sequence[float], k: int, *, read_only: bool = False
+) -> VectorSearch:
     """The boundary's ``k`` nearest entries to ``vector``: exactly when that reads no more than
     the index path would (or the boundary is small), else through the shared index widened
-    until ``k`` hits (or the whole index). The module docstring states both guarantees."""
+    until ``k`` hits (or the whole index). The module docstring states both guarantees.
+    ``read_only``: the boundary's own index is used when it is online, never created (no
+    labelling, no index creation); the shared strategies answer meanwhile."""
     executor, boundary_id = boundary.executor, boundary.id
     settings = boundary.settings.search
     values = unit(vector)  # any sequence of numbers: unit length, a list of Python floats
@@ -224,7 +228,7 @@ def vector_search(boundary: Boundary, vector: Sequence[float], k: int) -> Vector
     indexed = int(sizes["indexed"])
     candidates = first_request(indexed, int(sizes["entries"]), k)
     if int(sizes["embedded"]) >= cap and settings.boundary_indexes and not known:
-        own = _own_index_search(boundary, values, k)
+        own = _own_index_search(boundary, values, k, create=not read_only)
         if own is not None:
             return own
     cheaper = settings.exact_when_cheaper and int(sizes["entries"]) <= candidates
@@ -251,12 +255,18 @@ def vector_search(boundary: Boundary, vector: Sequence[float], k: int) -> Vector
         candidates = min(indexed, max(2 * candidates, math.ceil(candidates * factor)))
 
 
-def _own_index_search(boundary: Boundary, values: list[float], k: int) -> VectorSearch | None:
+def _own_index_search(
+    boundary: Boundary, values: list[float], k: int, *, create: bool = True
+) -> VectorSearch | None:
     """The search through the boundary's own vector index, or ``None`` while it cannot answer
-    (created now if absent: ``kg_context/record/vector_index.py``) or answered short of ``k``
-    (still filling): the caller then takes the shared strategies."""
+    (created now if absent and ``create``: ``kg_context/record/vector_index.py``) or answered
+    short of ``k`` (still filling): the caller then takes the shared strategies."""
     executor, boundary_id = boundary.executor, boundary.id
-    state = ensure_boundary_index(executor, boundary_id, boundary.settings.embedding.dimensions)
+    if create:
+        dimensions = boundary.settings.embedding.dimensions
+        state = ensure_boundary_index(executor, boundary_id, dimensions)
+    else:
+        state = boundary_index_state(executor, boundary_id)
     return _own_index_query(boundary, values, k) if state is BoundaryIndex.ONLINE else None
 
 
@@ -289,10 +299,13 @@ def search_record(
     text: str,
     k: int = 10,
     embedder: TextEncoder | None = None,
+    *,
+    read_only: bool = False,
 ) -> list[RecordHit]:
     """The ``k`` best entries of the boundary's record for ``text`` (fulltext and vector, each
     exact per boundary), best first, each tagged with its set, status, residency and newest
-    superseder."""
+    superseder. ``read_only``: nothing is written, not even the boundary's own vector index
+    (``vector_search``)."""
     executor, boundary_id = boundary.executor, boundary.id
     if k < 1:
         raise InputValidationError("k must be at least 1")
@@ -305,7 +318,7 @@ def search_record(
             executor.read("record/search_fulltext", query=query, boundary_id=boundary_id, k=k)
         )
     embedder = embedder or get_embedder(boundary.settings.embedding)
-    vector_rows = vector_search(boundary, embedder.encode([text])[0], k).rows
+    vector_rows = vector_search(boundary, embedder.encode([text])[0], k, read_only=read_only).rows
     fused: dict[str, float] = {}
     sources: dict[str, set[str]] = {}
     rows_by_id: dict[str, Record] = {}

@@ -18,7 +18,7 @@ from typing import Any
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.contracts import EntryClass
 
-__all__ = ["IndexEntryLine", "Window", "WindowEntry", "window"]
+__all__ = ["IndexEntryLine", "Window", "WindowEntry", "status_tag", "window"]
 
 _CLASS_ORDER = {c.value: i for i, c in enumerate(EntryClass)}
 
@@ -110,7 +110,8 @@ class Window:
         }
 
 
-def _tag(status: str, attributes: dict[str, Any], promoted_by: str | None = None) -> str:
+def status_tag(status: str, attributes: dict[str, Any], promoted_by: str | None = None) -> str:
+    """The tag a window line shows: the status, and a recalled copy's recall tag and use."""
     recalled = attributes.get("recall_tag")
     if isinstance(recalled, str):
         use = f"promoted by {promoted_by}" if promoted_by else "one use"
@@ -134,7 +135,7 @@ def window(boundary: Boundary) -> Window:
             tokens=int(r["tokens"]),
             set_seq=int(r["set_seq"] or 0),
             set_id=str(r["set_id"]),
-            tag=_tag(r["status"], json.loads(r["attributes"]), r.get("promoted_by")),
+            tag=status_tag(r["status"], json.loads(r["attributes"]), r.get("promoted_by")),
         )
         for r in rows
     ]

@@ -159,6 +159,25 @@ def test_every_endpoint_through_the_real_server(server: Server, engine: Any) -> 
         )
     )
     assert admitted["decision"]["outcome"] == "commit" and f"{b}/db-1" in admitted["copies"]
+    # the context: text by default, the manifest as JSON with format=json
+    context_path = "/boundaries/{boundary_id}/context"
+    text = api("GET", context_path, "reader", path=one, params={"budget": 8192})
+    assert text.status_code == 200 and text.headers["content-type"].startswith("text/plain")
+    assert f"] {b}/db-2 " in text.text and f"] {b}/goal " in text.text
+    assert text.text.splitlines()[-1] == "Left out: nothing."
+    as_json = _ok(
+        api("GET", context_path, "reader", path=one,
+            params={"budget": 8192, "q": "Postgres", "format": "json"})
+    )  # fmt: skip
+    assert as_json["tokens"] <= as_json["budget_tokens"] == 8192
+    assert as_json["text"].startswith(f"# Context of {b} at seq ")
+    assert as_json["manifest"]["query"] == "Postgres" and as_json["manifest"]["left_out"] == []
+    assert {r["name"] for r in as_json["manifest"]["retrievals"]} >= {"recall", "why", "as_of"}
+    tiny = api("GET", context_path, "reader", path=one, params={"budget": 0})
+    assert tiny.status_code == 200 and tiny.text == ""
+    _problem(api("GET", context_path, "reader", path=one, params={"budget": -1}), 422,
+             "invalid-input")  # fmt: skip
+    _problem(api("GET", context_path, "reader", path=one), 422, "invalid-input")  # no budget
 
     halted = _ok(
         api(
@@ -335,6 +354,8 @@ def test_tokens_scopes_and_identity(server: Server, engine: Any, fenced: str) ->
     basic = server.call("POST", commit, None, json=body, headers={"Authorization": "Basic eDp5"})
     _problem(basic, 401, "unauthenticated")
     _problem(server.call("GET", f"/boundaries/{b}/window", None), 401, "unauthenticated")
+    _problem(server.call("GET", f"/boundaries/{b}/context?budget=10", None), 401,
+             "unauthenticated")  # fmt: skip
     _problem(server.call("GET", "/metrics", None), 401, "unauthenticated")
     # A reader cannot write, by any write route.
     invalidation = {"mode": "challenge", "target": "x", "reason": "r"}

@@ -132,6 +132,15 @@ def test_commands_take_ids_under_their_boundary_and_speak_json(
         done = _cli(neo4j_target, *args, "--json")
         assert done.returncode == 0, (args, done.stderr)
         json.loads(done.stdout)  # one JSON document, nothing else on stdout
+    context = _cli(neo4j_target, "context", boundary_id, "--budget", "4096", "--json")
+    assert context.returncode == 0, context.stderr
+    shown = json.loads(context.stdout)
+    assert shown["tokens"] <= 4096 and f"] {boundary_id}-g " in shown["text"]
+    assert shown["manifest"]["sections"][0]["ids"] == [f"{boundary_id}-g"]
+    text = _cli(neo4j_target, "context", boundary_id, "--budget", "4096", "--query", "goal")
+    assert text.returncode == 0 and text.stdout.startswith(f"# Context of {boundary_id} at seq 1")
+    refused = _cli(neo4j_target, "context", boundary_id, "--budget", "-1")
+    assert refused.returncode == 2  # a usage error: the budget is at least 0
     unknown = _cli(neo4j_target, "window", f"{boundary_id}-nowhere")
     assert unknown.returncode == 5 and unknown.stderr.startswith("error:")
     usage = _cli(neo4j_target, "window")

@@ -19,6 +19,7 @@ modules; docs/architecture.md says the same in words)::
     engine     the composition root             base, text, db, gate, residency, record
     attention  seed 001                         base, text, db, gate.sink, gate.contracts
     cycle      seed 000                         base, text, db, gate.sink, gate.contracts
+    loop       the reference agent loop         base, gate (a boundary is a protocol to it)
     api        the HTTP API (FastAPI)           base, gate, residency, record, engine,
                                                 attention (never db: no Cypher, no executor)
     cli        the command line and the demo    everything above except the package root
@@ -30,9 +31,10 @@ through its sink protocol and its contracts;
 nothing below the engine imports ``kg_context.engine`` (not even for type checking).
 
 Residency and record are peers: neither imports the other, except for the edges in
-``CROSS_EDGES``, each with the reason it exists. Today these are two edges: recall
+``CROSS_EDGES``, each with the reason it exists. Today these are three edges: recall
 (``residency.recall``) searches the record through ``record.search`` before it proposes scratch
-copies back into the window, and ``residency.metrics`` reports the record's error rates
+copies back into the window, ``residency.context_read`` lists the record's candidates for a
+query beside the window, and ``residency.metrics`` reports the record's error rates
 (``record.observability``) in ``stats``. The record never imports residency.
 
 Which imports count:
@@ -43,10 +45,10 @@ Which imports count:
 
 Size rule: no function (or method) in ``kg_context/gate/`` over ``MAX_GATE_FUNCTION_LINES``
 lines, counted from its ``def`` line to its last line. Modules have no line cap: a module holds
-one concept and is named for it, however long that makes it. The code that breaks a rule today is listed in the ``PENDING_*``
-allowlists below and marked ``xfail(strict=True)``: once the code is fixed the case passes, the
-strict xfail fails, and the entry must be removed. An entry naming code that no longer exists
-fails ``test_allowlists_name_existing_code``.
+one concept and is named for it, however long that makes it. The code that breaks a rule today
+is listed in the ``PENDING_*`` allowlists below and marked ``xfail(strict=True)``: once the
+code is fixed the case passes, the strict xfail fails, and the entry must be removed. An entry
+naming code that no longer exists fails ``test_allowlists_name_existing_code``.
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "engine": ("kg_context.engine",),
     "attention": ("kg_context.attention",),
     "cycle": ("kg_context.cycle",),
+    "loop": ("kg_context.loop",),
     "api": ("kg_context.api",),
     "cli": ("kg_context.cli",),
     "package": ("kg_context",),
@@ -93,6 +96,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "engine":    ("base", "text", "db", "gate", "residency", "record"),
     "attention": _SIDE_ROOM,
     "cycle":     _SIDE_ROOM,
+    "loop":      ("base", "gate"),
     "api":       ("base", "gate", "residency", "record", "engine", "attention"),
     "cli":       ("base", "text", "db", "gate", "residency", "record", "engine", "attention",
                   "cycle", "api"),
@@ -104,6 +108,9 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
 CROSS_EDGES: dict[tuple[str, str], str] = {
     ("kg_context.residency.recall", "kg_context.record.search"): (
         "recall searches the record (fulltext + vector) before it proposes scratch copies"
+    ),
+    ("kg_context.residency.context_read", "kg_context.record.search"): (
+        "the context lists the record's candidates for a query (read-only: nothing embedded)"
     ),
     ("kg_context.residency.metrics", "kg_context.record.observability"): (
         "stats reports the record's error rates beside the window's retention ratio"

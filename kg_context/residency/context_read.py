@@ -1,0 +1,194 @@
+"""``context(boundary, budget_tokens, ...)``: read what the context of a boundary shows and
+assemble it (``kg_context.residency.context`` owns the rules and the types).
+
+Reads, nothing else: in one statement the boundary (seq, work seq, constitution version) and its
+resident entries with their stored token counts, own leases and what they require
+(``window/context``); the constitution by version (kept by the engine); the resident
+history-index lines, and, with a query, the record's candidates through ``search_record`` in
+its read-only mode: fulltext and vector as ``recall`` finds them, but nothing is embedded first
+and no vector index is created, so entries not embedded yet are found by their words only
+(``recall`` embeds them first). Candidates already in the window are
+not repeated. ``needs`` lists REQUIRES targets in the boundary itself (a cross-boundary target
+is not an id of this boundary, so it is not cited).
+
+With the default counter (the engine's tokenizer, the one the gate counted bodies with) a line
+costs its prefix's tokens, counted once per process and kept, plus the body's stored count: the
+tokenizer splits at whitespace and punctuation, so the two add up. The assembly measures the
+whole text once anyway and drops lines while it is over the budget.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kg_context.errors import InputValidationError, StateError
+from kg_context.gate.boundary import Boundary
+from kg_context.gate.contracts import EntryClass
+from kg_context.record.search import search_record
+from kg_context.residency.context import (
+    Context,
+    ContextEntry,
+    CountTokens,
+    IndexItem,
+    LineCounter,
+    RecordItem,
+)
+from kg_context.residency.context_assembly import assemble
+from kg_context.residency.window import status_tag
+from kg_context.text.tokens import TokenCounter, get_token_counter
+
+__all__ = ["RECORD_CANDIDATES", "Context", "CountTokens", "context"]
+
+# How many candidates a query asks of the record (those already in the window are dropped).
+RECORD_CANDIDATES = 10
+_CACHE_LIMIT = 200_000
+_CACHED_TEXT_CHARS = 2_000
+_cache: dict[str, int] = {}
+_cache_lock = threading.Lock()
+
+
+def _default_counter(tokens: TokenCounter) -> LineCounter:
+    def prefixes(texts: Sequence[str]) -> list[int]:
+        with _cache_lock:
+            known = {t: _cache[t] for t in set(texts) if t in _cache}
+        missing = [t for t in dict.fromkeys(texts) if t not in known]
+        if missing:
+            counted = dict(zip(missing, tokens.count(missing), strict=True))
+            known.update(counted)
+            with _cache_lock:
+                if len(_cache) + len(counted) > _CACHE_LIMIT:
+                    _cache.clear()
+                _cache.update(counted)
+        return [known[t] for t in texts]
+
+    def lines(
+        heads: Sequence[str], bodies: Sequence[str], stored: Sequence[int | None]
+    ) -> list[int]:
+        unknown = [b for b, n in zip(bodies, stored, strict=True) if n is None and b]
+        counted = iter(tokens.count(unknown))
+        body_costs = [
+            n if n is not None else (next(counted) if b else 0)
+            for b, n in zip(bodies, stored, strict=True)
+        ]
+        return [p + b for p, b in zip(prefixes(heads), body_costs, strict=True)]
+
+    def text(whole: str) -> int:
+        """Short texts (the title, legend and omission line) by the cache; the assembled text
+        is counted afresh."""
+        if not whole:
+            return 0
+        if len(whole) <= _CACHED_TEXT_CHARS:
+            return prefixes([whole])[0]
+        return tokens.count([whole])[0]
+
+    return LineCounter(lines=lines, text=text)
+
+
+def _attributes(text: str) -> dict[str, Any]:
+    return {} if text == "{}" else dict(json.loads(text))
+
+
+def _given_counter(count: Callable[[str], int]) -> LineCounter:
+    def lines(
+        heads: Sequence[str], bodies: Sequence[str], stored: Sequence[int | None]
+    ) -> list[int]:
+        return [count(h + b) for h, b in zip(heads, bodies, strict=True)]
+
+    return LineCounter(lines=lines, text=count)
+
+
+def context(
+    boundary: Boundary,
+    budget_tokens: int,
+    *,
+    query: str | None = None,
+    count_tokens: CountTokens = None,
+) -> Context:
+    """The governed window of ``boundary`` as a budgeted, citable context block (the rules:
+    ``kg_context.residency.context``), with record candidates for ``query`` when given.
+    ``count_tokens`` is the consuming model's tokenizer; the default is the engine's."""
+    if budget_tokens < 0:
+        raise InputValidationError(
+            f"a context budget is a number of tokens, at least 0; got {budget_tokens}"
+        )
+    rows = boundary.executor.read(
+        "window/context", boundary_id=boundary.id, scratch_class=EntryClass.SCRATCH.value
+    )
+    if not rows:
+        raise StateError(f"no boundary {boundary.id}")
+    head = rows[0]
+    constitution = boundary.constitution_at(str(head["constitution_version"]))
+    work = int(head["work_seq"] or 0)
+    rows = [r for r in rows if r["id"] is not None]
+    resident = {str(r["id"]) for r in rows}
+    entries = []
+    for r in rows:
+        needs = sorted({str(n[0]) for n in r["needs"]})
+        out = {str(n[0]) for n in r["needs"] if not n[1]}
+        expires = r["expires_after_seq"]
+        entries.append(
+            ContextEntry(
+                id=str(r["id"]),
+                entry_class=str(r["class"]),
+                key=str(r["key"]),
+                body=str(r["body"]),
+                tag=status_tag(str(r["status"]), _attributes(r["attributes"]), r["promoted_by"]),
+                set_seq=int(r["set_seq"] or 0),
+                tokens=None if r["tokens"] is None else int(r["tokens"]),
+                needs=tuple(needs),
+                needs_out=tuple(n for n in needs if n in out),
+                lease_left=None if expires is None else max(0, int(expires) - work),
+            )
+        )
+    index: list[IndexItem] = []
+    resident_last = constitution.history_index.resident_last
+    if resident_last:
+        index = [
+            IndexItem(str(r["set_id"]), int(r["seq"]), str(r["summary"]), int(r["tokens"]))
+            for r in boundary.executor.read(
+                "window/index", boundary_id=boundary.id, resident_last=resident_last
+            )
+        ]
+    record: list[RecordItem] = []
+    if query is not None:
+        hits = search_record(boundary, query, k=RECORD_CANDIDATES, read_only=True)
+        wanted = [h.entry_id for h in hits if h.entry_id not in resident]
+        if wanted:
+            found = {
+                str(r["id"]): r
+                for r in boundary.executor.read(
+                    "recall/entries", ids=wanted, boundary_id=boundary.id
+                )
+            }
+            record = [
+                RecordItem(
+                    id=i,
+                    key=str(found[i]["key"]),
+                    body=str(found[i]["body"]),
+                    status=str(found[i]["status"]),
+                    set_seq=int(found[i]["set_seq"] or 0),
+                    superseded_by=found[i]["superseded_by"],
+                )
+                for i in wanted
+                if i in found
+            ]
+    counter = (
+        _given_counter(count_tokens)
+        if count_tokens is not None
+        else _default_counter(get_token_counter(boundary.settings.embedding))
+    )
+    return assemble(
+        boundary_id=boundary.id,
+        seq=int(head["seq"] or 0),
+        constitution_version=str(head["constitution_version"]),
+        root_classes=frozenset(constitution.root_class_names()),
+        budget_tokens=budget_tokens,
+        entries=entries,
+        index=index,
+        record=record,
+        query=query,
+        counter=counter,
+    )

@@ -1,0 +1,226 @@
+"""The context a model reads, on the real Neo4j: a property test over random windows (a handful
+of boundaries built through the gate once, budgets from 0 to 20,000 tokens, queries or none, the
+engine's tokenizer or a crude word counter), and what the text says about recall copies, record
+candidates and what was left out."""
+
+from __future__ import annotations
+
+import random
+import re
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kg_context.engine import BoundaryHandle, Engine
+from kg_context.errors import InputValidationError
+from kg_context.text.tokens import get_token_counter
+from tests.factories import proposal
+
+VOCABULARY = [
+    "cache",
+    "queue",
+    "database",
+    "index",
+    "replica",
+    "timeout",
+    "retry",
+    "schema",
+    "graph",
+    "checkout",
+    "billing",
+    "search",
+    "latency",
+    "budget",
+    "region",
+    "failover",
+    "shard",
+    "token",
+    "cost",
+    "review",
+]
+QUERIES = ("cache", "graph database", "checkout latency budget", "failover region shard")
+CLASSES = ("decision", "constraint", "goal", "plan", "fact", "open_question", "pin")
+ENTRY_LINE = re.compile(r"^- \[[^\]]*\] (?P<id>\S+) (?:\((?P<extra>[^)]*)\) )?")
+INDEX_LINE = re.compile(r"^- (?P<seq>\d+) (?P<set>\S+): ")
+
+
+def words(text: str) -> int:
+    return len(text.split())
+
+
+def _body(rng: random.Random) -> str:
+    n = rng.choice((3, 8, 20, 60, 400))
+    return " ".join(rng.choice(VOCABULARY) for _ in range(n))
+
+
+def _entry(rng: random.Random, bid: str, n: int, earlier: list[str]) -> dict[str, Any]:
+    cls = rng.choice(CLASSES)
+    entry: dict[str, Any] = {
+        "id": f"{bid}/e{n}",
+        "class": cls,
+        "key": f"k{n}",
+        "body": _body(rng),
+    }
+    if cls == "fact":
+        entry["attributes"] = {"source": "test"}
+    if cls == "open_question":
+        entry["expires_after"] = rng.randint(1, 20)
+    if earlier and rng.random() < 0.5:
+        targets = rng.sample(earlier, k=min(len(earlier), rng.randint(1, 3)))
+        entry["requires"] = [{"entry_id": t, "policy": "hard"} for t in targets]
+    return entry
+
+
+def _build(engine: Engine, rng: random.Random, size: int) -> BoundaryHandle:
+    bid = f"test-context-{uuid.uuid4().hex[:10]}"
+    team = engine.boundary(bid)
+    ids: list[str] = []
+    for batch in range(0, size, 8):
+        entries = [_entry(rng, bid, n, ids) for n in range(batch, min(size, batch + 8))]
+        decision = team.commit(proposal(bid, *entries, targets=[f"t{batch}"]))
+        assert decision.outcome == "commit", decision
+        ids += [e["id"] for e in entries]
+    # a superseded decision: the record holds something the window does not
+    old = {"id": f"{bid}/old", "class": "decision", "key": "choice", "body": "cache in region"}
+    assert team.commit(proposal(bid, old, targets=["choice"])).outcome == "commit"
+    new = {
+        "id": f"{bid}/new",
+        "class": "decision",
+        "key": "choice",
+        "body": "graph database with a cache",
+        "supersedes": [{"entry_id": old["id"], "reason": "cheaper"}],
+    }
+    assert team.commit(proposal(bid, new, targets=["choice"])).outcome == "commit"
+    return team
+
+
+@pytest.fixture(scope="module")
+def boundaries(engine: Engine) -> list[BoundaryHandle]:
+    rng = random.Random(20261201)
+    return [_build(engine, rng, size) for size in (0, 6, 24, 48)]
+
+
+def _ids_in(text: str) -> tuple[set[str], set[str]]:
+    """Entry ids (lines and their needs) and set ids (index lines) the text cites."""
+    entries, sets = set(), set()
+    for line in text.splitlines():
+        found = ENTRY_LINE.match(line)
+        if found:
+            entries.add(found.group("id"))
+            for part in (found.group("extra") or "").split("; "):
+                if part.startswith("needs"):
+                    entries.update(i.strip() for i in part.split(":", 1)[1].split(","))
+            continue
+        index = INDEX_LINE.match(line)
+        if index:
+            sets.add(index.group("set"))
+    return entries, sets
+
+
+COUNTERS: dict[str, Callable[[str], int] | None] = {"engine": None, "words": words}
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    which=st.integers(min_value=0, max_value=3),
+    budget=st.one_of(st.integers(0, 300), st.integers(0, 20_000)),
+    query=st.one_of(st.none(), st.sampled_from(QUERIES)),
+    counter=st.sampled_from(sorted(COUNTERS)),
+)
+def test_the_context_of_a_random_window_keeps_its_promises(
+    boundaries: list[BoundaryHandle], which: int, budget: int, query: str | None, counter: str
+) -> None:
+    team = boundaries[which]
+    count = COUNTERS[counter]
+    ctx = team.context(budget, query=query, count_tokens=count)
+    measure = count or _engine_count
+    # never over the budget, by the counter given
+    assert ctx.tokens == measure(ctx.text) <= budget == ctx.budget_tokens
+    # every id the text cites resolves in the boundary
+    seq = int(team.state()["seq"] or 0)
+    record = {e.id for e in team.as_of(seq).entries} if seq else set()
+    sets = {line.set_id for line in team.history_index()}
+    cited_entries, cited_sets = _ids_in(ctx.text)
+    assert cited_entries <= record, cited_entries - record
+    assert cited_sets <= sets, cited_sets - sets
+    # included plus left out is the whole window, in ids and in tokens
+    window = team.window()
+    in_window = {e.id for e in window.entries} | {line.set_id for line in window.index}
+    m = ctx.manifest
+    kept = {i for s in m.sections if s.name != "record" for i in s.ids}
+    left = {i for o in m.left_out if o.section != "record" for i in o.ids}
+    assert kept.isdisjoint(left) and kept | left == in_window
+    kept_tokens = sum(s.tokens for s in m.sections if s.name != "record")
+    left_tokens = sum(o.tokens for o in m.left_out if o.section != "record")
+    assert kept_tokens + left_tokens == m.window_tokens
+    assert m.window_tokens == team.context(20_000, count_tokens=count).manifest.window_tokens
+    # record candidates are never window entries, and are marked as record
+    for section in m.sections:
+        if section.name == "record":
+            assert not set(section.ids) & in_window
+            assert all(f"] {i} " in ctx.text for i in section.ids)
+    if ctx.text:
+        assert ctx.text.splitlines()[-1].startswith("Left out: ")
+    # the same inputs give byte-identical output
+    again = team.context(budget, query=query, count_tokens=count)
+    assert again.text == ctx.text and again.manifest == ctx.manifest
+
+
+def _engine_count(text: str) -> int:
+    return get_token_counter().count([text])[0]
+
+
+def test_a_full_budget_shows_every_resident_entry_with_its_id_and_needs(
+    boundaries: list[BoundaryHandle],
+) -> None:
+    team = boundaries[3]
+    ctx = team.context(1_000_000)
+    window = team.window()
+    for e in window.entries:
+        assert f"] {e.id} " in ctx.text
+    assert ctx.text.splitlines()[-1] == "Left out: nothing."
+    assert "needs: " in ctx.text  # the random window has REQUIRES edges
+    assert f"] {team.id}/old " not in ctx.text  # superseded: not a window line
+
+
+def test_a_query_brings_record_candidates_marked_as_record(
+    boundaries: list[BoundaryHandle],
+) -> None:
+    team = boundaries[1]
+    ctx = team.context(20_000, query="cache in region")
+    old = f"{team.id}/old"
+    record = next(s for s in ctx.manifest.sections if s.name == "record")
+    assert old in record.ids
+    line = next(x for x in ctx.text.splitlines() if f"] {old} " in x)
+    assert line.startswith("- [superseded; record, matched in set ") and f"{team.id}/new" in line
+    assert "## record, not window: candidates for 'cache in region'" in ctx.text
+
+
+def test_a_context_reads_and_writes_nothing(engine: Engine, boundary_id: str) -> None:
+    team = engine.boundary(boundary_id)
+    entry = {"class": "decision", "key": "db", "body": "Use Neo4j for the graph"}
+    assert team.commit(proposal(boundary_id, entry)).outcome == "commit"
+    before = team.state()
+    ctx = team.context(100, query="graph")
+    assert team.state() == before
+    pending = engine.executor.read(
+        "record/pending_embeddings", boundary_id=boundary_id, batch=10, up_to_seq=10
+    )
+    assert len(pending) == 1  # the query did not embed anything
+    assert ctx.tokens <= 100
+
+
+def test_bad_budgets_and_queries_are_refused(boundaries: list[BoundaryHandle]) -> None:
+    team = boundaries[1]
+    with pytest.raises(InputValidationError, match="at least 0"):
+        team.context(-1)
+    with pytest.raises(InputValidationError):
+        team.context(100, query="   ")
