@@ -79,8 +79,7 @@ def main() -> None:
         results: dict[str, dict[str, Any]] = {}
         for policy in ("soft", "reconstructible"):
             boundary_id = f"bench-retention-{policy}-{uuid.uuid4().hex[:8]}"
-            team = engine.boundary(boundary_id)
-            team.after_commit = None
+            team = engine.boundary(boundary_id, czar_every_commits=0)
             _work(team, boundary_id, policy)
             # before the czar: every reconstructible target still stands (the check's worst case)
             before = median(timings(_reach(team), RUNS, warmup=3, label=f"{policy} before"))

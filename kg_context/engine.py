@@ -32,7 +32,7 @@ from kg_context.gate.boundary import Boundary
 from kg_context.gate.constitution import Constitution, load_constitution
 from kg_context.gate.contracts import Verse, WriterKind
 from kg_context.gate.halts import Halts
-from kg_context.gate.operator_acts import issue_adoption
+from kg_context.gate.operator_acts import issue_adoption, require_operator
 from kg_context.gate.registry import RATIFIED_BY, ConstitutionRegistry
 from kg_context.gate.store import GateStore
 from kg_context.record import history
@@ -41,7 +41,8 @@ from kg_context.record.briefing import Brief, brief
 from kg_context.record.invalidation import BlastRadius, challenge, invalidate
 from kg_context.record.observability import ObservabilityReport, audit
 from kg_context.record.search import RecordHit
-from kg_context.residency.czar import CzarReport, every_n_commits, run_czar
+from kg_context.residency.czar import CzarReport, run_czar, run_czar_if_due
+from kg_context.residency.czar_worker import CzarFailure, CzarWorker
 from kg_context.residency.metrics import BoundaryStats, Overview, overview, stats
 from kg_context.residency.reachability import RootPath, lease_params, why
 from kg_context.residency.recall import Admission, admit, recall
@@ -87,6 +88,9 @@ class Engine:
         # ids. Both are append-only in the record, so once ensured they stay ensured.
         self._ensured_constitutions: set[tuple[str, str]] = set()
         self._ensured_boundaries: set[str] = set()
+        # The cadence czar, beside the writers: the gate store signals a boundary whose commit
+        # left its recorded cadence due (``residency.czar_worker``).
+        self._czar = CzarWorker(self._run_due_czar)
 
     @classmethod
     def connect(
@@ -140,35 +144,42 @@ class Engine:
         verse: str = "local",
         task_horizon: int | None = None,
         constitution: Constitution | None = None,
+        czar_every_commits: int | None = None,
         create: bool = True,
     ) -> BoundaryHandle:
         """A handle on one boundary.
 
         With ``create`` (the default) the boundary is created, with its constitution recorded,
         if it is new: written once per engine and boundary id (and once per constitution
-        version), never again on later calls. ``verse``, ``task_horizon`` and ``constitution``
-        only matter when the boundary is created. With ``create=False`` nothing is written: a
-        boundary that does not exist is a ``StateError``."""
+        version), never again on later calls. ``verse``, ``task_horizon``, ``constitution`` and
+        ``czar_every_commits`` (the czar's cadence the boundary keeps; default: this engine's
+        ``residency.czar_every_commits``) only matter when the boundary is created. With
+        ``create=False`` nothing is written: a boundary that does not exist is a
+        ``StateError``."""
         if not boundary_id or verse not in {v.value for v in Verse}:
             known = ", ".join(v.value for v in Verse)
             raise InputValidationError(f"a boundary needs an id and a verse ({known})")
+        if czar_every_commits is None:
+            czar_every_commits = self.settings.residency.czar_every_commits
+        if czar_every_commits < 0:
+            raise InputValidationError("a czar cadence is a number of sets >= 0 (0: on demand)")
         if create:
-            self._ensure(boundary_id, verse, task_horizon, constitution)
+            self._ensure(boundary_id, verse, task_horizon, constitution, czar_every_commits)
         elif boundary_id not in self._ensured_boundaries:
             if not self.executor.read("boundary/get", boundary_id=boundary_id):
                 raise StateError(f"no boundary {boundary_id}")
             with self._lock:
                 self._ensured_boundaries.add(boundary_id)
-        handle = BoundaryHandle(
+        return self._handle(boundary_id)
+
+    def _handle(self, boundary_id: str) -> BoundaryHandle:
+        return BoundaryHandle(
             self.executor,
             self._gate_store,
             boundary_id,
             settings=self.settings,
             constitution_for=self.constitutions.get,
         )
-        if every := self.settings.residency.czar_every_commits:
-            handle.after_commit = every_n_commits(every)
-        return handle
 
     def _ensure(
         self,
@@ -176,6 +187,7 @@ class Engine:
         verse: str,
         task_horizon: int | None,
         constitution: Constitution | None,
+        czar_every_commits: int,
     ) -> None:
         if constitution is None:
             if self._default_constitution is None:
@@ -188,7 +200,13 @@ class Engine:
                 self._ensured_constitutions.add(recorded)
         if boundary_id in self._ensured_boundaries:
             return
-        self.constitutions.ensure_boundary(boundary_id, verse, constitution, task_horizon)
+        self.constitutions.ensure_boundary(
+            boundary_id,
+            verse,
+            constitution,
+            task_horizon,
+            czar_every_commits=czar_every_commits,
+        )
         with self._lock:
             self._ensured_boundaries.add(boundary_id)
 
@@ -203,8 +221,45 @@ class Engine:
                 default_lease_sets=self.settings.residency.default_lease_sets,
                 recall_max_entries=self.settings.residency.recall_max_entries,
                 recall_max_depth=self.settings.residency.recall_max_depth,
+                on_czar_due=self._czar.signal,
             )
         return self._store
+
+    def _run_due_czar(self, boundary_id: str) -> None:
+        run_czar_if_due(self._handle(boundary_id))
+
+    def czar_idle(self, timeout: float | None = None) -> bool:
+        """Wait until every cadence czar run this engine's commits scheduled is done (at most
+        ``timeout`` seconds; ``None``: as long as it takes): whether they are. The czar runs
+        beside the writers, never inside a ``commit()``; this is how a caller waits for it."""
+        return self._czar.idle(timeout)
+
+    @property
+    def czar_failures(self) -> tuple[CzarFailure, ...]:
+        """The cadence czar runs of this engine that raised (logged, and kept here)."""
+        return self._czar.failures
+
+    def set_czar_cadence(
+        self, boundary_id: str, every: int, *, operator_id: str, reason: str
+    ) -> int:
+        """Change the czar's cadence ``boundary_id`` records (``every`` sets of its work; 0: only
+        on demand): an operator's act (only an operator its constitution names, else
+        ``AuthorizationError``), kept on the boundary with who and why. Returns the cadence."""
+        if every < 0 or not reason:
+            raise InputValidationError("a czar cadence is a number of sets >= 0, with a reason")
+        require_operator(
+            self.executor, self.constitutions.get, boundary_id, operator_id, "czar cadence change"
+        )
+        rows = self.executor.write(
+            "boundary/set_czar_cadence",
+            boundary_id=boundary_id,
+            czar_every_commits=every,
+            operator_id=operator_id,
+            reason=reason,
+        )
+        if not rows:
+            raise StateError(f"no boundary {boundary_id}")
+        return int(rows[0]["czar_every_commits"])
 
     def adopt(
         self,
@@ -289,7 +344,11 @@ class Engine:
             return str(self._driver.get_server_info().agent)
 
     def close(self) -> None:
-        self._driver.close()
+        """Finish the cadence czar runs already scheduled, then close the connection."""
+        try:
+            self._czar.close()
+        finally:
+            self._driver.close()
 
     def __enter__(self) -> Engine:
         return self

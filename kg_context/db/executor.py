@@ -50,7 +50,9 @@ __all__ = [
     "Record",
     "RetryCounts",
     "RetryPolicy",
+    "StatementTiming",
     "Transaction",
+    "UnitTiming",
     "is_unavailable",
     "translate_driver_errors",
 ]
@@ -134,13 +136,48 @@ def _as_dict(record: neo4j.Record) -> Record:
     return dict(zip(record.keys(), record.values(), strict=True))
 
 
+@dataclass(frozen=True, slots=True)
+class StatementTiming:
+    """One statement of a unit of work, as the client and the server saw it: ``wall_s`` from
+    sending it to its last record (client side), and the server's own times from the result
+    summary (``result_available_after``: planning and the first record; ``..._consumed_after``:
+    the rest), in milliseconds."""
+
+    name: str
+    wall_s: float
+    available_ms: int
+    consumed_ms: int
+
+    @property
+    def server_s(self) -> float:
+        return (self.available_ms + self.consumed_ms) / 1000
+
+
+@dataclass(frozen=True, slots=True)
+class UnitTiming:
+    """One unit of work (a managed transaction, retries included) seen by an observer
+    (``Neo4jExecutor.observe``): ``wall_s`` the whole call (session, BEGIN, the work, COMMIT),
+    ``work_s`` inside the transaction function (its last attempt), its statements, the thread."""
+
+    what: str
+    wall_s: float
+    work_s: float
+    statements: tuple[StatementTiming, ...]
+    thread: str
+
+
 class _Tx:
     def __init__(
-        self, tx: neo4j.ManagedTransaction, catalog: Catalog, ran: Callable[[str], None]
+        self,
+        tx: neo4j.ManagedTransaction,
+        catalog: Catalog,
+        ran: Callable[[str], None],
+        timings: list[StatementTiming] | None = None,
     ) -> None:
         self._tx = tx
         self._catalog = catalog
         self._ran = ran
+        self._timings = timings
 
     def run(self, name: str, /, **params: Any) -> list[Record]:
         query = self._catalog[name]
@@ -148,8 +185,22 @@ class _Tx:
 
     def run_bound(self, query: Query, params: dict[str, Any]) -> list[Record]:
         self._ran(query.name)
+        if self._timings is None:
+            result = self._tx.run(query.text, params)
+            return [_as_dict(record) for record in result]
+        started = time.perf_counter()
         result = self._tx.run(query.text, params)
-        return [_as_dict(record) for record in result]
+        rows = [_as_dict(record) for record in result]
+        summary = result.consume()
+        self._timings.append(
+            StatementTiming(
+                query.name,
+                time.perf_counter() - started,
+                summary.result_available_after or 0,
+                summary.result_consumed_after or 0,
+            )
+        )
+        return rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +338,7 @@ class Neo4jExecutor:
         self._attempts = 0
         self._retries: Counter[str] = Counter()
         self._statements: Counter[str] = Counter()
+        self._observer: Callable[[UnitTiming], None] | None = None
 
     @property
     def database(self) -> str:
@@ -306,6 +358,12 @@ class Neo4jExecutor:
         piece of work really sent to the database (benchmarks check the plan of each)."""
         with self._counts_lock:
             return dict(self._statements)
+
+    def observe(self, observer: Callable[[UnitTiming], None] | None) -> None:
+        """Call ``observer`` after every unit of work with its timings (``UnitTiming``: what a
+        benchmark breaks a commit down by); ``None`` stops it. Off by default (it costs a little
+        per statement)."""
+        self._observer = observer
 
     def _ran(self, name: str) -> None:
         with self._counts_lock:
@@ -339,10 +397,48 @@ class Neo4jExecutor:
         """Run one unit of work in a managed transaction, retrying transient failures here (the
         driver's own retry is off) so that every attempt and every retry's cause is counted."""
 
+        observer = self._observer
+        if observer is not None:
+            return self._observed(observer, mode, what, work)
+
         def attempt(tx: neo4j.ManagedTransaction) -> T:
             self._count(attempts=1)
             return work(_Tx(tx, self._catalog, self._ran))
 
+        return self._retried(mode, what, attempt)
+
+    def _observed(
+        self,
+        observer: Callable[[UnitTiming], None],
+        mode: neo4j.RoutingControl,
+        what: str,
+        work: Callable[[_Tx], T],
+    ) -> T:
+        timings: list[StatementTiming] = []
+        work_s = [0.0]
+
+        def attempt(tx: neo4j.ManagedTransaction) -> T:
+            self._count(attempts=1)
+            timings.clear()
+            started = time.perf_counter()
+            try:
+                return work(_Tx(tx, self._catalog, self._ran, timings))
+            finally:
+                work_s[0] = time.perf_counter() - started
+
+        started = time.perf_counter()
+        result = self._retried(mode, what, attempt)
+        wall = time.perf_counter() - started
+        name = threading.current_thread().name
+        observer(UnitTiming(what, wall, work_s[0], tuple(timings), name))
+        return result
+
+    def _retried(
+        self,
+        mode: neo4j.RoutingControl,
+        what: str,
+        attempt: Callable[[neo4j.ManagedTransaction], T],
+    ) -> T:
         self._count(units=1)
         retry = _Retrying(self._retry)
         with (

@@ -57,25 +57,10 @@ class Boundary:
         self.gateway_id = f"gate:{boundary_id}"
         self.settings = settings
         self._constitution_for = constitution_for
-        # Optional post-commit hook (the czar every N commits): called with the decisions of
-        # each commit/commit_many/close that ratified something; never re-entered.
-        self.after_commit: Callable[[Boundary, list[Decision]], None] | None = None
-        self._in_hook = False
 
     @property
     def executor(self) -> QueryExecutor:
         return self._executor
-
-    def _after(self, decisions: list[Decision]) -> list[Decision]:
-        hook = self.after_commit
-        if hook is None or self._in_hook or not any(d.outcome == "commit" for d in decisions):
-            return decisions
-        self._in_hook = True
-        try:
-            hook(self, decisions)
-        finally:
-            self._in_hook = False
-        return decisions
 
     def _parse(self, proposal: ProposalInput) -> Proposal:
         parsed = parse_proposal(proposal)
@@ -93,7 +78,7 @@ class Boundary:
 
     def close(self) -> list[Decision]:
         """Construct the closed sets from everything pending and let the gate decide each."""
-        return self._after(self._store.close(self.id, self.gateway_id))
+        return self._store.close(self.id, self.gateway_id)
 
     def commit(self, proposal: ProposalInput) -> Decision:
         """Submit one proposal, close, and return the decision of the set it landed in: one
@@ -104,7 +89,7 @@ class Boundary:
         submission, decisions = self._store.commit(self.id, self.gateway_id, parsed)
         if not submission.new:
             return self._recorded(parsed.id)
-        for decision in self._after(decisions):  # the post-commit hook, as close() runs it
+        for decision in decisions:
             if parsed.id in decision.proposal_ids:
                 return decision
         return self._recorded(parsed.id)  # another process's close decided it
@@ -112,9 +97,7 @@ class Boundary:
     def commit_many(self, proposals: Sequence[ProposalInput]) -> list[Decision]:
         """Record many proposals and close, in one locked transaction (more if over the batch
         limit): the decisions of every set closed, in ledger order."""
-        return self._after(
-            self._store.close(self.id, self.gateway_id, [self._parse(p) for p in proposals])
-        )
+        return self._store.close(self.id, self.gateway_id, [self._parse(p) for p in proposals])
 
     def propose_constitution(
         self,

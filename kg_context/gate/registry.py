@@ -10,6 +10,7 @@ from kg_context.errors import ConfigurationError
 from kg_context.gate.batch import constitution_receipt
 from kg_context.gate.constitution import Constitution, parse_constitution
 from kg_context.gate.store import now_iso
+from kg_context.vocabulary import DEFAULT_CZAR_EVERY_COMMITS
 
 __all__ = ["RATIFIED_BY", "ConstitutionRegistry"]
 
@@ -46,17 +47,25 @@ class ConstitutionRegistry:
             self._cache[constitution.version] = constitution
 
     def ensure_boundary(
-        self, boundary_id: str, verse: str, constitution: Constitution, task_horizon: int | None
+        self,
+        boundary_id: str,
+        verse: str,
+        constitution: Constitution,
+        task_horizon: int | None,
+        *,
+        czar_every_commits: int = DEFAULT_CZAR_EVERY_COMMITS,
     ) -> None:
         """Create the boundary if it is new, under ``constitution`` (recorded before: ``ensure``),
-        with that constitution's receipt (``kind: constitution``, ratified by ``RATIFIED_BY``),
-        in one statement; a boundary that exists gets nothing written."""
+        with that constitution's receipt (``kind: constitution``, ratified by ``RATIFIED_BY``)
+        and the czar's cadence it keeps, in one statement; a boundary that exists gets nothing
+        written."""
         self._executor.write(
             "boundary/ensure",
             boundary_id=boundary_id,
             verse=verse,
             constitution_version=constitution.version,
             task_horizon=task_horizon,
+            czar_every_commits=czar_every_commits,
             receipt=constitution_receipt(
                 boundary_id, constitution, ratified_by=RATIFIED_BY, at=now_iso()
             ),

@@ -76,6 +76,7 @@ class GateStore:
         default_lease_sets: int = 100,
         recall_max_entries: int = 16,
         recall_max_depth: int = 2,
+        on_czar_due: Callable[[str], None] | None = None,
     ) -> None:
         self._executor = executor
         self._constitution_for = constitution_for
@@ -91,6 +92,10 @@ class GateStore:
         # record stays the truth).
         self._submitted: OrderedDict[tuple[str, str], Proposal] = OrderedDict()
         self._submitted_cap = 20_000
+        # Called with a boundary id after a closing transaction committed that leaves the czar's
+        # cadence the boundary records due (the engine schedules the czar beside the writers);
+        # never inside the transaction, never running the czar in the committing call.
+        self._on_czar_due = on_czar_due
 
     @property
     def constitution_for(self) -> Callable[[str], Constitution]:
@@ -164,9 +169,11 @@ class GateStore:
         decisions: list[Decision] = []
         found: list[Submission] = []
         more = True
+        czar_due = False
         while more:
+            due = False
             try:
-                batch, more, recorded = self._executor.write_tx(
+                batch, more, recorded, due = self._executor.write_tx(
                     partial(
                         self._close_batch,
                         boundary_id=boundary_id,
@@ -184,10 +191,13 @@ class GateStore:
                 steps = self._isolation_steps(boundary_id, gateway_id)
                 batch, more = isolate(self._executor, steps)
             prepared = None
+            czar_due = czar_due or due
             found = found or recorded
             decisions.extend(batch)
             self._forget(boundary_id, [pid for d in batch for pid in d.proposal_ids])
         self._forget(boundary_id, [s.proposal_id for s in found if not s.new])
+        if czar_due and self._on_czar_due is not None:
+            self._on_czar_due(boundary_id)
         return found, decisions
 
     def _record_prepared(
@@ -213,7 +223,7 @@ class GateStore:
         def work(tx: Transaction) -> list[Decision]:
             boundary = lock_boundary(tx, boundary_id)
             pending = Pending(closed_sets(tx), [], [], False)
-            decisions = self._decide(tx, boundary, pending, gateway_id, waive, redecide=True)
+            decisions, _ = self._decide(tx, boundary, pending, gateway_id, waive, redecide=True)
             if extra_writes is not None:
                 extra_writes(tx, decisions)
             return decisions
@@ -246,7 +256,9 @@ class GateStore:
         gateway_id: str,
         prepared: tuple[list[dict[str, Any]], dict[str, str]] | None,
         replays_close: bool,
-    ) -> tuple[list[Decision], bool, list[Submission]]:
+    ) -> tuple[list[Decision], bool, list[Submission], bool]:
+        """One batch: its decisions, whether more is pending, what the record holds for the
+        submitted proposals, and whether the batch leaves the czar's cadence due."""
         rows, digests = prepared if prepared is not None else ([], {})
         opened = open_batch(tx, boundary_id, proposals=rows, now=now_iso(), limit=self._batch_limit)
         if opened is None:  # no such boundary: nothing was written
@@ -257,7 +269,7 @@ class GateStore:
             )
         found = submissions(opened.submitted, digests, boundary_id) if prepared else []
         if not replays_close and not any(s.new for s in found):
-            return [], False, found  # decided before: the record has its decision
+            return [], False, found, False  # decided before: the record has its decision
         boundary = opened.boundary
         pending = self._closed_sets(tx, boundary, opened.pending)
         # A czar set whose cases the gate checks against the graph is decided first in its
@@ -265,8 +277,8 @@ class GateStore:
         cut = next((i for i, c in enumerate(pending.sets) if i and claimed_entries(c)), None)
         if cut is not None:
             pending = Pending(pending.sets[:cut], pending.unplaced, pending.unreadable, True)
-        decisions = self._decide(tx, boundary, pending, gateway_id, frozenset())
-        return decisions, pending.more, found
+        decisions, work_seq = self._decide(tx, boundary, pending, gateway_id, frozenset())
+        return decisions, pending.more, found, boundary.czar_due(work_seq)
 
     def _decide(
         self,
@@ -277,9 +289,10 @@ class GateStore:
         waive: frozenset[str],
         *,
         redecide: bool = False,
-    ) -> list[Decision]:
+    ) -> tuple[list[Decision], int]:
+        """The sets decided and written, and the boundary's work seq after them."""
         if pending.empty:
-            return []
+            return [], boundary.work_seq
         constitution = self._constitution_for(boundary.constitution_version)
         expected_seq = boundary.seq  # evaluate advances the in-memory state
         sets = pending.sets
@@ -310,7 +323,8 @@ class GateStore:
             redecide=redecide,
         )
         write_plan(tx, boundary.id, plan, expected_seq, default_lease=self._default_lease)
-        return decisions
+        work_seq = plan.boundary["work_seq"] if plan.boundary else boundary.work_seq
+        return decisions, work_seq
 
     def _isolation_steps(self, boundary_id: str, gateway_id: str) -> IsolationSteps:
         """What ``isolate`` runs, each in a transaction of its own."""
@@ -321,7 +335,7 @@ class GateStore:
         def decide(tx: Transaction, group: Pending) -> list[Decision]:
             boundary = lock_boundary(tx, boundary_id)
             current = self._still_pending(tx, boundary_id, group)
-            return self._decide(tx, boundary, current, gateway_id, frozenset())
+            return self._decide(tx, boundary, current, gateway_id, frozenset())[0]
 
         def record_failed(tx: Transaction, group: Pending, problem: str) -> list[Decision]:
             boundary = lock_boundary(tx, boundary_id)

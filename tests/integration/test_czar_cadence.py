@@ -1,12 +1,20 @@
-"""The czar runs by itself (issue 11 item 2): on the engine's default cadence, every run's report
-kept in the graph as a ``:CzarReport`` node, ``stats`` showing when it last ran and what it
-retired, and a window it would empty kept, with a warning and its reason."""
+"""The czar runs by itself: on the cadence its boundary records (the creating engine's default),
+beside the writers (never inside a ``commit()``), whichever engine commits, one run at a time
+however many engines commit; every run's report kept in the graph as a ``:CzarReport`` node,
+``stats`` showing when it last ran and what it retired, and a window it would empty kept, with a
+warning and its reason. A test waits for the czar with ``Engine.czar_idle``."""
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
+
+import kg_context.residency.czar as czar_module
 from kg_context.engine import Engine
+from kg_context.errors import AuthorizationError
 from kg_context.settings import ResidencySettings
 from tests.factories import entry, proposal
 
@@ -27,18 +35,26 @@ def _reports(engine: Engine, boundary_id: str) -> list[dict[str, Any]]:
     return engine.executor.read("czar/reports", boundary_id=boundary_id, since_seq=-1)
 
 
+def _idle(engine: Engine) -> None:
+    assert engine.czar_idle(timeout=120), "the cadence czar did not finish"
+    assert not engine.czar_failures
+
+
 def test_the_default_cadence_runs_the_czar_and_keeps_its_report(
     engine: Engine, boundary_id: str
 ) -> None:
     assert CADENCE == 25  # the documented default, what the suite's engine runs with
     assert engine.settings.residency.czar_every_commits == CADENCE
     team = engine.boundary(boundary_id)
+    assert team.state()["czar_every_commits"] == CADENCE  # the boundary keeps its cadence
     _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
     for n in range(CADENCE - 2):
         _commit(team, _fact(f"loose-{n}", id=f"{boundary_id}-f{n}"))
+    _idle(engine)
     assert _reports(engine, boundary_id) == []  # seq 24: not yet
     assert team.stats().czar.runs == 0
-    _commit(team, _fact("last", id=f"{boundary_id}-last"))  # seq 25: the cadence fires
+    _commit(team, _fact("last", id=f"{boundary_id}-last"))  # seq 25: the cadence is due
+    _idle(engine)
 
     (report,) = _reports(engine, boundary_id)
     assert report["trigger"] == "cadence"
@@ -69,6 +85,7 @@ def test_a_window_the_czar_would_empty_is_kept_with_a_warning(
     team = engine.boundary(boundary_id)
     for n in range(CADENCE):  # facts only: no committed class is a root
         _commit(team, _fact(f"orphan-{n}", id=f"{boundary_id}-o{n}"))
+    _idle(engine)
 
     (report,) = _reports(engine, boundary_id)
     assert report["retired"] == 0 and report["resident_entries"] == CADENCE
@@ -99,3 +116,105 @@ def test_a_window_whose_roots_are_all_gone_is_kept_with_a_warning(
     assert report.warning is not None and "no live root" in report.warning
     assert report.record["warning"] == report.warning
     assert team.stats().resident_entries == 1  # the fact stays
+
+
+def test_commits_from_an_engine_with_the_cadence_off_still_get_the_boundarys_czar(
+    engine: Engine, czar_free_engine: Engine, boundary_id: str
+) -> None:
+    """The cadence is the boundary's: every commit comes from an engine whose own setting is 0,
+    and the 99 facts no root holds are retired all the same."""
+    assert czar_free_engine.settings.residency.czar_every_commits == 0
+    engine.boundary(boundary_id)  # created with the default cadence
+    team = czar_free_engine.boundary(boundary_id)  # exists: its cadence stays the boundary's
+    assert team.state()["czar_every_commits"] == CADENCE
+    _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
+    facts = [f"{boundary_id}-f{n}" for n in range(99)]
+    for n, fact in enumerate(facts, start=2):
+        _commit(team, _fact(f"loose-{n}", id=fact))
+        if n % CADENCE == 0:  # each cadence run done before the next: a deterministic ledger
+            _idle(czar_free_engine)
+    reports = _reports(engine, boundary_id)
+    assert [r["trigger"] for r in reports] == ["cadence"] * 4
+    rows = engine.executor.read("audits/boundary_entries", boundary_id=boundary_id)
+    status = {r["id"]: r["status"] for r in rows}
+    assert [f for f in facts if status[f] != "retired"] == []
+    assert status[f"{boundary_id}-g"] == "live"
+
+
+def test_no_writers_commit_runs_the_czar(
+    engine: Engine, boundary_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The commit that makes the cadence due returns before the czar has planned: the plan runs
+    on the engine's czar thread, held here until the writer's call is back."""
+    planned_on: list[str] = []
+    release = threading.Event()
+    plan = czar_module.plan_compaction
+
+    def held_plan(*args: Any, **kwargs: Any) -> Any:
+        planned_on.append(threading.current_thread().name)
+        assert release.wait(60), "the writer's commit never returned"
+        return plan(*args, **kwargs)
+
+    monkeypatch.setattr(czar_module, "plan_compaction", held_plan)
+    team = engine.boundary(boundary_id, czar_every_commits=5)
+    _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
+    for n in range(3):
+        _commit(team, _fact(f"loose-{n}", id=f"{boundary_id}-f{n}"))
+    due = _commit(team, _fact("last", id=f"{boundary_id}-last"))  # work seq 5: due
+    assert due.seq == 5 and team.state()["seq"] == 5  # back, and no compaction set yet
+    release.set()
+    _idle(engine)
+    assert planned_on == ["kg-context-czar"]
+    assert threading.current_thread().name not in planned_on
+    (report,) = _reports(engine, boundary_id)
+    assert (report["trigger"], report["retired"], report["seq"]) == ("cadence", 4, 6)
+
+
+def test_two_engines_on_one_boundary_run_one_czar_per_cadence_without_rejected_sets(
+    engine: Engine, czar_free_engine: Engine, boundary_id: str
+) -> None:
+    """Writers on two engines commit at once; both engines' workers are signalled, and the
+    boundary's claim lets one czar run at a time: no compaction set is rejected or halted, and
+    each fact is retired by exactly one run."""
+    every = 4
+    teams = [engine.boundary(boundary_id, czar_every_commits=every)]
+    teams.append(czar_free_engine.boundary(boundary_id))
+    _commit(teams[0], entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
+    barrier = threading.Barrier(2)
+
+    def write(w: int) -> None:
+        barrier.wait(10)
+        for n in range(24):
+            _commit(teams[w], _fact(f"w{w}-{n}", id=f"{boundary_id}-w{w}-{n}"))
+
+    with ThreadPoolExecutor(2) as pool:
+        for done in [pool.submit(write, w) for w in range(2)]:
+            done.result(timeout=300)
+    _idle(engine)
+    _idle(czar_free_engine)
+    teams[0].run_czar()  # whatever the cadence left since its last run
+
+    ledger = engine.executor.read("audits/ledger", boundary_id=boundary_id)
+    czar_sets = [r for r in ledger if r["kind"] == "compaction"]
+    assert czar_sets and {r["status"] for r in czar_sets} == {"ratified"}
+    reports = _reports(engine, boundary_id)
+    assert [r["trigger"] for r in reports].count("cadence") >= 2
+    assert sum(r["halted"] for r in reports) == 0
+    assert sum(r["retired"] for r in reports) == 48  # each fact once, none twice
+    assert [r["seq"] for r in ledger] == list(range(1, len(ledger) + 1))
+
+
+def test_only_an_operator_changes_the_boundarys_cadence(
+    engine: Engine, czar_free_engine: Engine, boundary_id: str
+) -> None:
+    team = czar_free_engine.boundary(boundary_id)
+    assert team.state()["czar_every_commits"] == 0  # the creating engine's setting
+    with pytest.raises(AuthorizationError):
+        engine.set_czar_cadence(boundary_id, 2, operator_id="planner-a", reason="faster")
+    assert team.state()["czar_every_commits"] == 0
+    assert engine.set_czar_cadence(boundary_id, 2, operator_id="operator", reason="faster") == 2
+    _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
+    _commit(team, _fact("loose", id=f"{boundary_id}-f"))  # work seq 2: due on this engine too
+    _idle(czar_free_engine)
+    (report,) = _reports(engine, boundary_id)
+    assert (report["trigger"], report["retired"]) == ("cadence", 1)
