@@ -158,6 +158,23 @@ class Snapshot:
     claims: dict[str, ClaimFacts] = field(default_factory=dict)  # entry id -> graph facts
     recent_sets: list[SetFootprint] = field(default_factory=list)
     taken_set_ids: set[str] = field(default_factory=set)
+    # ``recent_set``'s index of ``recent_sets`` (which only grows while a batch is decided).
+    _recent_index: dict[str, SetFootprint] = field(default_factory=dict, repr=False)
+    _recent_indexed: tuple[int, int] = (0, 0)  # (id of the list, how many of it are indexed)
+
+    def recent_set(self, set_id: str | None) -> SetFootprint | None:
+        """The set of the fragment window with this id (``None``: not one of them), by an index
+        kept up to date as sets are appended (a lookup per reference, not a scan of the window:
+        a batch of many sets would be quadratic)."""
+        if set_id is None:
+            return None
+        listed, indexed = self._recent_indexed
+        if listed != id(self.recent_sets) or indexed > len(self.recent_sets):
+            self._recent_index, indexed = {}, 0
+        for f in self.recent_sets[indexed:]:
+            self._recent_index[f.id] = f
+        self._recent_indexed = (id(self.recent_sets), len(self.recent_sets))
+        return self._recent_index.get(set_id)
 
     def own(self, entry_id: str) -> EntryState | None:
         """The entry of this boundary with that id (a bare reference), if the record has one."""

@@ -232,11 +232,15 @@ class GateStore:
 
     def _pending(self, tx: Transaction, boundary: BoundaryState) -> Pending:
         """The boundary's pending proposals (up to the batch limit), closed into sets."""
-        rows = tx.run("gate/pending_proposals", boundary_id=boundary.id, limit=self._batch_limit)
+        limit = self._batch_limit + 1  # one past the batch: whether more is pending
+        rows = tx.run("gate/pending_proposals", boundary_id=boundary.id, limit=limit)
         return self._closed_sets(tx, boundary, rows)
 
     def _closed_sets(self, tx: Transaction, boundary: BoundaryState, rows: list[Record]) -> Pending:
-        """Pending proposals (ids and digests, in submission order), closed into sets."""
+        """Pending proposals (ids and digests, in submission order; read one past the batch
+        limit, so that a full batch knows whether more is pending), closed into sets."""
+        more = len(rows) > self._batch_limit
+        rows = rows[: self._batch_limit]
         if not rows:
             return Pending([], [], [], False)
         proposals, unreadable = parse_pending(tx, boundary.id, rows, self._submitted)
@@ -246,7 +250,7 @@ class GateStore:
             construction.sets,
             construction.unplaced,
             unreadable,
-            len(rows) >= self._batch_limit,
+            more,
         )
 
     def _close_batch(
@@ -260,7 +264,9 @@ class GateStore:
         """One batch: its decisions, whether more is pending, what the record holds for the
         submitted proposals, and whether the batch leaves the czar's cadence due."""
         rows, digests = prepared if prepared is not None else ([], {})
-        opened = open_batch(tx, boundary_id, proposals=rows, now=now_iso(), limit=self._batch_limit)
+        opened = open_batch(
+            tx, boundary_id, proposals=rows, now=now_iso(), limit=self._batch_limit + 1
+        )
         if opened is None:  # no such boundary: nothing was written
             if not replays_close:  # commit() says what submit() says
                 submissions([], digests, boundary_id)
