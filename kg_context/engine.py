@@ -8,7 +8,6 @@ returns also offers them as methods (``team.window()``, ``team.challenge(...)``)
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
@@ -27,13 +26,13 @@ from kg_context.db.executor import (
     translate_driver_errors,
 )
 from kg_context.db.schema import SchemaPlan, check_schema
-from kg_context.errors import InputValidationError, StateError
+from kg_context.errors import InputValidationError
 from kg_context.gate.boundary import Boundary
-from kg_context.gate.constitution import Constitution, load_constitution
+from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Verse, WriterKind
 from kg_context.gate.halts import Halts
-from kg_context.gate.operator_acts import issue_adoption, require_operator
-from kg_context.gate.registry import RATIFIED_BY, ConstitutionRegistry
+from kg_context.gate.operator_acts import issue_adoption, set_czar_cadence
+from kg_context.gate.registry import ConstitutionRegistry
 from kg_context.gate.store import GateStore
 from kg_context.record import history
 from kg_context.record.audits import AuditResult, audit_library, invariants, run_audit
@@ -82,15 +81,8 @@ class Engine:
         )
         self.constitutions = ConstitutionRegistry(self.executor)
         self._store: GateStore | None = None
-        self._lock = threading.Lock()
-        self._default_constitution: Constitution | None = None
-        # What this engine has already recorded: constitution (version, sha256) and boundary
-        # ids. Both are append-only in the record, so once ensured they stay ensured.
-        self._ensured_constitutions: set[tuple[str, str]] = set()
-        self._ensured_boundaries: set[str] = set()
-        # The cadence czar, beside the writers: the gate store signals a boundary whose commit
-        # left its recorded cadence due (``residency.czar_worker``).
-        self._czar = CzarWorker(self._run_due_czar)
+        # The cadence czar, beside the writers (the gate store signals a boundary left due).
+        self._czar = CzarWorker(lambda b: run_czar_if_due(self._handle(b)))
 
     @classmethod
     def connect(
@@ -152,24 +144,16 @@ class Engine:
         With ``create`` (the default) the boundary is created, with its constitution recorded,
         if it is new: written once per engine and boundary id (and once per constitution
         version), never again on later calls. ``verse``, ``task_horizon``, ``constitution`` and
-        ``czar_every_commits`` (the czar's cadence the boundary keeps; default: this engine's
-        ``residency.czar_every_commits``) only matter when the boundary is created. With
-        ``create=False`` nothing is written: a boundary that does not exist is a
-        ``StateError``."""
+        ``czar_every_commits`` (the cadence it keeps; default: ``residency``'s) only matter when
+        it is created. With ``create=False`` nothing is written (no boundary: ``StateError``)."""
         if not boundary_id or verse not in {v.value for v in Verse}:
             known = ", ".join(v.value for v in Verse)
             raise InputValidationError(f"a boundary needs an id and a verse ({known})")
-        if czar_every_commits is None:
-            czar_every_commits = self.settings.residency.czar_every_commits
-        if czar_every_commits < 0:
-            raise InputValidationError("a czar cadence is a number of sets >= 0 (0: on demand)")
-        if create:
-            self._ensure(boundary_id, verse, task_horizon, constitution, czar_every_commits)
-        elif boundary_id not in self._ensured_boundaries:
-            if not self.executor.read("boundary/get", boundary_id=boundary_id):
-                raise StateError(f"no boundary {boundary_id}")
-            with self._lock:
-                self._ensured_boundaries.add(boundary_id)
+        every = self.settings.residency.czar_every_commits
+        every = every if czar_every_commits is None else czar_every_commits
+        self.constitutions.open_boundary(
+            boundary_id, verse, task_horizon, constitution, czar_every_commits=every, create=create
+        )
         return self._handle(boundary_id)
 
     def _handle(self, boundary_id: str) -> BoundaryHandle:
@@ -180,35 +164,6 @@ class Engine:
             settings=self.settings,
             constitution_for=self.constitutions.get,
         )
-
-    def _ensure(
-        self,
-        boundary_id: str,
-        verse: str,
-        task_horizon: int | None,
-        constitution: Constitution | None,
-        czar_every_commits: int,
-    ) -> None:
-        if constitution is None:
-            if self._default_constitution is None:
-                self._default_constitution = load_constitution()
-            constitution = self._default_constitution
-        recorded = (constitution.version, constitution.sha256)
-        if recorded not in self._ensured_constitutions:
-            self.constitutions.ensure(constitution, ratified_by=RATIFIED_BY)
-            with self._lock:
-                self._ensured_constitutions.add(recorded)
-        if boundary_id in self._ensured_boundaries:
-            return
-        self.constitutions.ensure_boundary(
-            boundary_id,
-            verse,
-            constitution,
-            task_horizon,
-            czar_every_commits=czar_every_commits,
-        )
-        with self._lock:
-            self._ensured_boundaries.add(boundary_id)
 
     @property
     def _gate_store(self) -> GateStore:
@@ -225,41 +180,27 @@ class Engine:
             )
         return self._store
 
-    def _run_due_czar(self, boundary_id: str) -> None:
-        run_czar_if_due(self._handle(boundary_id))
-
     def czar_idle(self, timeout: float | None = None) -> bool:
-        """Wait until every cadence czar run this engine's commits scheduled is done (at most
-        ``timeout`` seconds; ``None``: as long as it takes): whether they are. The czar runs
-        beside the writers, never inside a ``commit()``; this is how a caller waits for it."""
+        """Wait (at most ``timeout`` s) for the cadence czar runs this engine scheduled: done?"""
         return self._czar.idle(timeout)
 
     @property
     def czar_failures(self) -> tuple[CzarFailure, ...]:
-        """The cadence czar runs of this engine that raised (logged, and kept here)."""
+        """This engine's cadence czar runs that raised (logged, and kept here)."""
         return self._czar.failures
 
     def set_czar_cadence(
         self, boundary_id: str, every: int, *, operator_id: str, reason: str
     ) -> int:
-        """Change the czar's cadence ``boundary_id`` records (``every`` sets of its work; 0: only
-        on demand): an operator's act (only an operator its constitution names, else
-        ``AuthorizationError``), kept on the boundary with who and why. Returns the cadence."""
-        if every < 0 or not reason:
-            raise InputValidationError("a czar cadence is a number of sets >= 0, with a reason")
-        require_operator(
-            self.executor, self.constitutions.get, boundary_id, operator_id, "czar cadence change"
-        )
-        rows = self.executor.write(
-            "boundary/set_czar_cadence",
-            boundary_id=boundary_id,
-            czar_every_commits=every,
+        """The czar's cadence of a boundary, changed by an operator (``set_czar_cadence``)."""
+        return set_czar_cadence(
+            self.executor,
+            self.constitutions.get,
+            boundary_id,
+            every,
             operator_id=operator_id,
             reason=reason,
         )
-        if not rows:
-            raise StateError(f"no boundary {boundary_id}")
-        return int(rows[0]["czar_every_commits"])
 
     def adopt(
         self,
@@ -343,8 +284,7 @@ class Engine:
         with translate_driver_errors(self.target.uri, "server info"):
             return str(self._driver.get_server_info().agent)
 
-    def close(self) -> None:
-        """Finish the cadence czar runs already scheduled, then close the connection."""
+    def close(self) -> None:  # the cadence czar runs already scheduled finish first
         try:
             self._czar.close()
         finally:

@@ -263,13 +263,11 @@ class ResidencySettings(BaseSettings):
     default_lease_sets: int = Field(default=100, ge=1, le=1_000_000)
     # The czar's writer identity (kind czar); it never compacts entries it wrote itself.
     czar_id: str = "czar"
-    # The czar's cadence recorded on a boundary this engine creates: a run whenever the
-    # boundary's work seq has advanced N sets since its last run (0: only on demand). The
-    # cadence is the boundary's from then on, whichever engine commits (an operator changes it:
-    # ``Engine.set_czar_cadence``). 25 by default: a run plans over the window and reachability
-    # (one read transaction) plus one report write, so it is amortised over 25 commits, and the
-    # window never carries more than ~25 sets of material the czar has not yet looked at (well
-    # inside the 100-set default lease).
+    # The czar's cadence recorded on a boundary this engine creates (the boundary's from then
+    # on, whichever engine commits; ``Engine.set_czar_cadence`` changes it): a run whenever its
+    # seq has advanced N sets since the last run (0: only on demand). 25: a run (one read
+    # transaction, its sets, one report write) is amortised over 25 commits, and the window never
+    # carries more than ~25 sets the czar has not looked at (inside the 100-set default lease).
     czar_every_commits: int = Field(default=DEFAULT_CZAR_EVERY_COMMITS, ge=0, le=1_000_000)
     # How long one czar run may hold its boundary's claim (one run at a time, across
     # processes): a run that dies holding it stops blocking other runs after this many seconds.

@@ -1,5 +1,5 @@
-"""CLI commands for residency: ``czar run``, ``window``, ``why``, ``stats``, ``brief``,
-``recall``.
+"""CLI commands for residency: ``czar run``, ``czar cadence``, ``window``, ``why``, ``stats``,
+``brief``, ``recall``.
 
 Registered on the main app by ``kg_context.cli.app`` (``register(app)``). Errors are
 ``KgContextError``s, which ``cli.main`` prints as one line.
@@ -20,6 +20,7 @@ from kg_context.cli.common import (
     connect,
     emit,
     existing,
+    operator_id,
     out,
     table,
 )
@@ -71,6 +72,26 @@ def czar_run(
     emit(summary, as_json, human)
     if not report.committed:
         raise typer.Exit(ExitCode.REFUSED)
+
+
+@czar_app.command("cadence")
+def czar_cadence(
+    boundary: str,
+    every: int,
+    reason: Annotated[str, typer.Option(help="Why the cadence changes (kept on the boundary).")],
+    as_json: JsonOption = False,
+) -> None:
+    """Set the czar's cadence BOUNDARY keeps: a run after every EVERY sets of its work (0: only
+    ``czar run``), whichever engine commits. An operator's act (``KG_CONTEXT_OPERATOR``, default
+    ``operator``: an id the boundary's constitution names).
+
+    Example: kg-context czar cadence team-7 50 --reason "a slower team" --json
+    """
+    operator = operator_id()
+    with connect() as engine:
+        cadence = engine.set_czar_cadence(boundary, every, operator_id=operator, reason=reason)
+    summary = {"boundary_id": boundary, "czar_every_commits": cadence, "operator_id": operator}
+    emit(summary, as_json, lambda: _say(f"czar cadence of {boundary}: every {cadence} set(s)"))
 
 
 def window_cmd(boundary: str, as_json: JsonOption = False) -> None:

@@ -20,20 +20,20 @@ resubmit the same proposal ids, which the gate answers idempotently.
 
 from __future__ import annotations
 
-import random
 import re
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 import neo4j
 from neo4j import exceptions as neo4j_errors
 
 from kg_context.db.catalog import Catalog, Query, default_catalog
+from kg_context.db.retry import DEADLOCK, RetryCounts, Retrying, RetryPolicy, is_unavailable
+from kg_context.db.timing import UnitClock, UnitTiming, timed_rows
 from kg_context.errors import (
     AuthenticationError,
     ConfigurationError,
@@ -41,7 +41,6 @@ from kg_context.errors import (
     DatabaseUnavailableError,
     QueryError,
 )
-from kg_context.settings import DatabaseSettings
 
 __all__ = [
     "DEADLOCK",
@@ -50,9 +49,7 @@ __all__ = [
     "Record",
     "RetryCounts",
     "RetryPolicy",
-    "StatementTiming",
     "Transaction",
-    "UnitTiming",
     "is_unavailable",
     "translate_driver_errors",
 ]
@@ -136,48 +133,18 @@ def _as_dict(record: neo4j.Record) -> Record:
     return dict(zip(record.keys(), record.values(), strict=True))
 
 
-@dataclass(frozen=True, slots=True)
-class StatementTiming:
-    """One statement of a unit of work, as the client and the server saw it: ``wall_s`` from
-    sending it to its last record (client side), and the server's own times from the result
-    summary (``result_available_after``: planning and the first record; ``..._consumed_after``:
-    the rest), in milliseconds."""
-
-    name: str
-    wall_s: float
-    available_ms: int
-    consumed_ms: int
-
-    @property
-    def server_s(self) -> float:
-        return (self.available_ms + self.consumed_ms) / 1000
-
-
-@dataclass(frozen=True, slots=True)
-class UnitTiming:
-    """One unit of work (a managed transaction, retries included) seen by an observer
-    (``Neo4jExecutor.observe``): ``wall_s`` the whole call (session, BEGIN, the work, COMMIT),
-    ``work_s`` inside the transaction function (its last attempt), its statements, the thread."""
-
-    what: str
-    wall_s: float
-    work_s: float
-    statements: tuple[StatementTiming, ...]
-    thread: str
-
-
 class _Tx:
     def __init__(
         self,
         tx: neo4j.ManagedTransaction,
         catalog: Catalog,
         ran: Callable[[str], None],
-        timings: list[StatementTiming] | None = None,
+        clock: UnitClock | None = None,
     ) -> None:
         self._tx = tx
         self._catalog = catalog
         self._ran = ran
-        self._timings = timings
+        self._clock = clock
 
     def run(self, name: str, /, **params: Any) -> list[Record]:
         query = self._catalog[name]
@@ -185,134 +152,11 @@ class _Tx:
 
     def run_bound(self, query: Query, params: dict[str, Any]) -> list[Record]:
         self._ran(query.name)
-        if self._timings is None:
-            result = self._tx.run(query.text, params)
-            return [_as_dict(record) for record in result]
-        started = time.perf_counter()
+        if self._clock is not None:
+            rows = timed_rows(self._tx, query.name, query.text, params, self._clock.statements)
+            return [_as_dict(record) for record in rows]
         result = self._tx.run(query.text, params)
-        rows = [_as_dict(record) for record in result]
-        summary = result.consume()
-        self._timings.append(
-            StatementTiming(
-                query.name,
-                time.perf_counter() - started,
-                summary.result_available_after or 0,
-                summary.result_consumed_after or 0,
-            )
-        )
-        return rows
-
-
-@dataclass(frozen=True, slots=True)
-class RetryPolicy:
-    """How long a unit of work is retried, by the kind of failure.
-
-    Transient transaction errors (a deadlock, a lock timeout: the database answered) are
-    retried until ``max_retry_time_s`` has passed since the first failure, with delays from
-    ``initial_delay_s`` multiplied by ``multiplier`` (the driver's defaults). A database that
-    does not answer is retried until ``unavailable_timeout_s`` has passed since it first did
-    not, with delays from ``unavailable_delay_s`` doubling up to ``unavailable_max_delay_s``;
-    then the call raises ``DatabaseUnavailableError``.
-    """
-
-    max_retry_time_s: float = 30.0
-    initial_delay_s: float = 1.0
-    multiplier: float = 2.0
-    jitter: float = 0.2
-    unavailable_timeout_s: float = 3.0
-    unavailable_delay_s: float = 0.2
-    unavailable_max_delay_s: float = 1.0
-
-    @classmethod
-    def from_settings(cls, settings: DatabaseSettings) -> RetryPolicy:
-        return cls(
-            max_retry_time_s=settings.max_retry_time_s,
-            unavailable_timeout_s=settings.unavailable_timeout_s,
-        )
-
-    def delays(self) -> Iterator[float]:
-        delay = self.initial_delay_s
-        while True:
-            yield delay * (1 + random.uniform(-self.jitter, self.jitter))
-            delay *= self.multiplier
-
-    def unavailable_delays(self) -> Iterator[float]:
-        delay = self.unavailable_delay_s
-        while True:
-            yield delay * (1 + random.uniform(-self.jitter, self.jitter))
-            delay = min(delay * 2, self.unavailable_max_delay_s)
-
-
-# Server codes that mean "the database is not there (yet)", not "this transaction conflicted".
-_UNAVAILABLE_CODES = ("Neo.TransientError.General.DatabaseUnavailable",)
-
-
-def is_unavailable(error: Exception) -> bool:
-    """Whether a driver error means the database does not answer (as opposed to a transient
-    conflict of this transaction): bounded by ``RetryPolicy.unavailable_timeout_s``."""
-    if isinstance(error, neo4j_errors.IncompleteCommit):
-        return False
-    if isinstance(error, neo4j_errors.ServiceUnavailable | neo4j_errors.SessionExpired):
-        return True
-    code = getattr(error, "code", None)
-    return isinstance(code, str) and code.startswith(_UNAVAILABLE_CODES)
-
-
-@dataclass(frozen=True, slots=True)
-class RetryCounts:
-    """What an executor has run so far: units of work, their attempts (a retry is one more
-    attempt), and the transient errors that caused a retry, by Neo4j code (driver-side
-    failures such as a lost connection count under their class name)."""
-
-    units: int = 0
-    attempts: int = 0
-    retries: Mapping[str, int] = field(default_factory=dict)
-
-    @property
-    def total(self) -> int:
-        """Every retry, whatever its cause."""
-        return sum(self.retries.values())
-
-    def of(self, code: str) -> int:
-        """The retries one code caused (0 when it never did)."""
-        return self.retries.get(code, 0)
-
-
-# The Neo4j code of a deadlock the server broke by failing one transaction (retried here).
-DEADLOCK = "Neo.TransientError.Transaction.DeadlockDetected"
-
-
-class _Retrying:
-    """The retry state of one unit of work: which bound applies to a failure, and when it ran
-    out. The two kinds of failure are timed apart: a database that stops answering during a
-    burst of deadlocks gets its own, shorter bound."""
-
-    def __init__(self, policy: RetryPolicy) -> None:
-        self._policy = policy
-        self._transient = policy.delays()
-        self._unavailable = policy.unavailable_delays()
-        self._first_transient: float | None = None
-        self._first_unavailable: float | None = None
-
-    def unavailable_for(self) -> float:
-        if self._first_unavailable is None:
-            return 0.0
-        return time.monotonic() - self._first_unavailable
-
-    def next_delay(self, error: Exception) -> float | None:
-        """How long to wait before the next attempt, or ``None``: give up now."""
-        now = time.monotonic()
-        if is_unavailable(error):
-            if self._first_unavailable is None:
-                self._first_unavailable = now
-            left = self._first_unavailable + self._policy.unavailable_timeout_s - now
-            return min(next(self._unavailable), left) if left > 0 else None
-        self._first_unavailable = None  # it answered again: a later outage is timed anew
-        if self._first_transient is None:
-            self._first_transient = now
-        if now - self._first_transient > self._policy.max_retry_time_s:
-            return None
-        return next(self._transient)
+        return [_as_dict(record) for record in result]
 
 
 class Neo4jExecutor:
@@ -360,9 +204,8 @@ class Neo4jExecutor:
             return dict(self._statements)
 
     def observe(self, observer: Callable[[UnitTiming], None] | None) -> None:
-        """Call ``observer`` after every unit of work with its timings (``UnitTiming``: what a
-        benchmark breaks a commit down by); ``None`` stops it. Off by default (it costs a little
-        per statement)."""
+        """Call ``observer`` after every unit of work with its timings (``db.timing``); ``None``
+        stops it."""
         self._observer = observer
 
     def _ran(self, name: str) -> None:
@@ -397,50 +240,16 @@ class Neo4jExecutor:
         """Run one unit of work in a managed transaction, retrying transient failures here (the
         driver's own retry is off) so that every attempt and every retry's cause is counted."""
 
-        observer = self._observer
-        if observer is not None:
-            return self._observed(observer, mode, what, work)
+        observer, clock = self._observer, UnitClock() if self._observer else None
 
         def attempt(tx: neo4j.ManagedTransaction) -> T:
             self._count(attempts=1)
-            return work(_Tx(tx, self._catalog, self._ran))
+            if clock is None:
+                return work(_Tx(tx, self._catalog, self._ran))
+            return clock.attempt(lambda: work(_Tx(tx, self._catalog, self._ran, clock)))
 
-        return self._retried(mode, what, attempt)
-
-    def _observed(
-        self,
-        observer: Callable[[UnitTiming], None],
-        mode: neo4j.RoutingControl,
-        what: str,
-        work: Callable[[_Tx], T],
-    ) -> T:
-        timings: list[StatementTiming] = []
-        work_s = [0.0]
-
-        def attempt(tx: neo4j.ManagedTransaction) -> T:
-            self._count(attempts=1)
-            timings.clear()
-            started = time.perf_counter()
-            try:
-                return work(_Tx(tx, self._catalog, self._ran, timings))
-            finally:
-                work_s[0] = time.perf_counter() - started
-
-        started = time.perf_counter()
-        result = self._retried(mode, what, attempt)
-        wall = time.perf_counter() - started
-        name = threading.current_thread().name
-        observer(UnitTiming(what, wall, work_s[0], tuple(timings), name))
-        return result
-
-    def _retried(
-        self,
-        mode: neo4j.RoutingControl,
-        what: str,
-        attempt: Callable[[neo4j.ManagedTransaction], T],
-    ) -> T:
         self._count(units=1)
-        retry = _Retrying(self._retry)
+        retry = Retrying(self._retry)
         with (
             translate_driver_errors(self._uri, what),
             self._driver.session(
@@ -454,7 +263,10 @@ class Neo4jExecutor:
             )
             while True:
                 try:
-                    return run(attempt)
+                    done = run(attempt)
+                    if observer is not None and clock is not None:
+                        observer(clock.unit(what))
+                    return done
                 except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as err:
                     if not err.is_retryable():
                         raise

@@ -27,6 +27,7 @@ from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Proposal, WriterKind, constitution_proposal, parse_proposal
 from kg_context.gate.decision import Decision
 from kg_context.gate.operator_acts import require_operator
+from kg_context.gate.proposal_records import recorded_decision
 from kg_context.gate.store import GateStore, Submission
 from kg_context.settings import EngineSettings
 
@@ -123,10 +124,10 @@ class Boundary:
 
     def decision(self, proposal_id: str) -> Decision | None:
         """What the record says was decided for a proposal (``None`` while it is pending)."""
-        return self._store.decision_for(self.id, proposal_id)
+        return recorded_decision(self._executor, self.id, proposal_id)
 
     def _recorded(self, proposal_id: str) -> Decision:
-        decision = self._store.decision_for(self.id, proposal_id)
+        decision = recorded_decision(self._executor, self.id, proposal_id)
         if decision is None:
             raise InputValidationError(f"proposal {proposal_id} is recorded but not decided yet")
         return decision

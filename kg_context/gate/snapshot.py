@@ -132,15 +132,15 @@ class BoundaryState:
     resident_tokens: int = 0
     # The boundary's work (ratified sets but the czar's and constitution changes): lease clock.
     work_seq: int = 0
-    # The czar's cadence the boundary records (0: only on demand) and the work seq its last
-    # czar run was claimed at (read by the commit path only: other readers leave them 0).
+    # The czar's cadence the boundary records (0: only on demand) and the seq its last czar
+    # run was claimed at (read by the commit path only: other readers leave them 0).
     czar_every_commits: int = 0
-    czar_work_seq: int = 0
+    czar_seq: int = 0
 
-    def czar_due(self, work_seq: int) -> bool:
-        """Whether the cadence is due once the boundary's work seq is ``work_seq``."""
+    def czar_due(self, seq: int) -> bool:
+        """Whether the cadence is due once the boundary's seq is ``seq``."""
         every = self.czar_every_commits
-        return every > 0 and work_seq >= self.czar_work_seq + every
+        return every > 0 and seq >= self.czar_seq + every
 
 
 @dataclass(slots=True)

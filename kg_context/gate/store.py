@@ -38,7 +38,6 @@ from kg_context.gate.isolation import (
 )
 from kg_context.gate.proposal_records import (
     Submission,
-    decision_from_record,
     declared_version,
     parse_pending,
     proposal_row,
@@ -82,6 +81,7 @@ class GateStore:
         self._constitution_for = constitution_for
         self._count_tokens = count_tokens
         self._batch_limit = batch_limit
+        self._read_limit = batch_limit + 1  # pending read one past a batch: is more pending?
         # The lease of a soft edge that declared none (the czar's reachability uses the same):
         # the gate re-checks the czar's cases with it.
         self._default_lease = default_lease_sets
@@ -92,10 +92,7 @@ class GateStore:
         # record stays the truth).
         self._submitted: OrderedDict[tuple[str, str], Proposal] = OrderedDict()
         self._submitted_cap = 20_000
-        # Called with a boundary id after a closing transaction committed that leaves the czar's
-        # cadence the boundary records due (the engine schedules the czar beside the writers);
-        # never inside the transaction, never running the czar in the committing call.
-        self._on_czar_due = on_czar_due
+        self._on_czar_due = on_czar_due  # after a closing transaction left the cadence due
 
     @property
     def constitution_for(self) -> Callable[[str], Constitution]:
@@ -169,9 +166,7 @@ class GateStore:
         decisions: list[Decision] = []
         found: list[Submission] = []
         more = True
-        czar_due = False
         while more:
-            due = False
             try:
                 batch, more, recorded, due = self._executor.write_tx(
                     partial(
@@ -185,19 +180,18 @@ class GateStore:
             except QueryError as failed:
                 if is_transient(failed):
                     raise
-                recorded = []
+                recorded, due = [], False
                 if prepared is not None:  # the failed transaction recorded nothing
                     recorded = self._record_prepared(boundary_id, prepared)
                 steps = self._isolation_steps(boundary_id, gateway_id)
                 batch, more = isolate(self._executor, steps)
             prepared = None
-            czar_due = czar_due or due
+            if due and self._on_czar_due is not None:  # committed: the czar runs beside us
+                self._on_czar_due(boundary_id)
             found = found or recorded
             decisions.extend(batch)
             self._forget(boundary_id, [pid for d in batch for pid in d.proposal_ids])
         self._forget(boundary_id, [s.proposal_id for s in found if not s.new])
-        if czar_due and self._on_czar_due is not None:
-            self._on_czar_due(boundary_id)
         return found, decisions
 
     def _record_prepared(
@@ -223,7 +217,7 @@ class GateStore:
         def work(tx: Transaction) -> list[Decision]:
             boundary = lock_boundary(tx, boundary_id)
             pending = Pending(closed_sets(tx), [], [], False)
-            decisions, _ = self._decide(tx, boundary, pending, gateway_id, waive, redecide=True)
+            decisions = self._decide(tx, boundary, pending, gateway_id, waive, redecide=True)
             if extra_writes is not None:
                 extra_writes(tx, decisions)
             return decisions
@@ -232,13 +226,11 @@ class GateStore:
 
     def _pending(self, tx: Transaction, boundary: BoundaryState) -> Pending:
         """The boundary's pending proposals (up to the batch limit), closed into sets."""
-        limit = self._batch_limit + 1  # one past the batch: whether more is pending
-        rows = tx.run("gate/pending_proposals", boundary_id=boundary.id, limit=limit)
+        rows = tx.run("gate/pending_proposals", boundary_id=boundary.id, limit=self._read_limit)
         return self._closed_sets(tx, boundary, rows)
 
     def _closed_sets(self, tx: Transaction, boundary: BoundaryState, rows: list[Record]) -> Pending:
-        """Pending proposals (ids and digests, in submission order; read one past the batch
-        limit, so that a full batch knows whether more is pending), closed into sets."""
+        """Pending proposals (ids and digests, in submission order), closed into sets."""
         more = len(rows) > self._batch_limit
         rows = rows[: self._batch_limit]
         if not rows:
@@ -261,12 +253,8 @@ class GateStore:
         prepared: tuple[list[dict[str, Any]], dict[str, str]] | None,
         replays_close: bool,
     ) -> tuple[list[Decision], bool, list[Submission], bool]:
-        """One batch: its decisions, whether more is pending, what the record holds for the
-        submitted proposals, and whether the batch leaves the czar's cadence due."""
         rows, digests = prepared if prepared is not None else ([], {})
-        opened = open_batch(
-            tx, boundary_id, proposals=rows, now=now_iso(), limit=self._batch_limit + 1
-        )
+        opened = open_batch(tx, boundary_id, proposals=rows, now=now_iso(), limit=self._read_limit)
         if opened is None:  # no such boundary: nothing was written
             if not replays_close:  # commit() says what submit() says
                 submissions([], digests, boundary_id)
@@ -283,8 +271,8 @@ class GateStore:
         cut = next((i for i, c in enumerate(pending.sets) if i and claimed_entries(c)), None)
         if cut is not None:
             pending = Pending(pending.sets[:cut], pending.unplaced, pending.unreadable, True)
-        decisions, work_seq = self._decide(tx, boundary, pending, gateway_id, frozenset())
-        return decisions, pending.more, found, boundary.czar_due(work_seq)
+        decisions = self._decide(tx, boundary, pending, gateway_id, frozenset())
+        return decisions, pending.more, found, boundary.czar_due(boundary.seq)
 
     def _decide(
         self,
@@ -295,10 +283,9 @@ class GateStore:
         waive: frozenset[str],
         *,
         redecide: bool = False,
-    ) -> tuple[list[Decision], int]:
-        """The sets decided and written, and the boundary's work seq after them."""
+    ) -> list[Decision]:
         if pending.empty:
-            return [], boundary.work_seq
+            return []
         constitution = self._constitution_for(boundary.constitution_version)
         expected_seq = boundary.seq  # evaluate advances the in-memory state
         sets = pending.sets
@@ -329,8 +316,7 @@ class GateStore:
             redecide=redecide,
         )
         write_plan(tx, boundary.id, plan, expected_seq, default_lease=self._default_lease)
-        work_seq = plan.boundary["work_seq"] if plan.boundary else boundary.work_seq
-        return decisions, work_seq
+        return decisions
 
     def _isolation_steps(self, boundary_id: str, gateway_id: str) -> IsolationSteps:
         """What ``isolate`` runs, each in a transaction of its own."""
@@ -341,7 +327,7 @@ class GateStore:
         def decide(tx: Transaction, group: Pending) -> list[Decision]:
             boundary = lock_boundary(tx, boundary_id)
             current = self._still_pending(tx, boundary_id, group)
-            return self._decide(tx, boundary, current, gateway_id, frozenset())[0]
+            return self._decide(tx, boundary, current, gateway_id, frozenset())
 
         def record_failed(tx: Transaction, group: Pending, problem: str) -> list[Decision]:
             boundary = lock_boundary(tx, boundary_id)
@@ -408,11 +394,3 @@ class GateStore:
             return decision
 
         return self._executor.write_tx(work)
-
-    # -- reading decisions back -----------------------------------------------------------------
-    def decision_for(self, boundary_id: str, proposal_id: str) -> Decision | None:
-        """What the record says was decided for a proposal of one boundary."""
-        rows = self._executor.read(
-            "gate/decision_for_proposal", boundary_id=boundary_id, proposal_id=proposal_id
-        )
-        return decision_from_record(rows[0]) if rows else None

@@ -61,7 +61,7 @@ def _boundary(row: Record) -> BoundaryState:
         resident_tokens=row["resident_tokens"],
         work_seq=row["work_seq"],
         czar_every_commits=row.get("czar_every_commits") or 0,
-        czar_work_seq=row.get("czar_work_seq") or 0,
+        czar_seq=row.get("czar_seq") or 0,
     )
 
 

@@ -2,7 +2,7 @@
 boundaries its commits left due, so the czar's plan and sets never land inside a writer's call.
 
 A commit's locked transaction reads the cadence its boundary records (``czar_every_commits``) and
-the work seq of its last czar run; once the transaction has committed, the gate store signals
+the seq of its last czar run; once the transaction has committed, the gate store signals
 the boundary here when the cadence is due (whichever engine committed: the cadence is the
 boundary's, not the engine's). The worker runs ``run_czar_if_due``, which claims the boundary's
 czar run first: one run per boundary at a time, across engines and processes, so a second engine

@@ -6,13 +6,16 @@ warning and its reason. A test waits for the czar with ``Engine.czar_idle``."""
 
 from __future__ import annotations
 
+import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 import kg_context.residency.czar as czar_module
+from kg_context.cli.app import app
 from kg_context.engine import Engine
 from kg_context.errors import AuthorizationError
 from kg_context.settings import ResidencySettings
@@ -122,22 +125,28 @@ def test_commits_from_an_engine_with_the_cadence_off_still_get_the_boundarys_cza
     engine: Engine, czar_free_engine: Engine, boundary_id: str
 ) -> None:
     """The cadence is the boundary's: every commit comes from an engine whose own setting is 0,
-    and the 99 facts no root holds are retired all the same."""
+    and the facts no root holds are retired on the boundary's cadence all the same."""
     assert czar_free_engine.settings.residency.czar_every_commits == 0
     engine.boundary(boundary_id)  # created with the default cadence
     team = czar_free_engine.boundary(boundary_id)  # exists: its cadence stays the boundary's
     assert team.state()["czar_every_commits"] == CADENCE
     _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
     facts = [f"{boundary_id}-f{n}" for n in range(99)]
-    for n, fact in enumerate(facts, start=2):
+    for n, fact in enumerate(facts):
         _commit(team, _fact(f"loose-{n}", id=fact))
-        if n % CADENCE == 0:  # each cadence run done before the next: a deterministic ledger
-            _idle(czar_free_engine)
+        _idle(czar_free_engine)  # each run done before the next commit: a deterministic ledger
+    # runs claimed at seq 25, 50, 75 and 100 (each followed by its compaction set): the 96 facts
+    # committed by then are retired, the 3 since wait for the next cadence
     reports = _reports(engine, boundary_id)
-    assert [r["trigger"] for r in reports] == ["cadence"] * 4
+    assert [(r["trigger"], r["seq"]) for r in reports] == [
+        ("cadence", 26),
+        ("cadence", 51),
+        ("cadence", 76),
+        ("cadence", 101),
+    ]
     rows = engine.executor.read("audits/boundary_entries", boundary_id=boundary_id)
     status = {r["id"]: r["status"] for r in rows}
-    assert [f for f in facts if status[f] != "retired"] == []
+    assert [f for f in facts if status[f] == "retired"] == facts[:96]
     assert status[f"{boundary_id}-g"] == "live"
 
 
@@ -160,7 +169,7 @@ def test_no_writers_commit_runs_the_czar(
     _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
     for n in range(3):
         _commit(team, _fact(f"loose-{n}", id=f"{boundary_id}-f{n}"))
-    due = _commit(team, _fact("last", id=f"{boundary_id}-last"))  # work seq 5: due
+    due = _commit(team, _fact("last", id=f"{boundary_id}-last"))  # seq 5: due
     assert due.seq == 5 and team.state()["seq"] == 5  # back, and no compaction set yet
     release.set()
     _idle(engine)
@@ -214,7 +223,23 @@ def test_only_an_operator_changes_the_boundarys_cadence(
     assert team.state()["czar_every_commits"] == 0
     assert engine.set_czar_cadence(boundary_id, 2, operator_id="operator", reason="faster") == 2
     _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
-    _commit(team, _fact("loose", id=f"{boundary_id}-f"))  # work seq 2: due on this engine too
+    _commit(team, _fact("loose", id=f"{boundary_id}-f"))  # seq 2: due on this engine too
     _idle(czar_free_engine)
     (report,) = _reports(engine, boundary_id)
     assert (report["trigger"], report["retired"]) == ("cadence", 1)
+
+
+def test_the_cli_sets_the_cadence_as_the_operator(
+    engine: Engine, boundary_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    team = engine.boundary(boundary_id)
+    runner = CliRunner()
+    monkeypatch.setenv("KG_CONTEXT_OPERATOR", "planner-a")  # not an operator: refused
+    refused = runner.invoke(app, ["czar", "cadence", boundary_id, "7", "--reason", "r"])
+    assert refused.exit_code != 0 and team.state()["czar_every_commits"] == CADENCE
+    monkeypatch.delenv("KG_CONTEXT_OPERATOR")
+    args = ["czar", "cadence", boundary_id, "7", "--reason", "a slower team", "--json"]
+    done = runner.invoke(app, args)
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.output)["czar_every_commits"] == 7
+    assert team.state()["czar_every_commits"] == 7

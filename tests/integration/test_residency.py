@@ -280,6 +280,7 @@ def test_300_set_session_every_resident_entry_has_a_root_path_and_nothing_is_los
                 entry(cls="scratch", key=f"try-{i}", body="dead end", attributes={"explored": True})
             )
         decision = team.commit(proposal(boundary_id, *entries, targets=[f"s{i}"]))
+        assert engine.czar_idle(timeout=120)  # the cadence's run done before the next set
         if decision.outcome != "commit":
             # a prior decision of this key was retired by the czar or hard-held: state it
             raise AssertionError((i, decision.reason_code, decision.detail))

@@ -132,10 +132,10 @@ def test_residency_hold_halts_a_czar_retiring_what_a_staying_entry_holds_hard() 
     assert residency_hold(_czar_view(retire_base, kind="operator"), DEFAULT, snapshot) is None
 
 
-def test_the_cadence_is_due_once_the_work_seq_advanced_by_the_recorded_every() -> None:
-    recorded = _boundary(czar_every_commits=10, czar_work_seq=20)
+def test_the_cadence_is_due_once_the_seq_advanced_by_the_recorded_every() -> None:
+    recorded = _boundary(czar_every_commits=10, czar_seq=20)
     assert [recorded.czar_due(w) for w in (20, 29, 30, 31)] == [False, False, True, True]
-    assert not _boundary(czar_every_commits=0, czar_work_seq=0).czar_due(1_000)
+    assert not _boundary(czar_every_commits=0, czar_seq=0).czar_due(1_000)
 
 
 def test_the_czar_worker_runs_each_signalled_boundary_once_beside_the_caller() -> None:
