@@ -1,5 +1,5 @@
-"""CLI commands for residency: ``czar run``, ``czar cadence``, ``window``, ``why``, ``stats``,
-``brief``, ``recall``.
+"""CLI commands for residency: ``czar run``, ``czar cadence``, ``czar watch``, ``window``,
+``why``, ``stats``, ``brief``, ``recall``.
 
 Registered on the main app by ``kg_context.cli.app`` (``register(app)``). Errors are
 ``KgContextError``s, which ``cli.main`` prints as one line.
@@ -7,8 +7,10 @@ Registered on the main app by ``kg_context.cli.app`` (``register(app)``). Errors
 
 from __future__ import annotations
 
+import time
 from dataclasses import asdict
-from typing import Annotated
+from functools import partial
+from typing import Annotated, Any
 
 import typer
 
@@ -24,6 +26,7 @@ from kg_context.cli.common import (
     out,
     table,
 )
+from kg_context.residency.czar import run_due_czars
 
 __all__ = ["register"]
 
@@ -72,6 +75,39 @@ def czar_run(
     emit(summary, as_json, human)
     if not report.committed:
         raise typer.Exit(ExitCode.REFUSED)
+
+
+def _say_runs(runs: list[dict[str, Any]]) -> None:
+    for run in runs:
+        sets = len(run["decisions"])
+        _say(f"czar {run['boundary_id']}: planned at seq {run['seq']}, {sets} set(s)")
+
+
+@czar_app.command("watch")
+def czar_watch(
+    interval: Annotated[float, typer.Option(help="Seconds between rounds.")] = 5.0,
+    once: Annotated[bool, typer.Option(help="One round, then exit.")] = False,
+    boundary: Annotated[
+        list[str] | None, typer.Option("--boundary", "-b", help="Only these boundaries.")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Run the czar of every boundary whose recorded cadence is due, round after round (a
+    process beside the writers: it covers boundaries whose writers' engines never schedule the
+    czar). Each round prints the runs it made.
+
+    Example: kg-context czar watch --interval 10 -b team-7
+    """
+    with connect() as engine:
+        while True:
+            reports = run_due_czars(
+                engine.executor, lambda b: existing(engine, b), boundary_ids=boundary or None
+            )
+            ran = [r.summary() for r in reports]
+            emit({"runs": ran}, as_json, partial(_say_runs, ran))
+            if once:
+                return
+            time.sleep(interval)
 
 
 @czar_app.command("cadence")

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from kg_context.db.executor import Record
+from kg_context.db.executor import QueryExecutor, Record
 from kg_context.errors import StateError
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.contracts import Proposal
@@ -38,7 +38,14 @@ from kg_context.residency.czar_plan import CzarPlan, plan_compaction
 from kg_context.settings import ResidencySettings
 from kg_context.vocabulary import DEFAULT_CZAR_EVERY_COMMITS, CzarTrigger, EntryStatus, Outcome
 
-__all__ = ["CzarPlan", "CzarReport", "plan_compaction", "run_czar", "run_czar_if_due"]
+__all__ = [
+    "CzarPlan",
+    "CzarReport",
+    "plan_compaction",
+    "run_czar",
+    "run_czar_if_due",
+    "run_due_czars",
+]
 
 _SKIP_PROPS = frozenset({"embedding"})
 
@@ -137,6 +144,26 @@ def run_czar_if_due(
         return _run_claimed(boundary, settings=settings, trigger=CzarTrigger.CADENCE)
     finally:
         _release(boundary, run_id)
+
+
+def run_due_czars(
+    executor: QueryExecutor,
+    handle: Callable[[str], Boundary],
+    *,
+    boundary_ids: list[str] | None = None,
+    limit: int = 100,
+) -> list[CzarReport]:
+    """One round of ``kg-context czar watch``: the cadence run of every boundary (of
+    ``boundary_ids``, where given) whose recorded cadence is due and unclaimed (at most
+    ``limit``), each on its ``handle``; the runs made (one another czar took makes none)."""
+    rows = executor.read(
+        "czar/due_boundaries",
+        boundary_ids=boundary_ids,
+        default_czar_every=DEFAULT_CZAR_EVERY_COMMITS,
+        limit=limit,
+    )
+    reports = [run_czar_if_due(handle(row["id"])) for row in rows]
+    return [r for r in reports if r is not None]
 
 
 def _claim(boundary: Boundary, settings: ResidencySettings, *, due_only: bool) -> str | None:

@@ -18,7 +18,10 @@ import kg_context.residency.czar as czar_module
 from kg_context.cli.app import app
 from kg_context.engine import Engine
 from kg_context.errors import AuthorizationError
+from kg_context.gate.contracts import parse_proposal
+from kg_context.gate.store import GateStore
 from kg_context.settings import ResidencySettings
+from kg_context.text.tokens import get_token_counter
 from tests.factories import entry, proposal
 
 CADENCE = ResidencySettings().czar_every_commits
@@ -243,3 +246,31 @@ def test_the_cli_sets_the_cadence_as_the_operator(
     assert done.exit_code == 0, done.output
     assert json.loads(done.output)["czar_every_commits"] == 7
     assert team.state()["czar_every_commits"] == 7
+
+
+def test_czar_watch_runs_a_due_cadence_no_engine_scheduled(
+    engine: Engine, boundary_id: str
+) -> None:
+    """Commits through a gate store that signals no one (a writer whose process never schedules
+    the czar) leave the cadence due in the graph; ``kg-context czar watch`` runs it."""
+    team = engine.boundary(boundary_id, czar_every_commits=2)
+    counter = get_token_counter(engine.settings.embedding)
+    silent = GateStore(engine.executor, engine.constitutions.get, counter.count)
+    goal = entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g")
+    for made in (goal, _fact("loose", id=f"{boundary_id}-f")):
+        (decision,) = silent.close(
+            boundary_id,
+            team.gateway_id,
+            [parse_proposal(proposal(boundary_id, made, targets=[f"t-{made['id']}"]))],
+        )
+        assert decision.outcome == "commit"
+    _idle(engine)
+    assert _reports(engine, boundary_id) == []  # due (seq 2), and nobody ran it
+    runner = CliRunner()
+    args = ["czar", "watch", "--once", "-b", boundary_id, "--json"]
+    watched = runner.invoke(app, args)
+    assert watched.exit_code == 0, watched.output
+    (run,) = json.loads(watched.output)["runs"]
+    assert (run["trigger"], run["retired"]) == ("cadence", [f"{boundary_id}-f"])
+    again = runner.invoke(app, args)  # claimed at seq 2: no longer due
+    assert again.exit_code == 0 and json.loads(again.output)["runs"] == []
