@@ -138,6 +138,10 @@ def test_the_cadence_is_due_once_the_seq_advanced_by_the_recorded_every() -> Non
     assert not _boundary(czar_every_commits=0, czar_seq=0).czar_due(1_000)
 
 
+def _czar_threads() -> set[threading.Thread]:
+    return {t for t in threading.enumerate() if t.name == "kg-context-czar"}
+
+
 def test_the_czar_worker_runs_each_signalled_boundary_once_beside_the_caller() -> None:
     gate = threading.Event()
     ran: list[tuple[str, str]] = []
@@ -146,6 +150,7 @@ def test_the_czar_worker_runs_each_signalled_boundary_once_beside_the_caller() -
         gate.wait(5)
         ran.append((boundary_id, threading.current_thread().name))
 
+    before = _czar_threads()
     worker = CzarWorker(run)
     worker.signal("a")  # runs at once, held at the gate
     worker.signal("b")
@@ -158,7 +163,7 @@ def test_the_czar_worker_runs_each_signalled_boundary_once_beside_the_caller() -
     worker.close()
     worker.signal("c")  # closed: ignored
     assert worker.idle(timeout=1) and worker.runs == 2
-    assert not [t for t in threading.enumerate() if t.name == "kg-context-czar"]
+    assert _czar_threads() <= before  # its thread joined (other engines may run their own)
 
 
 def test_the_czar_worker_finishes_queued_runs_on_close_and_keeps_failures() -> None:
@@ -170,13 +175,14 @@ def test_the_czar_worker_finishes_queued_runs_on_close_and_keeps_failures() -> N
         time.sleep(0.02)
         ran.append(boundary_id)
 
+    before = _czar_threads()
     worker = CzarWorker(run)
     for boundary_id in ("bad", "x", "y"):
         worker.signal(boundary_id)
     worker.close()  # drains the queue, then joins the thread
     assert ran == ["x", "y"]
     assert worker.failures == (CzarFailure("bad", "StateError: no boundary bad"),)
-    assert not [t for t in threading.enumerate() if t.name == "kg-context-czar"]
+    assert _czar_threads() <= before  # its thread joined (other engines may run their own)
 
 
 def test_explored_entries_are_planned_out_of_the_window_at_zero_cost() -> None:
