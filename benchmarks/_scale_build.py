@@ -115,9 +115,7 @@ class Run:
 
     def handle(self, boundary_id: str) -> BoundaryHandle:
         """The boundary's handle, without the czar cadence (the gate alone; see above)."""
-        handle = self.engine.boundary(boundary_id)
-        handle.after_commit = None
-        return handle
+        return self.engine.boundary(boundary_id, czar_every_commits=0)
 
     def check(self, names: set[str]) -> None:
         """EXPLAIN the statements not checked yet at this size (stops the run on a scan)."""

@@ -18,8 +18,16 @@ through ``Boundary.commit_many``; the baselines use batches of the same size. Al
 one process against the same server, each path warmed up the same way first.
 
 Then one set at a time, as an orchestrator commits: 200 ``commit()`` calls against 200 bare write
-transactions of the same graph for one set (``bench/commit_bare_full_*``), alternating; the
-target is ``commit()`` p50 <= 2x the bare transaction's.
+transactions of the same graph for one set (``bench/commit_bare_full_*``), alternating, on a
+boundary with the default czar cadence (the czar runs beside the writer, its time is not in a
+``commit()``): ``commit()`` p50 <= 1.3x the bare transaction's, its p99 <= 3x its p50.
+
+Where the time goes (the executor's observer, ``Neo4jExecutor.observe``): for a single
+``commit()`` and for a governed batch, the Python outside the transaction (parsing, digests),
+the Python inside it (the set constructor and the gate's decision), BEGIN/COMMIT and session,
+and each statement's client time and server time (the result summary's
+``result_available_after + result_consumed_after``), and the round trips: a table on stderr and
+figures on stdout. ``--quick`` runs a fifth of the sets (the suite's smoke run).
 
 The schema is ensured on connect (a fresh store works), the store's counts are printed at start,
 and every statement the warm-up ran is EXPLAINed: the run stops if one scans.
@@ -27,10 +35,16 @@ and every statement the warm-up ran is EXPLAINed: the run stops if one scans.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
+import statistics
+import sys
+import threading
 import time
 import uuid
+from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
 from benchmarks._common import (
@@ -43,13 +57,73 @@ from benchmarks._common import (
     statements_during,
 )
 from kg_context.db.text_index import boundary_token
+from kg_context.db.timing import UnitTiming
 from kg_context.gate.predicates import HALTS, REJECTS
 
 SETS = 2_000
 BATCH = 500
 WARMUP = 500
 SINGLES = 200
-TARGET_RATIO = 3.0
+TARGET_RATIO = 1.25  # governed batch over a bare UNWIND write of the same graph
+TARGET_SINGLE = 1.3  # single commit() p50 over a bare write transaction of the same set
+TARGET_TAIL = 3.0  # single commit() p99 over its p50, the default czar cadence on
+
+
+class _Units:
+    """The units of work the executor ran on the thread that made this (the czar's thread and
+    any other are not a writer's call), collected until ``take``."""
+
+    def __init__(self) -> None:
+        self._thread = threading.current_thread().name
+        self._units: list[UnitTiming] = []
+
+    def __call__(self, unit: UnitTiming) -> None:
+        if unit.thread == self._thread:
+            self._units.append(unit)
+
+    def take(self) -> list[UnitTiming]:
+        taken, self._units = self._units, []
+        return taken
+
+
+def _parts(total_s: float, units: Iterable[UnitTiming]) -> dict[str, float]:
+    """One call's time, in parts (seconds): Python outside its transactions, Python inside them
+    (between statements: the decision), BEGIN/COMMIT and session, each statement's client time
+    and server time, and the round trips (statements, and one COMMIT per transaction)."""
+    units = list(units)
+    statements = [st for u in units for st in u.statements]
+    parts: dict[str, float] = defaultdict(float)
+    parts["total"] = total_s
+    parts["python_outside_tx"] = total_s - sum(u.wall_s for u in units)
+    parts["python_in_tx"] = sum(u.work_s for u in units) - sum(st.wall_s for st in statements)
+    parts["begin_commit_session"] = sum(u.wall_s - u.work_s for u in units)
+    parts["round_trips"] = len(statements) + len(units)
+    for st in statements:
+        name = st.name.replace("/", "_")
+        parts[f"{name}_client"] += st.wall_s
+        parts[f"{name}_server"] += st.server_s
+    return parts
+
+
+def _breakdown(label: str, calls: list[dict[str, float]], *, per: str) -> dict[str, float]:
+    """The median of each part over ``calls`` (``per``: what one call is), as a table on stderr
+    and as figures."""
+    names = sorted({n for c in calls for n in c}, key=lambda n: (n != "total", n))
+    medians = {n: statistics.median(c.get(n, 0.0) for c in calls) for n in names}
+    print(f"# where the time goes: {label} (median of {len(calls)}, per {per})", file=sys.stderr)
+    total = medians["total"] or 1.0
+    for name, value in medians.items():
+        if name == "round_trips":
+            print(f"#   {name:<44} {value:10.0f}", file=sys.stderr)
+        else:
+            share = 100 * value / total
+            print(f"#   {name:<44} {value * 1000:10.3f} ms {share:6.1f}%", file=sys.stderr)
+    for name, value in medians.items():
+        if name == "round_trips":
+            figure(f"{label}_round_trips", value, "round trips")
+        else:
+            figure(f"{label}_{name}", value * 1000, "ms")
+    return medians
 
 
 def _proposals(boundary_id: str, seed_ids: list[str]) -> list[dict[str, Any]]:
@@ -181,17 +255,34 @@ def _bare_rows(
     return sets, supersedes, derived, requires
 
 
-def _gate_run(engine: Any, boundary_id: str, sets: int, *, czar: bool = False) -> float:
-    """The gate path; ``czar``: with the engine's czar cadence (its runs inside the time)."""
-    team = engine.boundary(boundary_id)
-    if not czar:
-        team.after_commit = None  # the gate alone: the czar's compaction is not its record
+def _gate_run(
+    engine: Any,
+    boundary_id: str,
+    sets: int,
+    *,
+    czar: bool = False,
+    units: _Units | None = None,
+    calls: list[dict[str, float]] | None = None,
+) -> float:
+    """The gate path; ``czar``: with the engine's czar cadence (it runs beside the writer: it is
+    waited for at the end, inside the time). ``units``/``calls``: each batch's parts."""
+    # the gate alone: a boundary with no czar cadence (the czar's compaction is not its record)
+    team = (
+        engine.boundary(boundary_id) if czar else engine.boundary(boundary_id, czar_every_commits=0)
+    )
     proposals = _proposals(boundary_id, _seed(team, boundary_id))[:sets]
     started = time.perf_counter()
     batches = range(0, sets, BATCH)
     for i in progress(batches, f"gate: {sets} sets", total=len(batches)):
+        if units is not None:
+            units.take()
+        began = time.perf_counter()
         decisions = team.commit_many(proposals[i : i + BATCH])
+        if units is not None and calls is not None:
+            calls.append(_parts(time.perf_counter() - began, units.take()))
         assert all(d.outcome == "commit" for d in decisions), decisions[0]
+    if czar:
+        assert engine.czar_idle(timeout=600)
     elapsed = time.perf_counter() - started
     assert czar or team.state()["seq"] == sets + 1
     return elapsed
@@ -283,7 +374,14 @@ def _full_rows(boundary_id: str, proposals: list[dict[str, Any]]) -> list[Any]:
     return [sets, supersedes, derived, requires]
 
 
-def _bare_full_run(engine: Any, boundary_id: str, sets_count: int) -> float:
+def _bare_full_run(
+    engine: Any,
+    boundary_id: str,
+    sets_count: int,
+    *,
+    units: _Units | None = None,
+    calls: list[dict[str, float]] | None = None,
+) -> float:
     bare = engine.boundary(boundary_id)
     proposals = _proposals(boundary_id, _seed(bare, boundary_id))[:sets_count]
     sets, supersedes, derived, requires = _full_rows(boundary_id, proposals)
@@ -302,13 +400,21 @@ def _bare_full_run(engine: Any, boundary_id: str, sets_count: int) -> float:
                 requires=[r for r in requires if r["from"] in ids],
             )
 
+        if units is not None:
+            units.take()
+        began = time.perf_counter()
         engine.executor.write_tx(work)
+        if units is not None and calls is not None:
+            calls.append(_parts(time.perf_counter() - began, units.take()))
     return time.perf_counter() - started
 
 
-def _singles(engine: Any, run: str) -> tuple[list[float], list[float]]:
+def _singles(
+    engine: Any, run: str, units: _Units | None = None
+) -> tuple[list[float], list[float], list[dict[str, float]], list[dict[str, float]]]:
     """``commit()`` of one set at a time against a bare write transaction of the same graph
-    for one set, alternating (drift on the server hits both alike)."""
+    for one set, alternating (drift on the server hits both alike), on a boundary with the
+    default czar cadence (it runs beside the writer); with ``units``, each call's parts."""
     single = engine.boundary(f"bench-commit-single-{run}")
     singles = _proposals(single.id, _seed(single, single.id))[:SINGLES]
     bare = engine.boundary(f"bench-commit-bare-single-{run}")
@@ -317,10 +423,16 @@ def _singles(engine: Any, run: str) -> tuple[list[float], list[float]]:
     )
     ours: list[float] = []
     theirs: list[float] = []
+    our_parts: list[dict[str, float]] = []
+    their_parts: list[dict[str, float]] = []
     for proposal, row in zip(singles, rows, strict=True):
+        if units is not None:
+            units.take()
         started = time.perf_counter()
         single.commit(proposal)
         ours.append(time.perf_counter() - started)
+        if units is not None:
+            our_parts.append(_parts(ours[-1], units.take()))
         ids = {e["props"]["id"] for e in row["entries"]}
 
         def work(tx: Any, row: Any = row, ids: set[str] = ids) -> None:
@@ -336,11 +448,21 @@ def _singles(engine: Any, run: str) -> tuple[list[float], list[float]]:
         started = time.perf_counter()
         engine.executor.write_tx(work)
         theirs.append(time.perf_counter() - started)
-    return ours, theirs
+        if units is not None:
+            their_parts.append(_parts(theirs[-1], units.take()))
+    assert engine.czar_idle(timeout=600)  # the cadence's runs, beside the writer, done
+    return ours, theirs, our_parts, their_parts
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--quick", action="store_true", help="a fifth of the sets (smoke run)")
+    args = parser.parse_args()
+    global SETS, WARMUP, SINGLES
+    if args.quick:
+        SETS, WARMUP, SINGLES = SETS // 5, WARMUP // 5, SINGLES // 2
     engine, counts = open_engine("commit")  # ensures the schema; counts on stderr
+    units = _Units()
     with engine:
         run = uuid.uuid4().hex[:10]
 
@@ -354,11 +476,17 @@ def main() -> None:
 
         _, names = statements_during(engine, warm)
         check_plans(engine, names)
-        gate_s = _gate_run(engine, f"bench-commit-gate-{run}", SETS)
+        engine.executor.observe(units)
+        gate_calls: list[dict[str, float]] = []
+        bare_calls: list[dict[str, float]] = []
+        gate_s = _gate_run(engine, f"bench-commit-gate-{run}", SETS, units=units, calls=gate_calls)
         cadence_s = _gate_run(engine, f"bench-commit-cadence-{run}", SETS, czar=True)
-        full_s = _bare_full_run(engine, f"bench-commit-full-{run}", SETS)
+        full_s = _bare_full_run(
+            engine, f"bench-commit-full-{run}", SETS, units=units, calls=bare_calls
+        )
         bare_s = _bare_run(engine, f"bench-commit-bare-{run}", SETS)
-        ours, theirs = _singles(engine, run)
+        ours, theirs, our_parts, their_parts = _singles(engine, run, units)
+        engine.executor.observe(None)
 
     ratio = gate_s / full_s
     count_figures(counts)
@@ -367,21 +495,43 @@ def main() -> None:
     figure(
         "gate_time_over_bare_insert", ratio, "ratio", f"<= {TARGET_RATIO}", ratio <= TARGET_RATIO
     )
-    # The same sets with the engine's czar cadence (KG_CONTEXT_RESIDENCY_CZAR_EVERY_COMMITS, 25 by
-    # default): what an orchestrator on the defaults pays, the czar's compaction runs included.
+    # The same sets on a boundary with the default czar cadence (25): what an orchestrator on
+    # the defaults pays, the czar's compaction runs (beside the writer) waited for at the end.
     figure("gate_with_czar_cadence_over_bare_insert", cadence_s / full_s, "ratio")
     # For scale: a bare insert of the entries and their edges only (no receipts, proposal records,
     # writers or targets): what the gate adds in data as well as in checks.
     figure("bare_unwind_entries_and_edges_only_sets_per_s", SETS / bare_s, "sets/s")
     figure("gate_time_over_bare_entries_and_edges_only", gate_s / bare_s, "ratio")
     # One set at a time, as an orchestrator commits: commit() against a bare write transaction
-    # of the same graph for one set.
+    # of the same graph for one set, the default czar cadence on.
+    p50, p99 = percentile(ours, 50), percentile(ours, 99)
     figure("gate_single_commit_sets_per_s", len(ours) / sum(ours), "sets/s")
-    figure("gate_single_commit_p50", percentile(ours, 50) * 1000, "ms")
-    figure("gate_single_commit_p99", percentile(ours, 99) * 1000, "ms")
+    figure("gate_single_commit_p50", p50 * 1000, "ms")
+    figure("gate_single_commit_p99", p99 * 1000, "ms")
     figure("bare_single_set_transaction_p50", percentile(theirs, 50) * 1000, "ms")
-    single = percentile(ours, 50) / percentile(theirs, 50)
-    figure("gate_single_commit_over_bare_single_set_p50", single, "ratio", "<= 2.0", single <= 2)
+    # The machine's own tail, for the reading of the one above: the bare transaction's p99.
+    figure("bare_single_set_transaction_p99", percentile(theirs, 99) * 1000, "ms")
+    bare_tail = percentile(theirs, 99) / percentile(theirs, 50)
+    figure("bare_single_set_transaction_p99_over_p50", bare_tail, "ratio")
+    figure("gate_single_commit_p99_over_bare_p99", p99 / percentile(theirs, 99), "ratio")
+    tail = p99 / p50
+    figure(
+        "gate_single_commit_p99_over_p50", tail, "ratio", f"<= {TARGET_TAIL}", tail <= TARGET_TAIL
+    )
+    single = p50 / percentile(theirs, 50)
+    figure(
+        "gate_single_commit_over_bare_single_set_p50",
+        single,
+        "ratio",
+        f"<= {TARGET_SINGLE}",
+        single <= TARGET_SINGLE,
+    )
+    # Where the time goes: per governed batch of BATCH sets and per bare batch of the same
+    # graph, per single commit() and per bare single-set transaction.
+    _breakdown("breakdown_gate_batch", gate_calls, per=f"batch of {BATCH} sets")
+    _breakdown("breakdown_bare_batch", bare_calls, per=f"batch of {BATCH} sets")
+    _breakdown("breakdown_single_commit", our_parts, per="commit()")
+    _breakdown("breakdown_bare_single", their_parts, per="transaction")
 
 
 if __name__ == "__main__":

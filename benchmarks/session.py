@@ -241,6 +241,10 @@ def run_session(
     for i in progress(range(1, sets + 1), label, total=sets):
         started = time.perf_counter()
         agent.step(i)
+        # The agent reads the window after the czar's run its set made due (the czar runs beside
+        # the writer; its time counts): a run racing its next read could retire a fact it is
+        # about to cite, and the gate would refuse that set.
+        engine.czar_idle()
         spent += time.perf_counter() - started
         (row,) = engine.executor.read("bench/boundary_tokens", boundary_id=team.id)
         resident.append(int(row["resident_tokens"]))

@@ -8,7 +8,6 @@ returns also offers them as methods (``team.window()``, ``team.challenge(...)``)
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -26,13 +25,13 @@ from kg_context.db.executor import (
     translate_driver_errors,
 )
 from kg_context.db.schema import SchemaPlan, check_schema
-from kg_context.errors import InputValidationError, StateError
+from kg_context.errors import InputValidationError
 from kg_context.gate.boundary import Boundary
-from kg_context.gate.constitution import Constitution, load_constitution
+from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Verse, WriterKind
 from kg_context.gate.halts import Halts
-from kg_context.gate.operator_acts import issue_adoption
-from kg_context.gate.registry import RATIFIED_BY, ConstitutionRegistry
+from kg_context.gate.operator_acts import issue_adoption, set_czar_cadence
+from kg_context.gate.registry import ConstitutionRegistry
 from kg_context.gate.store import GateStore
 from kg_context.record import history
 from kg_context.record.audits import AuditResult, audit_library, invariants, run_audit
@@ -42,7 +41,8 @@ from kg_context.record.observability import ObservabilityReport, audit
 from kg_context.record.revalidation import OperatorHalts, dropped_classes_at_risk
 from kg_context.record.search import RecordHit
 from kg_context.residency.context_read import Context, CountTokens, context
-from kg_context.residency.czar import CzarReport, every_n_commits, run_czar
+from kg_context.residency.czar import CzarReport, run_czar, run_czar_if_due
+from kg_context.residency.czar_worker import CzarFailure, CzarWorker
 from kg_context.residency.metrics import BoundaryStats, Overview, overview, stats
 from kg_context.residency.reachability import RootPath, lease_params, why
 from kg_context.residency.recall import Admission, admit, recall
@@ -82,12 +82,8 @@ class Engine:
         )
         self.constitutions = ConstitutionRegistry(self.executor)
         self._store: GateStore | None = None
-        self._lock = threading.Lock()
-        self._default_constitution: Constitution | None = None
-        # What this engine has already recorded: constitution (version, sha256) and boundary
-        # ids. Both are append-only in the record, so once ensured they stay ensured.
-        self._ensured_constitutions: set[tuple[str, str]] = set()
-        self._ensured_boundaries: set[str] = set()
+        # The cadence czar, beside the writers (the gate store signals a boundary left due).
+        self._czar = CzarWorker(lambda b: run_czar_if_due(self._handle(b)))
 
     @classmethod
     def connect(
@@ -141,23 +137,27 @@ class Engine:
         verse: str = "local",
         task_horizon: int | None = None,
         constitution: Constitution | None = None,
+        czar_every_commits: int | None = None,
         create: bool = True,
     ) -> BoundaryHandle:
-        """A handle on one boundary. With ``create`` (the default) the boundary is created, with
-        its constitution recorded, if it is new: written once per engine and boundary id (and
-        once per constitution version), never again on later calls. ``verse``, ``task_horizon``
-        and ``constitution`` only matter when the boundary is created. With ``create=False``
-        nothing is written: a boundary that does not exist is a ``StateError``."""
+        """A handle on one boundary.
+
+        With ``create`` (the default) the boundary is created, with its constitution recorded,
+        if it is new: written once per engine and boundary id (and once per constitution
+        version), never again on later calls. ``verse``, ``task_horizon``, ``constitution`` and
+        ``czar_every_commits`` (the cadence it keeps; default: ``residency``'s) only matter when
+        it is created. With ``create=False`` nothing is written (no boundary: ``StateError``)."""
         if not boundary_id or verse not in {v.value for v in Verse}:
             known = ", ".join(v.value for v in Verse)
             raise InputValidationError(f"a boundary needs an id and a verse ({known})")
-        if create:
-            self._ensure(boundary_id, verse, task_horizon, constitution)
-        elif boundary_id not in self._ensured_boundaries:
-            if not self.executor.read("boundary/get", boundary_id=boundary_id):
-                raise StateError(f"no boundary {boundary_id}")
-            with self._lock:
-                self._ensured_boundaries.add(boundary_id)
+        every = self.settings.residency.czar_every_commits
+        every = every if czar_every_commits is None else czar_every_commits
+        self.constitutions.open_boundary(
+            boundary_id, verse, task_horizon, constitution, czar_every_commits=every, create=create
+        )
+        return self._handle(boundary_id)
+
+    def _handle(self, boundary_id: str) -> BoundaryHandle:
         handle = BoundaryHandle(
             self.executor,
             self._gate_store,
@@ -165,32 +165,8 @@ class Engine:
             settings=self.settings,
             constitution_for=self.constitutions.get,
         )
-        if every := self.settings.residency.czar_every_commits:
-            handle.after_commit = every_n_commits(every)
         handle.after_constitution = dropped_classes_at_risk
         return handle
-
-    def _ensure(
-        self,
-        boundary_id: str,
-        verse: str,
-        task_horizon: int | None,
-        constitution: Constitution | None,
-    ) -> None:
-        if constitution is None:
-            if self._default_constitution is None:
-                self._default_constitution = load_constitution()
-            constitution = self._default_constitution
-        recorded = (constitution.version, constitution.sha256)
-        if recorded not in self._ensured_constitutions:
-            self.constitutions.ensure(constitution, ratified_by=RATIFIED_BY)
-            with self._lock:
-                self._ensured_constitutions.add(recorded)
-        if boundary_id in self._ensured_boundaries:
-            return
-        self.constitutions.ensure_boundary(boundary_id, verse, constitution, task_horizon)
-        with self._lock:
-            self._ensured_boundaries.add(boundary_id)
 
     @property
     def _gate_store(self) -> GateStore:
@@ -203,8 +179,31 @@ class Engine:
                 default_lease_sets=self.settings.residency.default_lease_sets,
                 recall_max_entries=self.settings.residency.recall_max_entries,
                 recall_max_depth=self.settings.residency.recall_max_depth,
+                on_czar_due=self._czar.signal,
             )
         return self._store
+
+    def czar_idle(self, timeout: float | None = None) -> bool:
+        """Wait (at most ``timeout`` s) for the cadence czar runs this engine scheduled: done?"""
+        return self._czar.idle(timeout)
+
+    @property
+    def czar_failures(self) -> tuple[CzarFailure, ...]:
+        """This engine's cadence czar runs that raised (logged, and kept here)."""
+        return self._czar.failures
+
+    def set_czar_cadence(
+        self, boundary_id: str, every: int, *, operator_id: str, reason: str
+    ) -> int:
+        """The czar's cadence of a boundary, changed by an operator (``set_czar_cadence``)."""
+        return set_czar_cadence(
+            self.executor,
+            self.constitutions.get,
+            boundary_id,
+            every,
+            operator_id=operator_id,
+            reason=reason,
+        )
 
     def adopt(
         self,
@@ -292,8 +291,11 @@ class Engine:
         with translate_driver_errors(self.target.uri, "server info"):
             return str(self._driver.get_server_info().agent)
 
-    def close(self) -> None:
-        self._driver.close()
+    def close(self) -> None:  # the cadence czar runs already scheduled finish first
+        try:
+            self._czar.close()
+        finally:
+            self._driver.close()
 
     def __enter__(self) -> Engine:
         return self

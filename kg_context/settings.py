@@ -20,7 +20,7 @@ from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from kg_context.errors import ConfigurationError
-from kg_context.vocabulary import AttentionScope
+from kg_context.vocabulary import DEFAULT_CZAR_EVERY_COMMITS, AttentionScope
 
 __all__ = [
     "DEFAULT_EMBEDDING_MODEL",
@@ -271,11 +271,15 @@ class ResidencySettings(BaseSettings):
     default_lease_sets: int = Field(default=100, ge=1, le=1_000_000)
     # The czar's writer identity (kind czar); it never compacts entries it wrote itself.
     czar_id: str = "czar"
-    # Run the czar after every N committed sets of a boundary (0: only on demand). 25 by default:
-    # a run plans over the window and reachability (one read transaction) plus one report write,
-    # so it is amortised over 25 commits, and the window never carries more than ~25 sets of
-    # material the czar has not yet looked at (well inside the 100-set default lease).
-    czar_every_commits: int = Field(default=25, ge=0, le=1_000_000)
+    # The czar's cadence recorded on a boundary this engine creates (the boundary's from then
+    # on, whichever engine commits; ``Engine.set_czar_cadence`` changes it): a run whenever its
+    # seq has advanced N sets since the last run (0: only on demand). 25: a run (one read
+    # transaction, its sets, one report write) is amortised over 25 commits, and the window never
+    # carries more than ~25 sets the czar has not looked at (inside the 100-set default lease).
+    czar_every_commits: int = Field(default=DEFAULT_CZAR_EVERY_COMMITS, ge=0, le=1_000_000)
+    # How long one czar run may hold its boundary's claim (one run at a time, across
+    # processes): a run that dies holding it stops blocking other runs after this many seconds.
+    czar_run_lease_s: float = Field(default=600.0, gt=0, le=86_400)
     # Recall: how many dependency hops (and entries) one admission may bring along.
     recall_max_depth: int = Field(default=2, ge=0, le=32)
     recall_max_entries: int = Field(default=16, ge=1, le=1000)

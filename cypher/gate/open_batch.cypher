@@ -10,6 +10,8 @@
 //    submissions): what the record holds for each. Nothing is written when $proposals is empty.
 // 3. The pending proposals in submission order (gate/pending_proposals: ids and digests, at
 //    most $limit), the submitted ones included.
+// 4. The czar's cadence as the boundary records it (a boundary recorded before it was: the
+//    default, $default_czar_every) and the seq of its last claimed czar run.
 MATCH (b:Boundary {id: $boundary_id})
 SET b.gate_locked_at = datetime()
 WITH b
@@ -40,4 +42,6 @@ RETURN b.id AS id, b.seq AS seq, b.verse AS verse, b.constitution_version AS con
        coalesce(b.committed_tokens, 0) AS committed_tokens,
        coalesce(b.resident_tokens, 0) AS resident_tokens,
        coalesce(b.work_seq, b.seq) AS work_seq,
+       coalesce(b.czar_every_commits, $default_czar_every) AS czar_every_commits,
+       coalesce(b.czar_seq, 0) AS czar_seq,
        coalesce(b.ledger_pos, 0) AS ledger_pos, b.ledger_head AS ledger_head, submitted, pending

@@ -71,10 +71,9 @@ class _Session:
         self.engine = engine
         self.console = console
         self.b = f"demo-{uuid.uuid4().hex[:10]}"
-        self.team: BoundaryHandle = engine.boundary(self.b)
         # The story runs the czar itself, at its own step ("Czar, invalidation, recall"): the
-        # engine's cadence (KG_CONTEXT_RESIDENCY_CZAR_EVERY_COMMITS) is off for this boundary.
-        self.team.after_commit = None
+        # boundary is created with no czar cadence.
+        self.team: BoundaryHandle = engine.boundary(self.b, czar_every_commits=0)
         self.decisions: list[Decision] = []
         self.started = time.perf_counter()
 

@@ -1,5 +1,5 @@
-"""CLI commands for residency: ``czar run``, ``window``, ``context``, ``why``, ``stats``,
-``brief``, ``recall``.
+"""CLI commands for residency: ``czar run``, ``czar cadence``, ``czar watch``, ``window``,
+``context``, ``why``, ``stats``, ``brief``, ``recall``.
 
 Registered on the main app by ``kg_context.cli.app`` (``register(app)``). Errors are
 ``KgContextError``s, which ``cli.main`` prints as one line.
@@ -7,8 +7,10 @@ Registered on the main app by ``kg_context.cli.app`` (``register(app)``). Errors
 
 from __future__ import annotations
 
+import time
 from dataclasses import asdict
-from typing import Annotated
+from functools import partial
+from typing import Annotated, Any
 
 import typer
 
@@ -20,9 +22,11 @@ from kg_context.cli.common import (
     connect,
     emit,
     existing,
+    operator_id,
     out,
     table,
 )
+from kg_context.residency.czar import run_due_czars
 
 __all__ = ["register"]
 
@@ -71,6 +75,59 @@ def czar_run(
     emit(summary, as_json, human)
     if not report.committed:
         raise typer.Exit(ExitCode.REFUSED)
+
+
+def _say_runs(runs: list[dict[str, Any]]) -> None:
+    for run in runs:
+        sets = len(run["decisions"])
+        _say(f"czar {run['boundary_id']}: planned at seq {run['seq']}, {sets} set(s)")
+
+
+@czar_app.command("watch")
+def czar_watch(
+    interval: Annotated[float, typer.Option(help="Seconds between rounds.")] = 5.0,
+    once: Annotated[bool, typer.Option(help="One round, then exit.")] = False,
+    boundary: Annotated[
+        list[str] | None, typer.Option("--boundary", "-b", help="Only these boundaries.")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Run the czar of every boundary whose recorded cadence is due, round after round (a
+    process beside the writers: it covers boundaries whose writers' engines never schedule the
+    czar). Each round prints the runs it made.
+
+    Example: kg-context czar watch --interval 10 -b team-7
+    """
+    with connect() as engine:
+        while True:
+            reports = run_due_czars(
+                engine.executor, lambda b: existing(engine, b), boundary_ids=boundary or None
+            )
+            ran = [r.summary() for r in reports]
+            emit({"runs": ran}, as_json, partial(_say_runs, ran))
+            if once:
+                return
+            time.sleep(interval)
+
+
+@czar_app.command("cadence")
+def czar_cadence(
+    boundary: str,
+    every: int,
+    reason: Annotated[str, typer.Option(help="Why the cadence changes (kept on the boundary).")],
+    as_json: JsonOption = False,
+) -> None:
+    """Set the czar's cadence BOUNDARY keeps: a run after every EVERY sets of its work (0: only
+    ``czar run``), whichever engine commits. An operator's act (``KG_CONTEXT_OPERATOR``, default
+    ``operator``: an id the boundary's constitution names).
+
+    Example: kg-context czar cadence team-7 50 --reason "a slower team" --json
+    """
+    operator = operator_id()
+    with connect() as engine:
+        cadence = engine.set_czar_cadence(boundary, every, operator_id=operator, reason=reason)
+    summary = {"boundary_id": boundary, "czar_every_commits": cadence, "operator_id": operator}
+    emit(summary, as_json, lambda: _say(f"czar cadence of {boundary}: every {cadence} set(s)"))
 
 
 def window_cmd(boundary: str, as_json: JsonOption = False) -> None:

@@ -20,20 +20,20 @@ resubmit the same proposal ids, which the gate answers idempotently.
 
 from __future__ import annotations
 
-import random
 import re
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 import neo4j
 from neo4j import exceptions as neo4j_errors
 
 from kg_context.db.catalog import Catalog, Query, default_catalog
+from kg_context.db.retry import DEADLOCK, RetryCounts, Retrying, RetryPolicy, is_unavailable
+from kg_context.db.timing import UnitClock, UnitTiming, timed_rows
 from kg_context.errors import (
     AuthenticationError,
     ConfigurationError,
@@ -41,7 +41,6 @@ from kg_context.errors import (
     DatabaseUnavailableError,
     QueryError,
 )
-from kg_context.settings import DatabaseSettings
 
 __all__ = [
     "DEADLOCK",
@@ -136,11 +135,16 @@ def _as_dict(record: neo4j.Record) -> Record:
 
 class _Tx:
     def __init__(
-        self, tx: neo4j.ManagedTransaction, catalog: Catalog, ran: Callable[[str], None]
+        self,
+        tx: neo4j.ManagedTransaction,
+        catalog: Catalog,
+        ran: Callable[[str], None],
+        clock: UnitClock | None = None,
     ) -> None:
         self._tx = tx
         self._catalog = catalog
         self._ran = ran
+        self._clock = clock
 
     def run(self, name: str, /, **params: Any) -> list[Record]:
         query = self._catalog[name]
@@ -148,120 +152,11 @@ class _Tx:
 
     def run_bound(self, query: Query, params: dict[str, Any]) -> list[Record]:
         self._ran(query.name)
+        if self._clock is not None:
+            rows = timed_rows(self._tx, query.name, query.text, params, self._clock.statements)
+            return [_as_dict(record) for record in rows]
         result = self._tx.run(query.text, params)
         return [_as_dict(record) for record in result]
-
-
-@dataclass(frozen=True, slots=True)
-class RetryPolicy:
-    """How long a unit of work is retried, by the kind of failure.
-
-    Transient transaction errors (a deadlock, a lock timeout: the database answered) are
-    retried until ``max_retry_time_s`` has passed since the first failure, with delays from
-    ``initial_delay_s`` multiplied by ``multiplier`` (the driver's defaults). A database that
-    does not answer is retried until ``unavailable_timeout_s`` has passed since it first did
-    not, with delays from ``unavailable_delay_s`` doubling up to ``unavailable_max_delay_s``;
-    then the call raises ``DatabaseUnavailableError``.
-    """
-
-    max_retry_time_s: float = 30.0
-    initial_delay_s: float = 1.0
-    multiplier: float = 2.0
-    jitter: float = 0.2
-    unavailable_timeout_s: float = 3.0
-    unavailable_delay_s: float = 0.2
-    unavailable_max_delay_s: float = 1.0
-
-    @classmethod
-    def from_settings(cls, settings: DatabaseSettings) -> RetryPolicy:
-        return cls(
-            max_retry_time_s=settings.max_retry_time_s,
-            unavailable_timeout_s=settings.unavailable_timeout_s,
-        )
-
-    def delays(self) -> Iterator[float]:
-        delay = self.initial_delay_s
-        while True:
-            yield delay * (1 + random.uniform(-self.jitter, self.jitter))
-            delay *= self.multiplier
-
-    def unavailable_delays(self) -> Iterator[float]:
-        delay = self.unavailable_delay_s
-        while True:
-            yield delay * (1 + random.uniform(-self.jitter, self.jitter))
-            delay = min(delay * 2, self.unavailable_max_delay_s)
-
-
-# Server codes that mean "the database is not there (yet)", not "this transaction conflicted".
-_UNAVAILABLE_CODES = ("Neo.TransientError.General.DatabaseUnavailable",)
-
-
-def is_unavailable(error: Exception) -> bool:
-    """Whether a driver error means the database does not answer (as opposed to a transient
-    conflict of this transaction): bounded by ``RetryPolicy.unavailable_timeout_s``."""
-    if isinstance(error, neo4j_errors.IncompleteCommit):
-        return False
-    if isinstance(error, neo4j_errors.ServiceUnavailable | neo4j_errors.SessionExpired):
-        return True
-    code = getattr(error, "code", None)
-    return isinstance(code, str) and code.startswith(_UNAVAILABLE_CODES)
-
-
-@dataclass(frozen=True, slots=True)
-class RetryCounts:
-    """What an executor has run so far: units of work, their attempts (a retry is one more
-    attempt), and the transient errors that caused a retry, by Neo4j code (driver-side
-    failures such as a lost connection count under their class name)."""
-
-    units: int = 0
-    attempts: int = 0
-    retries: Mapping[str, int] = field(default_factory=dict)
-
-    @property
-    def total(self) -> int:
-        """Every retry, whatever its cause."""
-        return sum(self.retries.values())
-
-    def of(self, code: str) -> int:
-        """The retries one code caused (0 when it never did)."""
-        return self.retries.get(code, 0)
-
-
-# The Neo4j code of a deadlock the server broke by failing one transaction (retried here).
-DEADLOCK = "Neo.TransientError.Transaction.DeadlockDetected"
-
-
-class _Retrying:
-    """The retry state of one unit of work: which bound applies to a failure, and when it ran
-    out. The two kinds of failure are timed apart: a database that stops answering during a
-    burst of deadlocks gets its own, shorter bound."""
-
-    def __init__(self, policy: RetryPolicy) -> None:
-        self._policy = policy
-        self._transient = policy.delays()
-        self._unavailable = policy.unavailable_delays()
-        self._first_transient: float | None = None
-        self._first_unavailable: float | None = None
-
-    def unavailable_for(self) -> float:
-        if self._first_unavailable is None:
-            return 0.0
-        return time.monotonic() - self._first_unavailable
-
-    def next_delay(self, error: Exception) -> float | None:
-        """How long to wait before the next attempt, or ``None``: give up now."""
-        now = time.monotonic()
-        if is_unavailable(error):
-            if self._first_unavailable is None:
-                self._first_unavailable = now
-            left = self._first_unavailable + self._policy.unavailable_timeout_s - now
-            return min(next(self._unavailable), left) if left > 0 else None
-        self._first_unavailable = None  # it answered again: a later outage is timed anew
-        if self._first_transient is None:
-            self._first_transient = now
-        if now - self._first_transient > self._policy.max_retry_time_s:
-            return None
-        return next(self._transient)
 
 
 class Neo4jExecutor:
@@ -287,6 +182,7 @@ class Neo4jExecutor:
         self._attempts = 0
         self._retries: Counter[str] = Counter()
         self._statements: Counter[str] = Counter()
+        self._observer: Callable[[UnitTiming], None] | None = None
 
     @property
     def database(self) -> str:
@@ -306,6 +202,11 @@ class Neo4jExecutor:
         piece of work really sent to the database (benchmarks check the plan of each)."""
         with self._counts_lock:
             return dict(self._statements)
+
+    def observe(self, observer: Callable[[UnitTiming], None] | None) -> None:
+        """Call ``observer`` after every unit of work with its timings (``db.timing``); ``None``
+        stops it."""
+        self._observer = observer
 
     def _ran(self, name: str) -> None:
         with self._counts_lock:
@@ -339,12 +240,16 @@ class Neo4jExecutor:
         """Run one unit of work in a managed transaction, retrying transient failures here (the
         driver's own retry is off) so that every attempt and every retry's cause is counted."""
 
+        observer, clock = self._observer, UnitClock() if self._observer else None
+
         def attempt(tx: neo4j.ManagedTransaction) -> T:
             self._count(attempts=1)
-            return work(_Tx(tx, self._catalog, self._ran))
+            if clock is None:
+                return work(_Tx(tx, self._catalog, self._ran))
+            return clock.attempt(lambda: work(_Tx(tx, self._catalog, self._ran, clock)))
 
         self._count(units=1)
-        retry = _Retrying(self._retry)
+        retry = Retrying(self._retry)
         with (
             translate_driver_errors(self._uri, what),
             self._driver.session(
@@ -358,7 +263,10 @@ class Neo4jExecutor:
             )
             while True:
                 try:
-                    return run(attempt)
+                    done = run(attempt)
+                    if observer is not None and clock is not None:
+                        observer(clock.unit(what))
+                    return done
                 except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as err:
                     if not err.is_retryable():
                         raise

@@ -28,6 +28,7 @@ from kg_context.gate.contracts import Proposal, WriterKind, constitution_proposa
 from kg_context.gate.decision import Decision
 from kg_context.gate.ledger_verify import LedgerVerification, verify_ledger
 from kg_context.gate.operator_acts import require_operator
+from kg_context.gate.proposal_records import recorded_decision
 from kg_context.gate.revocation import (
     Revocation,
     RevocationSubject,
@@ -65,31 +66,16 @@ class Boundary:
         self.gateway_id = f"gate:{boundary_id}"
         self.settings = settings
         self._constitution_for = constitution_for
-        # Optional post-commit hook (the czar every N commits): called with the decisions of
-        # each commit/commit_many/close that ratified something; never re-entered.
-        self.after_commit: Callable[[Boundary, list[Decision]], None] | None = None
         # Optional hook after a ratified constitution change, called with (this boundary, the old
         # constitution, the new one, the operator): the engine puts at risk what depended on a
         # class the change dropped.
         self.after_constitution: (
             Callable[[Boundary, Constitution, Constitution, str], object] | None
         ) = None
-        self._in_hook = False
 
     @property
     def executor(self) -> QueryExecutor:
         return self._executor
-
-    def _after(self, decisions: list[Decision]) -> list[Decision]:
-        hook = self.after_commit
-        if hook is None or self._in_hook or not any(d.outcome == "commit" for d in decisions):
-            return decisions
-        self._in_hook = True
-        try:
-            hook(self, decisions)
-        finally:
-            self._in_hook = False
-        return decisions
 
     def _parse(self, proposal: ProposalInput) -> Proposal:
         parsed = parse_proposal(proposal)
@@ -107,7 +93,7 @@ class Boundary:
 
     def close(self) -> list[Decision]:
         """Construct the closed sets from everything pending and let the gate decide each."""
-        return self._after(self._store.close(self.id, self.gateway_id))
+        return self._store.close(self.id, self.gateway_id)
 
     def commit(self, proposal: ProposalInput) -> Decision:
         """Submit one proposal, close, and return the decision of the set it landed in: one
@@ -118,7 +104,7 @@ class Boundary:
         submission, decisions = self._store.commit(self.id, self.gateway_id, parsed)
         if not submission.new:
             return self._recorded(parsed.id)
-        for decision in self._after(decisions):  # the post-commit hook, as close() runs it
+        for decision in decisions:
             if parsed.id in decision.proposal_ids:
                 return decision
         return self._recorded(parsed.id)  # another process's close decided it
@@ -126,9 +112,7 @@ class Boundary:
     def commit_many(self, proposals: Sequence[ProposalInput]) -> list[Decision]:
         """Record many proposals and close, in one locked transaction (more if over the batch
         limit): the decisions of every set closed, in ledger order."""
-        return self._after(
-            self._store.close(self.id, self.gateway_id, [self._parse(p) for p in proposals])
-        )
+        return self._store.close(self.id, self.gateway_id, [self._parse(p) for p in proposals])
 
     def propose_constitution(
         self,
@@ -189,10 +173,10 @@ class Boundary:
 
     def decision(self, proposal_id: str) -> Decision | None:
         """What the record says was decided for a proposal (``None`` while it is pending)."""
-        return self._store.decision_for(self.id, proposal_id)
+        return recorded_decision(self._executor, self.id, proposal_id)
 
     def _recorded(self, proposal_id: str) -> Decision:
-        decision = self._store.decision_for(self.id, proposal_id)
+        decision = recorded_decision(self._executor, self.id, proposal_id)
         if decision is None:
             raise InputValidationError(f"proposal {proposal_id} is recorded but not decided yet")
         return decision

@@ -37,11 +37,10 @@ __all__ = ["dependencies", "footprint", "fragment_group", "fragmentation", "line
 def lineage(view: SetView, snapshot: Snapshot) -> frozenset[str]:
     """The window sets this set descends from: those that created an entry it references, and
     their own lineage."""
-    by_id = {f.id: f for f in snapshot.recent_sets}
     out: set[str] = set()
     for ref in view.referenced:
         state = snapshot.own(ref)
-        parent = by_id.get(state.set_id) if state is not None and state.set_id else None
+        parent = snapshot.recent_set(state.set_id) if state is not None else None
         if parent is not None:
             out.add(parent.id)
             out.update(parent.lineage)

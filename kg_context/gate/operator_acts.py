@@ -19,7 +19,7 @@ from kg_context.gate.store import now_iso
 from kg_context.gate.transaction_io import lock_boundary
 from kg_context.vocabulary import ReceiptKind, Verse
 
-__all__ = ["issue_adoption", "require_operator"]
+__all__ = ["issue_adoption", "require_operator", "set_czar_cadence"]
 
 ConstitutionFor = Callable[[str], Constitution]
 
@@ -106,3 +106,30 @@ def _verse(material_verse: Verse | str | None) -> str | None:
         raise InputValidationError(
             f"a material verse is one of {choices}, not {material_verse!r}"
         ) from None
+
+
+def set_czar_cadence(
+    executor: QueryExecutor,
+    constitution_for: ConstitutionFor,
+    boundary_id: str,
+    every: int,
+    *,
+    operator_id: str,
+    reason: str,
+) -> int:
+    """Change the czar's cadence ``boundary_id`` keeps (``every`` sets; 0: only on
+    demand), whichever engine commits: only an operator its constitution names (else
+    ``AuthorizationError``), kept on the boundary with who and why. Returns the cadence."""
+    if every < 0 or not reason:
+        raise InputValidationError("a czar cadence is a number of sets >= 0, with a reason")
+    require_operator(executor, constitution_for, boundary_id, operator_id, "czar cadence change")
+    rows = executor.write(
+        "boundary/set_czar_cadence",
+        boundary_id=boundary_id,
+        czar_every_commits=every,
+        operator_id=operator_id,
+        reason=reason,
+    )
+    if not rows:
+        raise StateError(f"no boundary {boundary_id}")
+    return int(rows[0]["czar_every_commits"])

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from kg_context.db.executor import Record, Transaction
+from kg_context.db.executor import QueryExecutor, Record, Transaction
 from kg_context.errors import InputValidationError
 from kg_context.gate.batch import Decision
 from kg_context.gate.contracts import Proposal
@@ -26,6 +26,7 @@ __all__ = [
     "declared_version",
     "parse_pending",
     "proposal_row",
+    "recorded_decision",
     "submissions",
     "submit_in",
 ]
@@ -201,3 +202,13 @@ def submit_in(tx: Transaction, proposal: Proposal, now: str) -> Decision | None:
         proposal_id=proposal.id,
     )
     return decision_from_record(recorded[0]) if recorded else None
+
+
+def recorded_decision(
+    executor: QueryExecutor, boundary_id: str, proposal_id: str
+) -> Decision | None:
+    """What the record says was decided for a proposal of one boundary (``None``: pending)."""
+    rows = executor.read(
+        "gate/decision_for_proposal", boundary_id=boundary_id, proposal_id=proposal_id
+    )
+    return decision_from_record(rows[0]) if rows else None

@@ -149,6 +149,15 @@ class BoundaryState:
     # The ledger's head: the position and digest of the boundary's last record (gate.ledger).
     ledger_pos: int = 0
     ledger_head: str | None = None
+    # The czar's cadence the boundary records (0: only on demand) and the seq its last czar
+    # run was claimed at (read by the commit path only: other readers leave them 0).
+    czar_every_commits: int = 0
+    czar_seq: int = 0
+
+    def czar_due(self, seq: int) -> bool:
+        """Whether the cadence is due once the boundary's seq is ``seq``."""
+        every = self.czar_every_commits
+        return every > 0 and seq >= self.czar_seq + every
 
 
 @dataclass(slots=True)
@@ -169,6 +178,23 @@ class Snapshot:
     # Operators' revocations naming the batch's writers / cited adoption receipts: id -> receipt
     revoked_writers: dict[str, Revoked] = field(default_factory=dict)
     revoked_adoptions: dict[str, Revoked] = field(default_factory=dict)
+    # ``recent_set``'s index of ``recent_sets`` (which only grows while a batch is decided).
+    _recent_index: dict[str, SetFootprint] = field(default_factory=dict, repr=False)
+    _recent_indexed: tuple[int, int] = (0, 0)  # (id of the list, how many of it are indexed)
+
+    def recent_set(self, set_id: str | None) -> SetFootprint | None:
+        """The set of the fragment window with this id (``None``: not one of them), by an index
+        kept up to date as sets are appended (a lookup per reference, not a scan of the window:
+        a batch of many sets would be quadratic)."""
+        if set_id is None:
+            return None
+        listed, indexed = self._recent_indexed
+        if listed != id(self.recent_sets) or indexed > len(self.recent_sets):
+            self._recent_index, indexed = {}, 0
+        for f in self.recent_sets[indexed:]:
+            self._recent_index[f.id] = f
+        self._recent_indexed = (id(self.recent_sets), len(self.recent_sets))
+        return self._recent_index.get(set_id)
 
     def own(self, entry_id: str) -> EntryState | None:
         """The entry of this boundary with that id (a bare reference), if the record has one."""

@@ -39,7 +39,6 @@ from kg_context.gate.isolation import (
 )
 from kg_context.gate.proposal_records import (
     Submission,
-    decision_from_record,
     parse_pending,
     proposal_row,
     submissions,
@@ -76,11 +75,13 @@ class GateStore:
         recall_max_entries: int = 16,
         recall_max_depth: int = 2,
         seal_ledger: bool = True,
+        on_czar_due: Callable[[str], None] | None = None,
     ) -> None:
         self._executor = executor
         self._constitution_for = constitution_for
         self._count_tokens = count_tokens
         self._batch_limit = batch_limit
+        self._read_limit = batch_limit + 1  # pending read one past a batch: is more pending?
         # The lease of a soft edge that declared none (the czar's reachability uses the same):
         # the gate re-checks the czar's cases with it.
         self._default_lease = default_lease_sets
@@ -93,6 +94,7 @@ class GateStore:
         self._submitted_cap = 20_000
         self._seal_ledger = seal_ledger
         self._write = partial(write_plan, default_lease=default_lease_sets, seal=seal_ledger)
+        self._on_czar_due = on_czar_due  # after a closing transaction left the cadence due
 
     @property
     def constitution_for(self) -> Callable[[str], Constitution]:
@@ -169,7 +171,7 @@ class GateStore:
         more = True
         while more:
             try:
-                batch, more, recorded = self._executor.write_tx(
+                batch, more, recorded, due = self._executor.write_tx(
                     partial(
                         self._close_batch,
                         boundary_id=boundary_id,
@@ -181,12 +183,14 @@ class GateStore:
             except QueryError as failed:
                 if is_transient(failed):
                     raise
-                recorded = []
+                recorded, due = [], False
                 if prepared is not None:  # the failed transaction recorded nothing
                     recorded = self._record_prepared(boundary_id, prepared)
                 steps = self._isolation_steps(boundary_id, gateway_id)
                 batch, more = isolate(self._executor, steps)
             prepared = None
+            if due and self._on_czar_due is not None:  # committed: the czar runs beside us
+                self._on_czar_due(boundary_id)
             found = found or recorded
             decisions.extend(batch)
             self._forget(boundary_id, [pid for d in batch for pid in d.proposal_ids])
@@ -241,11 +245,13 @@ class GateStore:
 
     def _pending(self, tx: Transaction, boundary: BoundaryState) -> Pending:
         """The boundary's pending proposals (up to the batch limit), closed into sets."""
-        rows = tx.run("gate/pending_proposals", boundary_id=boundary.id, limit=self._batch_limit)
+        rows = tx.run("gate/pending_proposals", boundary_id=boundary.id, limit=self._read_limit)
         return self._closed_sets(tx, boundary, rows)
 
     def _closed_sets(self, tx: Transaction, boundary: BoundaryState, rows: list[Record]) -> Pending:
         """Pending proposals (ids and digests, in submission order), closed into sets."""
+        more = len(rows) > self._batch_limit
+        rows = rows[: self._batch_limit]
         if not rows:
             return Pending([], [], [], False)
         proposals, unreadable = parse_pending(tx, boundary.id, rows, self._submitted)
@@ -255,7 +261,7 @@ class GateStore:
             construction.sets,
             construction.unplaced,
             unreadable,
-            len(rows) >= self._batch_limit,
+            more,
         )
 
     def _close_batch(
@@ -265,9 +271,9 @@ class GateStore:
         gateway_id: str,
         prepared: tuple[list[dict[str, Any]], dict[str, str]] | None,
         replays_close: bool,
-    ) -> tuple[list[Decision], bool, list[Submission]]:
+    ) -> tuple[list[Decision], bool, list[Submission], bool]:
         rows, digests = prepared if prepared is not None else ([], {})
-        opened = open_batch(tx, boundary_id, proposals=rows, now=now_iso(), limit=self._batch_limit)
+        opened = open_batch(tx, boundary_id, proposals=rows, now=now_iso(), limit=self._read_limit)
         if opened is None:  # no such boundary: nothing was written
             if not replays_close:  # commit() says what submit() says
                 submissions([], digests, boundary_id)
@@ -276,7 +282,7 @@ class GateStore:
             )
         found = submissions(opened.submitted, digests, boundary_id) if prepared else []
         if prepared is not None and not replays_close and not any(s.new for s in found):
-            return [], False, found  # decided before: the record has its decision
+            return [], False, found, False  # decided before: the record has its decision
         boundary = opened.boundary
         pending = self._closed_sets(tx, boundary, opened.pending)
         # A czar set whose cases the gate checks against the graph is decided first in its
@@ -285,7 +291,7 @@ class GateStore:
         if cut is not None:
             pending = Pending(pending.sets[:cut], pending.unplaced, pending.unreadable, True)
         decisions = self._decide(tx, boundary, pending, gateway_id, frozenset())
-        return decisions, pending.more, found
+        return decisions, pending.more, found, boundary.czar_due(boundary.seq)
 
     def _decide(
         self,
@@ -387,11 +393,3 @@ class GateStore:
             default_lease=self._default_lease,
             seal=self._seal_ledger,
         )
-
-    # -- reading decisions back -----------------------------------------------------------------
-    def decision_for(self, boundary_id: str, proposal_id: str) -> Decision | None:
-        """What the record says was decided for a proposal of one boundary."""
-        rows = self._executor.read(
-            "gate/decision_for_proposal", boundary_id=boundary_id, proposal_id=proposal_id
-        )
-        return decision_from_record(rows[0]) if rows else None

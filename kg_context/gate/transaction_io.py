@@ -30,7 +30,12 @@ from kg_context.gate.snapshot import (
     SetFootprint,
     Snapshot,
 )
-from kg_context.vocabulary import STANDING_STATUSES, WriterKind, as_values
+from kg_context.vocabulary import (
+    DEFAULT_CZAR_EVERY_COMMITS,
+    STANDING_STATUSES,
+    WriterKind,
+    as_values,
+)
 
 __all__ = [
     "OpenedBatch",
@@ -61,6 +66,8 @@ def _boundary(row: Record) -> BoundaryState:
         work_seq=row["work_seq"],
         ledger_pos=row["ledger_pos"],
         ledger_head=row["ledger_head"],
+        czar_every_commits=row.get("czar_every_commits") or 0,
+        czar_seq=row.get("czar_seq") or 0,
     )
 
 
@@ -86,10 +93,16 @@ def open_batch(
     tx: Transaction, boundary_id: str, *, proposals: list[dict[str, Any]], now: str, limit: int
 ) -> OpenedBatch | None:
     """Take the boundary's lock (as ``lock_boundary``), record ``proposals`` as pending, and read
-    the boundary and its pending proposals (at most ``limit``): one statement. ``None``: there
+    the boundary (with the czar's cadence it records) and its pending proposals (at most
+    ``limit``): one statement. ``None``: there
     is no such boundary (nothing was written)."""
     rows = tx.run(
-        "gate/open_batch", boundary_id=boundary_id, proposals=proposals, now=now, limit=limit
+        "gate/open_batch",
+        boundary_id=boundary_id,
+        proposals=proposals,
+        now=now,
+        limit=limit,
+        default_czar_every=DEFAULT_CZAR_EVERY_COMMITS,
     )
     if not rows:
         return None

@@ -8,9 +8,16 @@ The plan is a ``Proposal`` of kind ``compaction`` submitted through ``Boundary.c
 gate ratifies or halts it; the czar never writes the window. It skips entries it wrote itself
 (independence; the constitution would reject them), and reports what it could not decide.
 
-Every run, on the engine's cadence or on demand, is kept in the graph as one report node linked
+Every run, on the boundary's cadence or on demand, is kept in the graph as one report node linked
 from its boundary (``cypher/czar/record_report.cypher``): what it proposed, retired and built,
 what halted, the window it left (entries and tokens) and the guard's warning, if any.
+
+One run per boundary at a time, across processes: a run claims the boundary first
+(``cypher/czar/claim_run.cypher``, a lease of ``czar_run_lease_s``) and releases it when done, so
+two czars never plan the same work (the second plans after the first's sets, and finds them
+done). A cadence run (``run_czar_if_due``, what the engine's worker runs beside the writers)
+claims only while the boundary's recorded cadence is due, and otherwise does nothing; an explicit
+run (``run_czar``) waits for a run in progress to end. Either restarts the cadence's count.
 """
 
 from __future__ import annotations
@@ -22,16 +29,23 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from kg_context.db.executor import Record
-from kg_context.errors import InputValidationError
+from kg_context.db.executor import QueryExecutor, Record
+from kg_context.errors import StateError
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.contracts import Proposal
 from kg_context.gate.decision import Decision
 from kg_context.residency.czar_plan import CzarPlan, plan_compaction
 from kg_context.settings import ResidencySettings
-from kg_context.vocabulary import CzarTrigger, EntryStatus, Outcome
+from kg_context.vocabulary import DEFAULT_CZAR_EVERY_COMMITS, CzarTrigger, EntryStatus, Outcome
 
-__all__ = ["CzarPlan", "CzarReport", "every_n_commits", "plan_compaction", "run_czar"]
+__all__ = [
+    "CzarPlan",
+    "CzarReport",
+    "plan_compaction",
+    "run_czar",
+    "run_czar_if_due",
+    "run_due_czars",
+]
 
 _SKIP_PROPS = frozenset({"embedding"})
 
@@ -97,9 +111,91 @@ def run_czar(
     """Plan the compaction of ``boundary`` under its current constitution, submit it through
     the gate, and record the run's report node (``trigger`` says why it ran). ``settings``
     default to the handle's (the engine's). ``progress(done, total)`` is called after planning
-    and after each compaction set the gate decides."""
-    started = time.perf_counter()
+    and after each compaction set the gate decides. A czar run of the boundary in progress
+    elsewhere is waited for (at most its lease), then this one runs."""
     settings = settings or boundary.settings.residency
+    run_id = _claim(boundary, settings, due_only=False)
+    deadline = time.monotonic() + settings.czar_run_lease_s + 5.0
+    pause = 0.02
+    while run_id is None:
+        if time.monotonic() > deadline:
+            raise StateError(f"another czar run of boundary {boundary.id} holds it past its lease")
+        time.sleep(pause)
+        pause = min(pause * 2, 0.5)
+        run_id = _claim(boundary, settings, due_only=False)
+    try:
+        return _run_claimed(
+            boundary, settings=settings, czar_id=czar_id, progress=progress, trigger=trigger
+        )
+    finally:
+        _release(boundary, run_id)
+
+
+def run_czar_if_due(
+    boundary: Boundary, *, settings: ResidencySettings | None = None
+) -> CzarReport | None:
+    """The cadence run: the czar runs (trigger ``cadence``) when the cadence ``boundary``
+    records is due and no other czar run holds it, else nothing happens (``None``): another
+    engine's run took this cadence, or it is not due."""
+    settings = settings or boundary.settings.residency
+    run_id = _claim(boundary, settings, due_only=True)
+    if run_id is None:
+        return None
+    try:
+        return _run_claimed(boundary, settings=settings, trigger=CzarTrigger.CADENCE)
+    finally:
+        _release(boundary, run_id)
+
+
+def run_due_czars(
+    executor: QueryExecutor,
+    handle: Callable[[str], Boundary],
+    *,
+    boundary_ids: list[str] | None = None,
+    limit: int = 100,
+) -> list[CzarReport]:
+    """One round of ``kg-context czar watch``: the cadence run of every boundary (of
+    ``boundary_ids``, where given) whose recorded cadence is due and unclaimed (at most
+    ``limit``), each on its ``handle``; the runs made (one another czar took makes none)."""
+    rows = executor.read(
+        "czar/due_boundaries",
+        boundary_ids=boundary_ids,
+        default_czar_every=DEFAULT_CZAR_EVERY_COMMITS,
+        limit=limit,
+    )
+    reports = [run_czar_if_due(handle(row["id"])) for row in rows]
+    return [r for r in reports if r is not None]
+
+
+def _claim(boundary: Boundary, settings: ResidencySettings, *, due_only: bool) -> str | None:
+    """Claim the boundary's czar run (``cypher/czar/claim_run.cypher``): its run id, or ``None``
+    when it is not granted."""
+    run_id = uuid.uuid4().hex
+    rows = boundary.executor.write(
+        "czar/claim_run",
+        boundary_id=boundary.id,
+        run_id=run_id,
+        due_only=due_only,
+        lease_s=settings.czar_run_lease_s,
+        default_czar_every=DEFAULT_CZAR_EVERY_COMMITS,
+    )
+    return run_id if rows else None
+
+
+def _release(boundary: Boundary, run_id: str) -> None:
+    boundary.executor.write("czar/release_run", boundary_id=boundary.id, run_id=run_id)
+
+
+def _run_claimed(
+    boundary: Boundary,
+    *,
+    settings: ResidencySettings,
+    czar_id: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    trigger: CzarTrigger = CzarTrigger.MANUAL,
+) -> CzarReport:
+    """One czar run, its claim held (``run_czar``)."""
+    started = time.perf_counter()
     constitution = boundary.constitution()
     plan = plan_compaction(
         boundary.executor, boundary.id, constitution, settings=settings, czar_id=czar_id
@@ -165,20 +261,3 @@ def _record(
 
 def _jsonable(record: Record) -> dict[str, Any]:
     return {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in record.items()}
-
-
-def every_n_commits(
-    n: int, *, settings: ResidencySettings | None = None
-) -> Callable[[Boundary, list[Decision]], None]:
-    """A ``Boundary.after_commit`` hook that runs the czar whenever a commit crosses a multiple
-    of ``n`` in the boundary's seq (its own compaction sets do not re-trigger it). ``settings``
-    default to the handle's (the engine's)."""
-    if n < 1:
-        raise InputValidationError("the czar runs every n >= 1 commits")
-
-    def hook(boundary: Boundary, decisions: list[Decision]) -> None:
-        seqs = [d.seq for d in decisions if d.outcome == "commit" and d.seq is not None]
-        if seqs and max(seqs) // n > (min(seqs) - 1) // n:
-            run_czar(boundary, settings=settings, trigger=CzarTrigger.CADENCE)
-
-    return hook

@@ -24,6 +24,7 @@ Status groups (``frozenset`` of ``EntryStatus``)::
 from __future__ import annotations
 
 from kg_context.vocabulary.activity import (
+    DEFAULT_CZAR_EVERY_COMMITS,
     THOUGHT_LABEL,
     AttentionScope,
     CzarTrigger,
@@ -73,6 +74,7 @@ __all__ = [
     "DECLARED_CLASS_LABEL_PREFIX",
     "DECLARED_CLASS_MAX_CHARS",
     "DECLARED_CLASS_PATTERN",
+    "DEFAULT_CZAR_EVERY_COMMITS",
     "DELIBERATIVE_CLASSES",
     "FAILED_WORK",
     "LIVE_STATUSES",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 __all__ = [
+    "DEFAULT_CZAR_EVERY_COMMITS",
     "THOUGHT_LABEL",
     "AttentionScope",
     "CzarTrigger",
@@ -17,9 +18,14 @@ __all__ = [
 
 
 # -- what started a czar run ----------------------------------------------------------------------
+# The czar's cadence a boundary is recorded with when its creator says nothing (and what a
+# boundary recorded before boundaries kept their cadence runs by): every 25 sets of its work.
+DEFAULT_CZAR_EVERY_COMMITS = 25
+
+
 class CzarTrigger(StrEnum):
-    """Why a czar run happened (``:CzarReport.trigger``): the every-N-commits cadence of the
-    engine, or an explicit run (``kg-context czar run``, ``BoundaryHandle.run_czar``)."""
+    """Why a czar run happened (``:CzarReport.trigger``): the every-N-commits cadence the
+    boundary records, or an explicit run (``kg-context czar run``, ``BoundaryHandle.run_czar``)."""
 
     CADENCE = "cadence"
     MANUAL = "manual"

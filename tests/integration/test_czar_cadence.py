@@ -1,13 +1,27 @@
-"""The czar runs by itself (issue 11 item 2): on the engine's default cadence, every run's report
-kept in the graph as a ``:CzarReport`` node, ``stats`` showing when it last ran and what it
-retired, and a window it would empty kept, with a warning and its reason."""
+"""The czar runs by itself: on the cadence its boundary records (the creating engine's default),
+beside the writers (never inside a ``commit()``), whichever engine commits, one run at a time
+however many engines commit; every run's report kept in the graph as a ``:CzarReport`` node,
+``stats`` showing when it last ran and what it retired, and a window it would empty kept, with a
+warning and its reason. A test waits for the czar with ``Engine.czar_idle``."""
 
 from __future__ import annotations
 
+import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
+from typer.testing import CliRunner
+
+import kg_context.residency.czar as czar_module
+from kg_context.cli.app import app
 from kg_context.engine import Engine
+from kg_context.errors import AuthorizationError
+from kg_context.gate.contracts import parse_proposal
+from kg_context.gate.store import GateStore
 from kg_context.settings import ResidencySettings
+from kg_context.text.tokens import get_token_counter
 from tests.factories import entry, proposal
 
 CADENCE = ResidencySettings().czar_every_commits
@@ -27,18 +41,26 @@ def _reports(engine: Engine, boundary_id: str) -> list[dict[str, Any]]:
     return engine.executor.read("czar/reports", boundary_id=boundary_id, since_seq=-1)
 
 
+def _idle(engine: Engine) -> None:
+    assert engine.czar_idle(timeout=120), "the cadence czar did not finish"
+    assert not engine.czar_failures
+
+
 def test_the_default_cadence_runs_the_czar_and_keeps_its_report(
     engine: Engine, boundary_id: str
 ) -> None:
     assert CADENCE == 25  # the documented default, what the suite's engine runs with
     assert engine.settings.residency.czar_every_commits == CADENCE
     team = engine.boundary(boundary_id)
+    assert team.state()["czar_every_commits"] == CADENCE  # the boundary keeps its cadence
     _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
     for n in range(CADENCE - 2):
         _commit(team, _fact(f"loose-{n}", id=f"{boundary_id}-f{n}"))
+    _idle(engine)
     assert _reports(engine, boundary_id) == []  # seq 24: not yet
     assert team.stats().czar.runs == 0
-    _commit(team, _fact("last", id=f"{boundary_id}-last"))  # seq 25: the cadence fires
+    _commit(team, _fact("last", id=f"{boundary_id}-last"))  # seq 25: the cadence is due
+    _idle(engine)
 
     (report,) = _reports(engine, boundary_id)
     assert report["trigger"] == "cadence"
@@ -69,6 +91,7 @@ def test_a_window_the_czar_would_empty_is_kept_with_a_warning(
     team = engine.boundary(boundary_id)
     for n in range(CADENCE):  # facts only: no committed class is a root
         _commit(team, _fact(f"orphan-{n}", id=f"{boundary_id}-o{n}"))
+    _idle(engine)
 
     (report,) = _reports(engine, boundary_id)
     assert report["retired"] == 0 and report["resident_entries"] == CADENCE
@@ -99,3 +122,155 @@ def test_a_window_whose_roots_are_all_gone_is_kept_with_a_warning(
     assert report.warning is not None and "no live root" in report.warning
     assert report.record["warning"] == report.warning
     assert team.stats().resident_entries == 1  # the fact stays
+
+
+def test_commits_from_an_engine_with_the_cadence_off_still_get_the_boundarys_czar(
+    engine: Engine, czar_free_engine: Engine, boundary_id: str
+) -> None:
+    """The cadence is the boundary's: every commit comes from an engine whose own setting is 0,
+    and the facts no root holds are retired on the boundary's cadence all the same."""
+    assert czar_free_engine.settings.residency.czar_every_commits == 0
+    engine.boundary(boundary_id)  # created with the default cadence
+    team = czar_free_engine.boundary(boundary_id)  # exists: its cadence stays the boundary's
+    assert team.state()["czar_every_commits"] == CADENCE
+    _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
+    facts = [f"{boundary_id}-f{n}" for n in range(99)]
+    for n, fact in enumerate(facts):
+        _commit(team, _fact(f"loose-{n}", id=fact))
+        _idle(czar_free_engine)  # each run done before the next commit: a deterministic ledger
+    # runs claimed at seq 25, 50, 75 and 100 (each followed by its compaction set): the 96 facts
+    # committed by then are retired, the 3 since wait for the next cadence
+    reports = _reports(engine, boundary_id)
+    assert [(r["trigger"], r["seq"]) for r in reports] == [
+        ("cadence", 26),
+        ("cadence", 51),
+        ("cadence", 76),
+        ("cadence", 101),
+    ]
+    rows = engine.executor.read("audits/boundary_entries", boundary_id=boundary_id)
+    status = {r["id"]: r["status"] for r in rows}
+    assert [f for f in facts if status[f] == "retired"] == facts[:96]
+    assert status[f"{boundary_id}-g"] == "live"
+
+
+def test_no_writers_commit_runs_the_czar(
+    engine: Engine, boundary_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The commit that makes the cadence due returns before the czar has planned: the plan runs
+    on the engine's czar thread, held here until the writer's call is back."""
+    planned_on: list[str] = []
+    release = threading.Event()
+    plan = czar_module.plan_compaction
+
+    def held_plan(*args: Any, **kwargs: Any) -> Any:
+        planned_on.append(threading.current_thread().name)
+        assert release.wait(60), "the writer's commit never returned"
+        return plan(*args, **kwargs)
+
+    monkeypatch.setattr(czar_module, "plan_compaction", held_plan)
+    team = engine.boundary(boundary_id, czar_every_commits=5)
+    _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
+    for n in range(3):
+        _commit(team, _fact(f"loose-{n}", id=f"{boundary_id}-f{n}"))
+    due = _commit(team, _fact("last", id=f"{boundary_id}-last"))  # seq 5: due
+    assert due.seq == 5 and team.state()["seq"] == 5  # back, and no compaction set yet
+    release.set()
+    _idle(engine)
+    assert planned_on == ["kg-context-czar"]
+    assert threading.current_thread().name not in planned_on
+    (report,) = _reports(engine, boundary_id)
+    assert (report["trigger"], report["retired"], report["seq"]) == ("cadence", 4, 6)
+
+
+def test_two_engines_on_one_boundary_run_one_czar_per_cadence_without_rejected_sets(
+    engine: Engine, czar_free_engine: Engine, boundary_id: str
+) -> None:
+    """Writers on two engines commit at once; both engines' workers are signalled, and the
+    boundary's claim lets one czar run at a time: no compaction set is rejected or halted, and
+    each fact is retired by exactly one run."""
+    every = 4
+    teams = [engine.boundary(boundary_id, czar_every_commits=every)]
+    teams.append(czar_free_engine.boundary(boundary_id))
+    _commit(teams[0], entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
+    barrier = threading.Barrier(2)
+
+    def write(w: int) -> None:
+        barrier.wait(10)
+        for n in range(24):
+            _commit(teams[w], _fact(f"w{w}-{n}", id=f"{boundary_id}-w{w}-{n}"))
+
+    with ThreadPoolExecutor(2) as pool:
+        for done in [pool.submit(write, w) for w in range(2)]:
+            done.result(timeout=300)
+    _idle(engine)
+    _idle(czar_free_engine)
+    teams[0].run_czar()  # whatever the cadence left since its last run
+
+    ledger = engine.executor.read("audits/ledger", boundary_id=boundary_id)
+    czar_sets = [r for r in ledger if r["kind"] == "compaction"]
+    assert czar_sets and {r["status"] for r in czar_sets} == {"ratified"}
+    reports = _reports(engine, boundary_id)
+    assert [r["trigger"] for r in reports].count("cadence") >= 2
+    assert sum(r["halted"] for r in reports) == 0
+    assert sum(r["retired"] for r in reports) == 48  # each fact once, none twice
+    assert [r["seq"] for r in ledger] == list(range(1, len(ledger) + 1))
+
+
+def test_only_an_operator_changes_the_boundarys_cadence(
+    engine: Engine, czar_free_engine: Engine, boundary_id: str
+) -> None:
+    team = czar_free_engine.boundary(boundary_id)
+    assert team.state()["czar_every_commits"] == 0  # the creating engine's setting
+    with pytest.raises(AuthorizationError):
+        engine.set_czar_cadence(boundary_id, 2, operator_id="planner-a", reason="faster")
+    assert team.state()["czar_every_commits"] == 0
+    assert engine.set_czar_cadence(boundary_id, 2, operator_id="operator", reason="faster") == 2
+    _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
+    _commit(team, _fact("loose", id=f"{boundary_id}-f"))  # seq 2: due on this engine too
+    _idle(czar_free_engine)
+    (report,) = _reports(engine, boundary_id)
+    assert (report["trigger"], report["retired"]) == ("cadence", 1)
+
+
+def test_the_cli_sets_the_cadence_as_the_operator(
+    engine: Engine, boundary_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    team = engine.boundary(boundary_id)
+    runner = CliRunner()
+    monkeypatch.setenv("KG_CONTEXT_OPERATOR", "planner-a")  # not an operator: refused
+    refused = runner.invoke(app, ["czar", "cadence", boundary_id, "7", "--reason", "r"])
+    assert refused.exit_code != 0 and team.state()["czar_every_commits"] == CADENCE
+    monkeypatch.delenv("KG_CONTEXT_OPERATOR")
+    args = ["czar", "cadence", boundary_id, "7", "--reason", "a slower team", "--json"]
+    done = runner.invoke(app, args)
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.output)["czar_every_commits"] == 7
+    assert team.state()["czar_every_commits"] == 7
+
+
+def test_czar_watch_runs_a_due_cadence_no_engine_scheduled(
+    engine: Engine, boundary_id: str
+) -> None:
+    """Commits through a gate store that signals no one (a writer whose process never schedules
+    the czar) leave the cadence due in the graph; ``kg-context czar watch`` runs it."""
+    team = engine.boundary(boundary_id, czar_every_commits=2)
+    counter = get_token_counter(engine.settings.embedding)
+    silent = GateStore(engine.executor, engine.constitutions.get, counter.count)
+    goal = entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g")
+    for made in (goal, _fact("loose", id=f"{boundary_id}-f")):
+        (decision,) = silent.close(
+            boundary_id,
+            team.gateway_id,
+            [parse_proposal(proposal(boundary_id, made, targets=[f"t-{made['id']}"]))],
+        )
+        assert decision.outcome == "commit"
+    _idle(engine)
+    assert _reports(engine, boundary_id) == []  # due (seq 2), and nobody ran it
+    runner = CliRunner()
+    args = ["czar", "watch", "--once", "-b", boundary_id, "--json"]
+    watched = runner.invoke(app, args)
+    assert watched.exit_code == 0, watched.output
+    (run,) = json.loads(watched.output)["runs"]
+    assert (run["trigger"], run["retired"]) == ("cadence", [f"{boundary_id}-f"])
+    again = runner.invoke(app, args)  # claimed at seq 2: no longer due
+    assert again.exit_code == 0 and json.loads(again.output)["runs"] == []

@@ -88,6 +88,7 @@ def test_write_then_read_back(engine: Any, boundary_id: str) -> None:
         verse="local",
         constitution_version=constitution.version,
         task_horizon=None,
+        czar_every_commits=25,
         receipt=receipt,
     )
     again = engine.executor.write(
@@ -96,6 +97,7 @@ def test_write_then_read_back(engine: Any, boundary_id: str) -> None:
         verse="global",
         constitution_version="2",
         task_horizon=40,
+        czar_every_commits=0,
         receipt=receipt,
     )
     read = engine.executor.read("boundary/get", boundary_id=boundary_id)

@@ -87,7 +87,9 @@ def test_handles_read_the_engine_settings_not_the_environment(
         _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=goal))
         _commit(team, _fact("loose", id=loose))  # seq 2: held by no root
         assert loose not in reachable(team).reached
-        # The engine's hook (every 2 commits) ran the czar under the engine's czar id.
+        assert team.state()["czar_every_commits"] == 2  # the engine's, recorded on creation
+        assert configured.czar_idle(timeout=60) and not configured.czar_failures
+        # The cadence (every 2 commits) ran the czar, beside the writer, as the engine's czar.
         last = index(team)[-1]
         assert (last.kind, last.writer_id) == ("compaction", "czar-engine")
         rows = configured.executor.read("audits/boundary_entries", boundary_id=boundary_id)
@@ -95,7 +97,7 @@ def test_handles_read_the_engine_settings_not_the_environment(
 
     with Engine.connect(neo4j_target) as plain:  # this engine reads the environment now
         other = plain.boundary(f"{boundary_id}-plain")
-        assert other.after_commit is None  # KG_CONTEXT_RESIDENCY_CZAR_EVERY_COMMITS=0
+        assert other.state()["czar_every_commits"] == 0  # KG_CONTEXT_RESIDENCY_CZAR_EVERY_COMMITS
         report = run_czar(other)
         assert report.plan.czar_id == "czar-env"
 

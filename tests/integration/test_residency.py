@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from kg_context.cli.app import app
 from kg_context.gate.constitution import load_constitution
 from kg_context.record.search import embed_pending, search_record
-from kg_context.residency.czar import every_n_commits, run_czar
+from kg_context.residency.czar import run_czar
 from kg_context.residency.metrics import stats
 from kg_context.residency.reachability import reachable, why
 from kg_context.residency.recall import admit, recall
@@ -261,8 +261,7 @@ def test_a_case_the_czar_cannot_decide_halts_once_and_the_operator_decides_it(
 def test_300_set_session_every_resident_entry_has_a_root_path_and_nothing_is_lost(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id, constitution=TWO_CZARS)
-    team.after_commit = every_n_commits(25)  # the czar runs every 25 commits
+    team = engine.boundary(boundary_id, constitution=TWO_CZARS, czar_every_commits=25)
     committed_entries = 0
     record_sizes: list[int] = []
     latest: dict[str, str] = {}
@@ -302,13 +301,14 @@ def test_300_set_session_every_resident_entry_has_a_root_path_and_nothing_is_los
                 entry(cls="scratch", key=f"try-{i}", body="dead end", attributes={"explored": True})
             )
         decision = team.commit(proposal(boundary_id, *entries, targets=[f"s{i}"]))
+        assert engine.czar_idle(timeout=120)  # the cadence's run done before the next set
         if decision.outcome != "commit":
             # a prior decision of this key was retired by the czar or hard-held: state it
             raise AssertionError((i, decision.reason_code, decision.detail))
         committed_entries += len(entries)
         if i % 50 == 0:
             record_sizes.append(stats(team).record_entries)
-    team.after_commit = None
+    assert engine.czar_idle(timeout=120) and not engine.czar_failures
     _settle(team)
 
     current = stats(team)

@@ -9,7 +9,7 @@ real graph.
 - a foundational mark by a writer that is not an operator is refused and changes nothing;
 - ``why`` names the policy and the lease that hold an entry.
 
-The czar runs only where a test calls it (``after_commit = None``: no cadence hook).
+The czar runs only where a test calls it (its boundaries are created with no czar cadence).
 """
 
 from __future__ import annotations
@@ -28,9 +28,7 @@ from tests.factories import entry, proposal
 
 
 def _team(engine: Any, boundary_id: str) -> Any:
-    team = engine.boundary(boundary_id)
-    team.after_commit = None  # the czar runs only when a test runs it
-    return team
+    return engine.boundary(boundary_id, czar_every_commits=0)  # the czar runs only when run
 
 
 def _commit(team: Any, boundary_id: str, *entries: dict[str, Any], **kw: Any) -> Any:

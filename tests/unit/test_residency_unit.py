@@ -1,24 +1,25 @@
 """Residency's pure parts: fulltext neutralising, compaction set splitting, the hard-dependency
-predicate, the every-N hook, explored entries in the gate's plan, window order (no database)."""
+predicate, the czar's cadence and its worker, explored entries in the gate's plan, window order
+(no database)."""
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
-import pytest
-
-import kg_context.residency.czar as czar_module
-from kg_context.errors import InputValidationError
+from kg_context.errors import StateError
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.constitution import load_constitution
 from kg_context.gate.contracts import EntryStatus, Proposal, Transition
-from kg_context.gate.decision import Decision, evaluate
+from kg_context.gate.decision import evaluate
 from kg_context.gate.predicates import SetView, residency_hold
 from kg_context.gate.set_constructor import ClosedSet
 from kg_context.gate.snapshot import BoundaryState, EntryState, Snapshot
 from kg_context.gate.store import GateStore
 from kg_context.record.search import fulltext_query
-from kg_context.residency.czar import CzarPlan, every_n_commits
+from kg_context.residency.czar import CzarPlan
+from kg_context.residency.czar_worker import CzarFailure, CzarWorker
 from kg_context.residency.window import window
 from kg_context.settings import EngineSettings
 
@@ -131,24 +132,57 @@ def test_residency_hold_halts_a_czar_retiring_what_a_staying_entry_holds_hard() 
     assert residency_hold(_czar_view(retire_base, kind="operator"), DEFAULT, snapshot) is None
 
 
-def _decision(seq: int) -> Decision:
-    return Decision("commit", f"s{seq}", "b", seq, (), (), "r", "2")
+def test_the_cadence_is_due_once_the_seq_advanced_by_the_recorded_every() -> None:
+    recorded = _boundary(czar_every_commits=10, czar_seq=20)
+    assert [recorded.czar_due(w) for w in (20, 29, 30, 31)] == [False, False, True, True]
+    assert not _boundary(czar_every_commits=0, czar_seq=0).czar_due(1_000)
 
 
-def test_every_n_commits_runs_the_czar_when_a_multiple_is_crossed(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    calls: list[object] = []
-    monkeypatch.setattr(czar_module, "run_czar", lambda boundary, **_: calls.append(boundary))
-    hook = every_n_commits(10)
-    boundary: Any = object()
-    hook(boundary, [_decision(8), _decision(9)])
-    assert calls == []
-    hook(boundary, [_decision(10)])
-    hook(boundary, [_decision(19), _decision(21)])
-    assert len(calls) == 2
-    with pytest.raises(InputValidationError):
-        every_n_commits(0)
+def _czar_threads() -> set[threading.Thread]:
+    return {t for t in threading.enumerate() if t.name == "kg-context-czar"}
+
+
+def test_the_czar_worker_runs_each_signalled_boundary_once_beside_the_caller() -> None:
+    gate = threading.Event()
+    ran: list[tuple[str, str]] = []
+
+    def run(boundary_id: str) -> None:
+        gate.wait(5)
+        ran.append((boundary_id, threading.current_thread().name))
+
+    before = _czar_threads()
+    worker = CzarWorker(run)
+    worker.signal("a")  # runs at once, held at the gate
+    worker.signal("b")
+    worker.signal("b")  # queued twice before it ran: one run
+    assert not worker.idle(timeout=0.05)  # the signal returned; the run is still going
+    gate.set()
+    assert worker.idle(timeout=5)
+    assert ran == [("a", "kg-context-czar"), ("b", "kg-context-czar")]
+    assert worker.runs == 2
+    worker.close()
+    worker.signal("c")  # closed: ignored
+    assert worker.idle(timeout=1) and worker.runs == 2
+    assert _czar_threads() <= before  # its thread joined (other engines may run their own)
+
+
+def test_the_czar_worker_finishes_queued_runs_on_close_and_keeps_failures() -> None:
+    ran: list[str] = []
+
+    def run(boundary_id: str) -> None:
+        if boundary_id == "bad":
+            raise StateError("no boundary bad")
+        time.sleep(0.02)
+        ran.append(boundary_id)
+
+    before = _czar_threads()
+    worker = CzarWorker(run)
+    for boundary_id in ("bad", "x", "y"):
+        worker.signal(boundary_id)
+    worker.close()  # drains the queue, then joins the thread
+    assert ran == ["x", "y"]
+    assert worker.failures == (CzarFailure("bad", "StateError: no boundary bad"),)
+    assert _czar_threads() <= before  # its thread joined (other engines may run their own)
 
 
 def test_explored_entries_are_planned_out_of_the_window_at_zero_cost() -> None:
