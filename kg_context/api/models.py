@@ -147,6 +147,8 @@ class BoundaryOut(_Out):
     created_at: str | None
     # The boundary's work seq: its ratified sets but the czar's (the clock leases count in).
     work_seq: int | None = None
+    # The czar's cadence the boundary keeps (every N ratified sets; 0: only on demand).
+    czar_every_commits: int | None = None
 
 
 class AdmitIn(_In):
