@@ -38,12 +38,14 @@ from kg_context.errors import (
     AuthenticationError,
     ConfigurationError,
     DatabaseError,
+    DatabaseNotFoundError,
     DatabaseUnavailableError,
     QueryError,
 )
 from kg_context.settings import DatabaseSettings
 
 __all__ = [
+    "DATABASE_NOT_FOUND",
     "DEADLOCK",
     "Neo4jExecutor",
     "QueryExecutor",
@@ -80,9 +82,16 @@ class QueryExecutor(Protocol):
     def write_tx(self, work: Callable[[Transaction], T]) -> T: ...
 
 
+# The server's code for a database name it does not serve.
+DATABASE_NOT_FOUND = "Neo.ClientError.Database.DatabaseNotFound"
+
+
 @contextmanager
-def translate_driver_errors(uri: str, what: str = "query") -> Iterator[None]:
-    """Turn ``neo4j`` exceptions into kg-context errors with a message that says what to do."""
+def translate_driver_errors(
+    uri: str, what: str = "query", *, database: str | None = None
+) -> Iterator[None]:
+    """Turn ``neo4j`` exceptions into kg-context errors with a message that says what to do;
+    ``database`` is the one asked for (named when the server has no such database)."""
     try:
         yield
     except neo4j_errors.IncompleteCommit as err:
@@ -104,6 +113,16 @@ def translate_driver_errors(uri: str, what: str = "query") -> Iterator[None]:
     except neo4j_errors.ConfigurationError as err:
         raise ConfigurationError(f"unusable Neo4j configuration for {uri}: {err}") from err
     except neo4j_errors.Neo4jError as err:
+        if err.code == DATABASE_NOT_FOUND:
+            name = repr(database) if database is not None else "asked for"
+            raise DatabaseNotFoundError(
+                f"Neo4j at {uri} has no database {name} ({_first_line(err.message or err)}); "
+                "set NEO4J_DATABASE to one it serves (`SHOW DATABASES`), or create it "
+                "(`CREATE DATABASE`: Enterprise or Aura; a Community server serves one user "
+                "database, `neo4j`)",
+                database=database,
+                uri=uri,
+            ) from err
         raise QueryError(
             f"Neo4j refused the {what}: {err.code}: {_first_line(err.message or err)}",
             code=err.code,
@@ -325,7 +344,10 @@ class Neo4jExecutor:
             bookmark_manager=self._bookmarks,
             max_transaction_retry_time=0.0,
         )
-        with translate_driver_errors(self._uri, f"EXPLAIN {query.name}"), session:
+        with (
+            translate_driver_errors(self._uri, f"EXPLAIN {query.name}", database=self._database),
+            session,
+        ):
             return session.execute_write(work)
 
     def _count(self, *, units: int = 0, attempts: int = 0, code: str | None = None) -> None:
@@ -346,7 +368,7 @@ class Neo4jExecutor:
         self._count(units=1)
         retry = _Retrying(self._retry)
         with (
-            translate_driver_errors(self._uri, what),
+            translate_driver_errors(self._uri, what, database=self._database),
             self._driver.session(
                 database=self._database,
                 bookmark_manager=self._bookmarks,
