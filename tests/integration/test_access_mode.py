@@ -11,8 +11,10 @@ bookmark manager).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, cast
 
 import neo4j
@@ -31,6 +33,11 @@ READS_SENT_AS_WRITE = {
     # before the same member drops the rules they replace: uniqueness is never unguarded there.
     "admin/await_indexes",
 }
+
+
+# A call of the executor (or a reader) with a catalog name written out: `.read("window/resident"`.
+CALL = re.compile(r"\.(read|write)\(\s*\"([a-z_]+/[a-z_0-9]+)\"")
+PRODUCT = Path(__file__).resolve().parents[2] / "kg_context"
 
 
 def routing_uri(uri: str) -> str:
@@ -259,3 +266,26 @@ def test_every_statement_runs_in_the_access_mode_its_cypher_needs_with_the_write
             assert unit.ended_with <= later_read.started_with, (named(unit), named(later_read))
             checked += 1
     assert checked >= 3, "the flow has too few reads right after a write to show read-your-writes"
+
+
+def test_every_statement_the_code_reads_with_only_reads_and_every_one_it_writes_with_writes(
+    engine: Engine, driver: neo4j.Driver
+) -> None:
+    """Catalog-wide, from the product's source: each statement named in a ``read(...)`` call
+    (and every audit, which ``run_audit`` reads by folder) is read-only by the server's own
+    account, and each named in a ``write(...)`` call writes (or is kept on the leader on
+    purpose)."""
+    catalog = default_catalog()
+    calls: dict[str, set[str]] = {"read": set(), "write": set()}
+    for path in PRODUCT.rglob("*.py"):
+        for mode, name in CALL.findall(path.read_text(encoding="utf-8")):
+            calls[mode].add(name)
+    calls["read"] |= {q.name for q in catalog.under("audits")}
+    assert calls["read"] | calls["write"] <= set(catalog), "a call names no catalog file"
+    assert len(calls["read"]) > 50 and len(calls["write"]) > 10, calls
+    texts = {catalog[name].text for names in calls.values() for name in names}
+    types = query_types(driver, engine.executor.database, texts)
+    writing = sorted(n for n in calls["read"] if not only_reads(n, types[catalog[n].text]))
+    assert not writing, f"read through the READ path but write: {writing}"
+    reading = sorted(n for n in calls["write"] if only_reads(n, types[catalog[n].text]))
+    assert set(reading) <= READS_SENT_AS_WRITE, f"only read, yet sent as WRITE: {reading}"
