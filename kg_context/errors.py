@@ -11,6 +11,7 @@ never leaked as bare ``neo4j`` exceptions::
     ├── DatabaseError                 something went wrong talking to Neo4j
     │   ├── DatabaseUnavailableError  the URI does not answer (wrong host/port, server down)
     │   ├── AuthenticationError       the server refused the credentials
+    │   ├── DatabaseNotFoundError     the server has no database by the name asked for
     │   ├── QueryError                the server refused or failed a statement
     │   └── SchemaError               the database's schema is not this kg-context's (apply it)
     ├── StateError                    the record is not in a state that allows the request
@@ -38,6 +39,7 @@ __all__ = [
     "CatalogError",
     "ConfigurationError",
     "DatabaseError",
+    "DatabaseNotFoundError",
     "DatabaseUnavailableError",
     "EmbeddingError",
     "InputRefused",
@@ -120,6 +122,16 @@ class DatabaseUnavailableError(DatabaseError):
 
 class AuthenticationError(DatabaseError):
     """The server refused the credentials."""
+
+
+class DatabaseNotFoundError(DatabaseError):
+    """The server answers but has no database named ``database`` (``NEO4J_DATABASE``): a
+    Community server serves one user database; another is created on Enterprise or Aura."""
+
+    def __init__(self, message: str, *, database: str | None, uri: str) -> None:
+        super().__init__(message)
+        self.database = database
+        self.uri = uri
 
 
 class QueryError(DatabaseError):

@@ -20,26 +20,21 @@ resubmit the same proposal ids, which the gate answers idempotently.
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 import neo4j
 from neo4j import exceptions as neo4j_errors
 
 from kg_context.db.catalog import Catalog, Query, default_catalog
+from kg_context.db.driver_errors import one_line, translate_driver_errors
 from kg_context.db.retry import DEADLOCK, RetryCounts, Retrying, RetryPolicy, is_unavailable
 from kg_context.db.timing import UnitClock, UnitTiming, timed_rows
 from kg_context.errors import (
-    AuthenticationError,
-    ConfigurationError,
-    DatabaseError,
     DatabaseUnavailableError,
-    QueryError,
 )
 
 __all__ = [
@@ -77,54 +72,6 @@ class QueryExecutor(Protocol):
     def read_tx(self, work: Callable[[Transaction], T]) -> T: ...
 
     def write_tx(self, work: Callable[[Transaction], T]) -> T: ...
-
-
-@contextmanager
-def translate_driver_errors(uri: str, what: str = "query") -> Iterator[None]:
-    """Turn ``neo4j`` exceptions into kg-context errors with a message that says what to do."""
-    try:
-        yield
-    except neo4j_errors.IncompleteCommit as err:
-        raise DatabaseUnavailableError(
-            f"the connection to Neo4j at {uri} dropped while a {what} committed, so whether it "
-            f"committed is unknown ({_one_line(err)}); submit the same proposal ids again: the "
-            "gate answers a decided proposal with its recorded decision"
-        ) from err
-    except neo4j_errors.AuthError as err:
-        raise AuthenticationError(
-            f"Neo4j at {uri} refused the credentials ({err.message or err}); "
-            "check NEO4J_USERNAME / NEO4J_PASSWORD"
-        ) from err
-    except neo4j_errors.ServiceUnavailable as err:
-        raise DatabaseUnavailableError(
-            f"cannot reach Neo4j at {uri} ({_one_line(err)}); check NEO4J_URI, or unset it "
-            "and run `kg-context neo4j start` for the local server"
-        ) from err
-    except neo4j_errors.ConfigurationError as err:
-        raise ConfigurationError(f"unusable Neo4j configuration for {uri}: {err}") from err
-    except neo4j_errors.Neo4jError as err:
-        raise QueryError(
-            f"Neo4j refused the {what}: {err.code}: {_first_line(err.message or err)}",
-            code=err.code,
-            query=what,
-        ) from err
-    except neo4j_errors.DriverError as err:
-        raise DatabaseError(f"Neo4j driver error talking to {uri}: {_one_line(err)}") from err
-
-
-def _first_line(value: object) -> str:
-    text = str(value).strip()
-    return text.splitlines()[0] if text else type(value).__name__
-
-
-_CAUSE_LIMIT = 400
-
-
-def _one_line(value: object) -> str:
-    """The whole message on one line, bounded: a driver's "Couldn't connect to ...:" line is
-    followed by the cause ("Connection refused"), which must not be cut off."""
-    text = re.sub(r"\s+", " ", str(value)).strip() or type(value).__name__
-    return text if len(text) <= _CAUSE_LIMIT else text[: _CAUSE_LIMIT - 3] + "..."
 
 
 def _as_dict(record: neo4j.Record) -> Record:
@@ -226,7 +173,10 @@ class Neo4jExecutor:
             bookmark_manager=self._bookmarks,
             max_transaction_retry_time=0.0,
         )
-        with translate_driver_errors(self._uri, f"EXPLAIN {query.name}"), session:
+        with (
+            translate_driver_errors(self._uri, f"EXPLAIN {query.name}", database=self._database),
+            session,
+        ):
             return session.execute_write(work)
 
     def _count(self, *, units: int = 0, attempts: int = 0, code: str | None = None) -> None:
@@ -251,7 +201,7 @@ class Neo4jExecutor:
         self._count(units=1)
         retry = Retrying(self._retry)
         with (
-            translate_driver_errors(self._uri, what),
+            translate_driver_errors(self._uri, what, database=self._database),
             self._driver.session(
                 database=self._database,
                 bookmark_manager=self._bookmarks,
@@ -275,7 +225,7 @@ class Neo4jExecutor:
                         if is_unavailable(err):
                             raise DatabaseUnavailableError(
                                 f"Neo4j at {self._uri} did not answer for "
-                                f"{retry.unavailable_for():.1f}s ({_one_line(err)}); the call "
+                                f"{retry.unavailable_for():.1f}s ({one_line(err)}); the call "
                                 "was not done; try again when the database is back (check "
                                 "NEO4J_URI, or `kg-context neo4j status` for the local server)"
                             ) from err

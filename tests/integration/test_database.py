@@ -121,16 +121,23 @@ def test_unreachable_uri_is_one_clear_error() -> None:
 
 
 @pytest.mark.parametrize(
-    ("uri", "password", "words"),
+    ("uri", "password", "database", "words"),
     [
-        ("bolt://127.0.0.1:1", "pw", "cannot reach Neo4j at bolt://127.0.0.1:1"),
-        (None, "wrong-pass", "refused the credentials"),
+        ("bolt://127.0.0.1:1", "pw", None, "cannot reach Neo4j at bolt://127.0.0.1:1"),
+        (None, "wrong-pass", None, "refused the credentials"),
+        # A database the server does not serve (the test server has no such name).
+        (None, None, "kgcontextnosuchdatabase", "no database 'kgcontextnosuchdatabase'"),
     ],
 )
 def test_cli_prints_one_line_and_no_traceback(
-    neo4j_target: Target, uri: str | None, password: str, words: str
+    neo4j_target: Target, uri: str | None, password: str | None, database: str | None, words: str
 ) -> None:
-    env = dict(os.environ, NEO4J_URI=uri or neo4j_target.uri, NEO4J_PASSWORD=password)
+    env = dict(
+        os.environ,
+        NEO4J_URI=uri or neo4j_target.uri,
+        NEO4J_PASSWORD=password or neo4j_target.password,
+        NEO4J_DATABASE=database or neo4j_target.database,
+    )
     done = subprocess.run(
         [sys.executable, "-m", "kg_context.cli", "db", "info"],
         env=env,
@@ -139,7 +146,7 @@ def test_cli_prints_one_line_and_no_traceback(
         timeout=120,
         check=False,
     )
-    assert done.returncode == 6  # the database cannot be reached or refused the credentials
+    assert done.returncode == 6  # the database cannot be reached, refused, or is not there
     assert "Traceback" not in done.stderr + done.stdout
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, done.stderr
