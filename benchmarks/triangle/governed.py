@@ -140,7 +140,9 @@ class GovernedSystem:
                     f"the operator constitution was not ratified: {decision.reason_code} "
                     f"{decision.detail}"
                 )
-        self.prefix = f"{boundary_id}:"
+        # Entry ids are unique within a boundary: a short prefix keeps the writer's ids apart
+        # from the czar's and recall's, and costs a model two tokens per cited id, not twenty.
+        self.prefix = "w:"
         self.alias: dict[str, str] = {}  # event entry id -> governed id after a migration
         self.seq_map: dict[int, int] = {}  # event seq -> boundary seq of its commit
         self.bodies: dict[str, str] = {}
