@@ -56,7 +56,7 @@ __all__ = [
 
 # The package's schema version: bump it whenever a file in cypher/schema/ changes (a unit test
 # holds the digest of the rules to this version, so a change without a bump fails).
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 # What the database runs to put it right, named in every refusal.
 APPLY_COMMAND = "kg-context schema apply"
 
@@ -72,7 +72,8 @@ class RuleKind(StrEnum):
 # set_id). Version 3 adds the (boundary_id, seq) index of sets (the gate reads the fragment
 # window: the sets ratified in the last seqs) and replaces nothing; version 4 (the boundary in
 # the fulltext index, per-boundary key, embedding-queue and attention indexes) neither; version 5
-# (the governed history index: IndexEntry id uniqueness, (boundary_id, seq) index) neither.
+# (the governed history index: IndexEntry id uniqueness, (boundary_id, seq) index) neither;
+# version 6 (revocation receipts by subject id and by subject kind) neither.
 OBSOLETE: tuple[tuple[RuleKind, str], ...] = (
     (RuleKind.CONSTRAINT, "entry_id_unique"),
     (RuleKind.CONSTRAINT, "set_id_unique"),

@@ -23,7 +23,7 @@ from kg_context.attention import (
 from kg_context.db.catalog import default_catalog
 from kg_context.db.connection import Target
 from kg_context.engine import Engine
-from kg_context.errors import ConfigurationError, QueryError
+from kg_context.errors import ConfigurationError, DatabaseNotFoundError
 from kg_context.settings import AttentionSettings
 
 QUERY = "How do we make lookups of users by email faster?"
@@ -263,10 +263,10 @@ def test_a_reader_on_a_database_that_does_not_exist_fails_loudly(
         neo4j_target.password,
         f"nodb{uuid.uuid4().hex[:8]}",
     )
-    with pytest.raises(QueryError, match="DatabaseNotFound"):
+    with pytest.raises(DatabaseNotFoundError, match=missing.database):
         Engine.connect(missing)  # the schema check on connect reads it: refused at once
     with Engine.connect(missing, check_schema=False) as other:
         reader = WorkspaceAttention(other, scope="global", settings=settings())
-        with pytest.raises(QueryError, match="DatabaseNotFound"):
+        with pytest.raises(DatabaseNotFoundError, match=missing.database):
             reader.get_attention_score("anyone")
     assert workspace_attention_telemetry().attention_reads == 0

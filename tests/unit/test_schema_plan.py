@@ -26,6 +26,7 @@ VERSION_DIGEST = {
     # :LeaseRenewal unique (item 1); the fulltext index over thoughts (Thought.key, text,
     # boundary_token) and (boundary_id, id) uniqueness of bus proposals (item 4).
     5: "08cf1bebec6b3ab2a7f25f1e200c8c3ad5986053ed3bf5bcf0fbba323a4874b8",
+    6: "10f8423978645df60604c9658a589bd45b8ed84877cd2cd3044791939ce76e3e",
 }
 
 
