@@ -1,4 +1,4 @@
-# kg-context: the two set-up commands are `make demo` and `make test`.
+# kg-context: the two set-up commands are `make demo` and `make test` (`make unit`: the pure tests).
 # Both create .venv, install, bring up Neo4j (NEO4J_URI → Docker engine → local server without
 # Docker) and apply the schema; then the demo or the whole test suite runs against it.
 
@@ -7,7 +7,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install db schema lint test fuzz demo bench scale triangle session soak reliability fuzz-input neo4j-start neo4j-stop neo4j-status clean
+.PHONY: install db schema lint test unit fuzz demo bench scale triangle session soak reliability fuzz-input neo4j-start neo4j-stop neo4j-status clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,8 +28,17 @@ lint: install
 	$(BIN)/ruff format --check kg_context tests benchmarks
 	$(BIN)/mypy
 
-test: schema lint
-	$(BIN)/pytest
+# The whole suite, in TEST_WORKERS parallel pytest-xdist workers (tests/conftest.py says which
+# tests share a worker; TEST_WORKERS=0 runs it in this one process). The lint runs beside the
+# server's start and the schema.
+TEST_WORKERS ?= 3
+test: install
+	@$(MAKE) --no-print-directory -j2 schema lint
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
+
+# The pure tests (tests/unit): no database, no embedding model; seconds.
+unit: install
+	$(BIN)/pytest -q -p no:cacheprovider tests/unit
 
 # The gate's property test, long: 10,000 generated sequences under a fixed seed (the short variant
 # runs in `make test`); the counts land in fuzz-report.json.
