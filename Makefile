@@ -46,7 +46,7 @@ FUZZ_EXAMPLES ?= 10000
 FUZZ_SEED ?= 20261024
 fuzz: schema
 	KG_CONTEXT_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) KG_CONTEXT_FUZZ_SEED=$(FUZZ_SEED) \
-	KG_CONTEXT_FUZZ_REPORT=fuzz-report.json \
+	KG_CONTEXT_FUZZ_SHARDS=1 KG_CONTEXT_FUZZ_REPORT=fuzz-report.json \
 	$(BIN)/pytest -q -s tests/integration/test_gate_properties.py
 
 demo: schema
