@@ -28,13 +28,18 @@ lint: install
 	$(BIN)/ruff format --check kg_context tests benchmarks
 	$(BIN)/mypy
 
-# The whole suite, in TEST_WORKERS parallel pytest-xdist workers (tests/conftest.py says which
-# tests share a worker; TEST_WORKERS=0 runs it in this one process). The lint runs beside the
-# server's start and the schema.
+# The whole suite: every test but the `serial` ones in TEST_WORKERS parallel pytest-xdist workers
+# (tests/conftest.py says which tests share a worker; TEST_WORKERS=0 runs them in one process),
+# then the serial ones alone (they count what the whole database holds). The lint runs beside
+# the server's start and the schema. Fails if either run fails or the first runs no test.
 TEST_WORKERS ?= 3
 test: install
 	@$(MAKE) --no-print-directory -j2 schema lint
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
+	@parallel=0; serial=0; \
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup -m "not serial" || parallel=$$?; \
+	$(BIN)/pytest -m serial || serial=$$?; \
+	if [ $$serial -eq 5 ]; then serial=0; fi; \
+	exit $$(( parallel ? parallel : serial ))
 
 # The pure tests (tests/unit): no database, no embedding model; seconds.
 unit: install

@@ -10,7 +10,8 @@ loads the model once; the local server is started and the schema applied under a
 by one worker at a time. A test is scheduled on its own unless it shares an expensive fixture:
 every test of a file with a module-scoped fixture runs on one worker (the fixture is set up
 once), and every test of a session server of its own (``SERVER_GROUPS``) runs on one worker
-(that server starts once).
+(that server starts once). A test marked ``serial`` (it counts what the whole database holds)
+runs alone: the other workers wait while it runs, fixtures included.
 """
 
 from __future__ import annotations
@@ -83,6 +84,36 @@ def _one_process_at_a_time(name: str) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@contextmanager
+def _run_lock(exclusive: bool) -> Iterator[None]:
+    """One xdist run's readers-writer lock over its tests: every test holds it shared, a
+    ``serial`` test exclusively. A waiting serial test holds the turnstile, so no test starts
+    meanwhile and it is not starved by the others' turns."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "none")
+    base = Path(tempfile.gettempdir()) / f"kg-context-tests-{run}"
+    turnstile, tests = base.with_suffix(".turnstile"), base.with_suffix(".run")
+    with turnstile.open("w") as turn, tests.open("w") as main:
+        fcntl.flock(turn, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(main, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        finally:
+            if not exclusive:
+                fcntl.flock(turn, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(main, fcntl.LOCK_UN)
+            fcntl.flock(turn, fcntl.LOCK_UN)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return (yield)
+    with _run_lock(exclusive=item.get_closest_marker("serial") is not None):
+        return (yield)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
