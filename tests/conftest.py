@@ -17,6 +17,7 @@ runs alone: the other workers wait while it runs, fixtures included.
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import tempfile
 import uuid
@@ -62,16 +63,54 @@ def _xdist_groups(items: list[pytest.Item]) -> dict[str, str]:
     return groups
 
 
-@pytest.hookimpl(tryfirst=True)
+def _groups_file(run: str | None = None) -> Path:
+    run = run or os.environ.get("PYTEST_XDIST_TESTRUNUID", "none")
+    return Path(tempfile.gettempdir()) / f"kg-context-tests-{run}.groups.json"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The run's id, known to the controller too (its workers have it as PYTEST_XDIST_TESTRUNUID).
+    if getattr(config.option, "testrunuid", "") is None:
+        config.option.testrunuid = uuid.uuid4().hex
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     groups = _xdist_groups(items)
+    placed = {}
     for item in items:
         path = item.nodeid.replace("\\", "/")
         if "tests/integration/" in path or "tests/reliability/" in path:
             item.add_marker(pytest.mark.integration)
-        group = groups.get(item.nodeid.split("::", 1)[0])
-        if group is not None and not any(item.iter_markers("xdist_group")):
-            item.add_marker(pytest.mark.xdist_group(group))
+        marked = item.get_closest_marker("xdist_group")
+        group = marked.args[0] if marked and marked.args else groups.get(path.split("::", 1)[0])
+        if group is not None:
+            placed[item.nodeid] = str(group)
+    if "PYTEST_XDIST_WORKER" in os.environ:  # for the controller's scheduler (below)
+        written = _groups_file().with_suffix(f".{os.environ['PYTEST_XDIST_WORKER']}")
+        written.write_text(json.dumps(placed))
+        written.replace(_groups_file())
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under ``--dist loadgroup``: each test is its own unit of work unless the workers'
+    collection placed it in a group (``_xdist_groups``, or an ``xdist_group`` mark), whose tests
+    then go to one worker together, in order."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupScheduling(LoadScopeScheduling):  # type: ignore[misc]
+        groups: dict[str, str] | None = None
+
+        def _split_scope(self, nodeid: str) -> str:
+            if self.groups is None:
+                run = self.config.getoption("testrunuid")
+                self.groups = json.loads(_groups_file(run).read_text())
+            base = nodeid.rsplit("@", 1)[0] if nodeid.rfind("@") > nodeid.rfind("]") else nodeid
+            return self.groups.get(base, nodeid)
+
+    return GroupScheduling(config, log)
 
 
 @contextmanager
