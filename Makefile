@@ -1,4 +1,4 @@
-# kg-context: the two set-up commands are `make demo` and `make test`.
+# kg-context: the two set-up commands are `make demo` and `make test` (`make unit`: the pure tests).
 # Both create .venv, install, bring up Neo4j (NEO4J_URI → Docker engine → local server without
 # Docker) and apply the schema; then the demo or the whole test suite runs against it.
 
@@ -7,7 +7,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install db schema lint test fuzz demo bench scale triangle session soak reliability fuzz-input neo4j-start neo4j-stop neo4j-status clean
+.PHONY: install db schema lint test unit fuzz demo bench scale triangle session soak reliability fuzz-input neo4j-start neo4j-stop neo4j-status clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,8 +28,22 @@ lint: install
 	$(BIN)/ruff format --check kg_context tests benchmarks
 	$(BIN)/mypy
 
-test: schema lint
-	$(BIN)/pytest
+# The whole suite: every test but the `serial` ones in TEST_WORKERS parallel pytest-xdist workers
+# (tests/conftest.py says which tests share a worker; TEST_WORKERS=0 runs them in one process),
+# then the serial ones alone (they count what the whole database holds). The lint runs beside
+# the server's start and the schema. Fails if either run fails or the first runs no test.
+TEST_WORKERS ?= 3
+test: install
+	@$(MAKE) --no-print-directory -j2 schema lint
+	@parallel=0; serial=0; \
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup -m "not serial" || parallel=$$?; \
+	$(BIN)/pytest -m serial || serial=$$?; \
+	if [ $$serial -eq 5 ]; then serial=0; fi; \
+	exit $$(( parallel ? parallel : serial ))
+
+# The pure tests (tests/unit): no database, no embedding model; seconds.
+unit: install
+	$(BIN)/pytest -q -p no:cacheprovider tests/unit
 
 # The gate's property test, long: 10,000 generated sequences under a fixed seed (the short variant
 # runs in `make test`); the counts land in fuzz-report.json.
@@ -37,7 +51,7 @@ FUZZ_EXAMPLES ?= 10000
 FUZZ_SEED ?= 20261024
 fuzz: schema
 	KG_CONTEXT_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) KG_CONTEXT_FUZZ_SEED=$(FUZZ_SEED) \
-	KG_CONTEXT_FUZZ_REPORT=fuzz-report.json \
+	KG_CONTEXT_FUZZ_SHARDS=1 KG_CONTEXT_FUZZ_REPORT=fuzz-report.json \
 	$(BIN)/pytest -q -s tests/integration/test_gate_properties.py
 
 demo: schema

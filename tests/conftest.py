@@ -4,25 +4,168 @@ Integration tests run against a real Neo4j, resolved like everything else: ``NEO
 Docker engine (testcontainers, ``neo4j:5.26-community``) → the local Maven-provisioned server,
 started if it is not running. They never skip: no database means a failed run. Tests isolate
 themselves by unique boundary ids and never wipe a database they were pointed at.
+
+The suite runs in parallel workers (pytest-xdist, ``make test``): each worker connects once and
+loads the model once; the local server is started and the schema applied under a file lock, so
+by one worker at a time. A test is scheduled on its own unless it shares an expensive fixture:
+every test of a file with a module-scoped fixture runs on one worker (the fixture is set up
+once), and every test of a session server of its own (``SERVER_GROUPS``) runs on one worker
+(that server starts once). A test marked ``serial`` (it counts what the whole database holds)
+runs alone: the other workers wait while it runs, fixtures included.
 """
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
+import tempfile
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.ports import free_port
+
 _RESOLVED: dict[str, Any] = {}
+
+# Session fixtures that start a Neo4j server of their own: the tests using one run on one worker.
+SERVER_GROUPS = {"killable": "killable-server", "second_engine": "second-server"}
+_SHARED_SCOPES = ("module", "class", "package")
+
+
+def _shares_a_scoped_fixture(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    definitions = info.name2fixturedefs.values() if info is not None else ()
+    return any(d.scope in _SHARED_SCOPES for defs in definitions for d in defs)
+
+
+def _server_group(item: pytest.Item) -> str | None:
+    names = getattr(item, "fixturenames", ())
+    return next((group for name, group in SERVER_GROUPS.items() if name in names), None)
+
+
+def _xdist_groups(items: list[pytest.Item]) -> dict[str, str]:
+    """The worker group of each file whose tests must run on one worker: a file with a test of
+    a server of its own joins that server's group, and a file with a module-scoped fixture is
+    its own group (the fixture is set up once). The tests of other files go anywhere."""
+    groups: dict[str, str] = {}
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        server = _server_group(item)
+        if server is not None:
+            groups[path] = server
+        elif path not in groups and _shares_a_scoped_fixture(item):
+            groups[path] = path
+    return groups
+
+
+def _groups_file(run: str | None = None) -> Path:
+    run = run or os.environ.get("PYTEST_XDIST_TESTRUNUID", "none")
+    return Path(tempfile.gettempdir()) / f"kg-context-tests-{run}.groups.json"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The run's id, known to the controller too (its workers have it as PYTEST_XDIST_TESTRUNUID).
+    if getattr(config.option, "testrunuid", "") is None:
+        config.option.testrunuid = uuid.uuid4().hex
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    groups = _xdist_groups(items)
+    placed = {}
     for item in items:
         path = item.nodeid.replace("\\", "/")
         if "tests/integration/" in path or "tests/reliability/" in path:
             item.add_marker(pytest.mark.integration)
+        marked = item.get_closest_marker("xdist_group")
+        group = marked.args[0] if marked and marked.args else groups.get(path.split("::", 1)[0])
+        if group is not None:
+            placed[item.nodeid] = str(group)
+    if "PYTEST_XDIST_WORKER" in os.environ:  # for the controller's scheduler (below)
+        written = _groups_file().with_suffix(f".{os.environ['PYTEST_XDIST_WORKER']}")
+        written.write_text(json.dumps(placed))
+        written.replace(_groups_file())
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under ``--dist loadgroup``: each test is its own unit of work unless the workers'
+    collection placed it in a group (``_xdist_groups``, or an ``xdist_group`` mark), whose tests
+    then go to one worker together, in order."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupScheduling(LoadScopeScheduling):  # type: ignore[misc]
+        groups: dict[str, str] | None = None
+
+        def _split_scope(self, nodeid: str) -> str:
+            if self.groups is None:
+                run = self.config.getoption("testrunuid")
+                self.groups = json.loads(_groups_file(run).read_text())
+            base = nodeid.rsplit("@", 1)[0] if nodeid.rfind("@") > nodeid.rfind("]") else nodeid
+            return self.groups.get(base, nodeid)
+
+    return GroupScheduling(config, log)
+
+
+@contextmanager
+def _one_process_at_a_time(name: str) -> Iterator[None]:
+    """An exclusive lock across the suite's processes (the xdist workers of one run, and other
+    runs on this machine): for what must not run twice at once, such as starting the server."""
+    with (Path(tempfile.gettempdir()) / f"kg-context-tests-{name}.lock").open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@contextmanager
+def _run_lock(exclusive: bool) -> Iterator[None]:
+    """One xdist run's readers-writer lock over its tests: every test holds it shared, a
+    ``serial`` test exclusively. A waiting serial test holds the turnstile, so no test starts
+    meanwhile and it is not starved by the others' turns."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "none")
+    base = Path(tempfile.gettempdir()) / f"kg-context-tests-{run}"
+    turnstile, tests = base.with_suffix(".turnstile"), base.with_suffix(".run")
+    with turnstile.open("w") as turn, tests.open("w") as main:
+        fcntl.flock(turn, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(main, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        finally:
+            if not exclusive:
+                fcntl.flock(turn, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(main, fcntl.LOCK_UN)
+            fcntl.flock(turn, fcntl.LOCK_UN)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return (yield)
+    with _run_lock(exclusive=item.get_closest_marker("serial") is not None):
+        return (yield)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None and _RESOLVED:
+        workeroutput["kg_context_resolved"] = dict(_RESOLVED)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    resolved = getattr(node, "workeroutput", {}).get("kg_context_resolved")
+    if resolved:
+        _RESOLVED.update(resolved)
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
@@ -51,7 +194,8 @@ def neo4j_target() -> Iterator[Any]:
         target = type(target)("docker", target.uri, "neo4j", "kg-context-tests", target.database)
     else:
         if source == "local":
-            neo4j_local.start(local)
+            with _one_process_at_a_time("local-server"):
+                neo4j_local.start(local)
         target = target_for(source, settings, local)
     try:
         yield target
@@ -68,7 +212,8 @@ def engine(neo4j_target: Any) -> Iterator[Any]:
     # The schema is applied explicitly (whatever KG_CONTEXT_SCHEMA_AUTO_APPLY says): the
     # command's path; test_schema.py covers the check on connect.
     with Engine.connect(neo4j_target, check_schema=False) as connected:
-        apply_schema(connected.executor)
+        with _one_process_at_a_time("schema"):
+            apply_schema(connected.executor)
         _RESOLVED["version"] = connected.server_version()
         _RESOLVED["describe"] = neo4j_target.describe()
         yield connected
@@ -100,9 +245,9 @@ def second_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
     settings = LocalServerSettings(
         home_dir=tmp_path_factory.mktemp("second-neo4j"),
-        # ports overridable so two suites on one machine do not collide
-        bolt_port=int(os.environ.get("KG_TEST_SECOND_BOLT_PORT", "17688")),
-        http_port=int(os.environ.get("KG_TEST_SECOND_HTTP_PORT", "17475")),
+        # free ports unless given, so suites and workers on one machine never collide
+        bolt_port=int(os.environ.get("KG_TEST_SECOND_BOLT_PORT") or free_port()),
+        http_port=int(os.environ.get("KG_TEST_SECOND_HTTP_PORT") or free_port()),
         heap_size="512m",
         pagecache_size="128m",
     )

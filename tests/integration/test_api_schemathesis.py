@@ -27,6 +27,9 @@ from kg_context.db.connection import Target, open_driver
 from kg_context.engine import Engine
 from tests.integration.api_server import Server, running
 
+# It counts every node and relationship of the database around each request.
+pytestmark = pytest.mark.serial
+
 COUNTS = Path(__file__).resolve().parents[1] / "reliability" / "fixtures"
 
 EXAMPLES_PER_OPERATION = 12

@@ -105,6 +105,8 @@ def test_write_then_read_back(engine: Any, boundary_id: str) -> None:
     assert read[0]["seq"] == 0 and read[0]["verse"] == "local"
 
 
+# Failed logins lock the user for a moment (Neo4j's rate limit): other tests' logins would fail.
+@pytest.mark.serial
 def test_wrong_password_is_one_clear_error(neo4j_target: Target) -> None:
     wrong = Target("env", neo4j_target.uri, neo4j_target.username, "wrong-pass", "neo4j")
     with pytest.raises(AuthenticationError) as caught:
@@ -120,6 +122,7 @@ def test_unreachable_uri_is_one_clear_error() -> None:
     assert "NEO4J_URI" in str(caught.value)
 
 
+@pytest.mark.serial  # a failed login among its cases, as above
 @pytest.mark.parametrize(
     ("uri", "password", "database", "words"),
     [

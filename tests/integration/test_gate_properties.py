@@ -12,6 +12,9 @@ the running counts equal the recomputed ones, and every must-be-empty audit is e
 ``make test`` runs a short variant (``KG_CONTEXT_FUZZ_EXAMPLES``, default 200); ``make fuzz`` the
 long one (10,000 sequences, fixed seed ``KG_CONTEXT_FUZZ_SEED``); ``KG_CONTEXT_FUZZ_REPORT``
 names a JSON file for the counts (sequences, proposals, outcomes by reason code, wall time).
+The examples are split over ``KG_CONTEXT_FUZZ_SHARDS`` tests (default 4; shard ``i`` runs its
+share under the seed ``SEED + i``), so parallel workers share them; the counts are this
+process's.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from tests.integration.fuzz_world import NARROW, Generator, Step, World, seed_pr
 EXAMPLES = int(os.environ.get("KG_CONTEXT_FUZZ_EXAMPLES", "200"))
 SEED = int(os.environ.get("KG_CONTEXT_FUZZ_SEED", "20261024"))
 REPORT = os.environ.get("KG_CONTEXT_FUZZ_REPORT")
+SHARDS = max(1, min(EXAMPLES, int(os.environ.get("KG_CONTEXT_FUZZ_SHARDS", "4"))))
 TALLY: Counter[str] = Counter()
 # What `kg-context audit all` runs: every audit whose header says `Expect: empty`.
 INVARIANTS = sorted((a for a in audit_library().values() if a.must_be_empty), key=lambda a: a.name)
@@ -66,7 +70,7 @@ def _write(figures: dict[str, Any]) -> None:
         Path(REPORT).write_text(json.dumps(figures, indent=2, sort_keys=True) + "\n")
 
 
-@pytest.fixture(scope="module", autouse=True)
+@pytest.fixture(scope="session", autouse=True)
 def report() -> Iterator[None]:
     """Counts of the run: printed, and written to KG_CONTEXT_FUZZ_REPORT when set (also every
     100 sequences while it runs, ``complete: false``)."""
@@ -237,24 +241,33 @@ class Run:
         return found
 
 
-@seed(SEED)
-@settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    database=None,
-    phases=(Phase.explicit, Phase.generate, Phase.shrink),
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
-@given(steps=sequences)
+def _examples(shard: int) -> int:
+    """Shard ``shard``'s share of ``EXAMPLES`` (the shares add up to it)."""
+    return EXAMPLES // SHARDS + (1 if shard < EXAMPLES % SHARDS else 0)
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
 def test_no_wedge_no_change_but_the_record_and_the_audits_stay_empty(
-    engine: Engine, steps: list[Step]
+    engine: Engine, shard: int
 ) -> None:
-    TALLY["calls"] += 1
-    run = Run(engine)
-    for step in steps:
-        run.step(step)
-        TALLY[f"step:{step.mode}"] += 1
-    run.finish()
-    TALLY["sequences"] += 1
-    if TALLY["sequences"] % 100 == 0:
-        _write(_figures(complete=False))
+    @seed(SEED + shard)
+    @settings(
+        max_examples=_examples(shard),
+        deadline=None,
+        database=None,
+        phases=(Phase.explicit, Phase.generate, Phase.shrink),
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(steps=sequences)
+    def one_sequence(steps: list[Step]) -> None:
+        TALLY["calls"] += 1
+        run = Run(engine)
+        for step in steps:
+            run.step(step)
+            TALLY[f"step:{step.mode}"] += 1
+        run.finish()
+        TALLY["sequences"] += 1
+        if TALLY["sequences"] % 100 == 0:
+            _write(_figures(complete=False))
+
+    one_sequence()

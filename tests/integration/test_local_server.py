@@ -14,6 +14,7 @@ from kg_context.db import local_server as neo4j_local
 from kg_context.db.connection import target_for
 from kg_context.engine import Engine
 from kg_context.settings import LocalServerSettings, Neo4jSettings
+from tests.ports import free_port
 
 
 def _java_processes_for(home: Path) -> list[int]:
@@ -35,8 +36,8 @@ def _java_processes_for(home: Path) -> list[int]:
 def isolated(tmp_path: Path) -> LocalServerSettings:
     settings = LocalServerSettings(
         home_dir=tmp_path / "neo4j",
-        bolt_port=17687,
-        http_port=17474,
+        bolt_port=free_port(),
+        http_port=free_port(),
         heap_size="512m",
         pagecache_size="128m",
     )

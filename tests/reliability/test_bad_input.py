@@ -34,6 +34,9 @@ from kg_context.gate.contracts import parse_proposal
 from kg_context.vocabulary import EntryClass
 from tests.integration.api_server import Server, running
 
+# It counts every node and relationship of the database around each request.
+pytestmark = pytest.mark.serial
+
 FIXTURES = Path(__file__).parent / "fixtures"
 EXAMPLES = int(os.environ.get("KG_TEST_FUZZ_EXAMPLES", "300"))
 SEED = int(os.environ.get("KG_TEST_FUZZ_SEED", "15"))
