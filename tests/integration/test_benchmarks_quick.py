@@ -44,19 +44,7 @@ def test_the_benchmarks_are_found() -> None:
     assert "scale" not in NAMES and (BENCHMARKS / "scale.py").is_file()
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            name,
-            marks=pytest.mark.skipif(
-                name == "commit" and not _has_quick(name),
-                reason="benchmarks/commit.py has no --quick variant (its full run takes minutes)",
-            ),
-        )
-        for name in NAMES
-    ],
-)
+@pytest.mark.parametrize("name", NAMES)
 def test_the_quick_variant_runs_to_the_end_and_prints_its_figures(
     name: str, neo4j_target: Any
 ) -> None:
