@@ -24,7 +24,12 @@ own lease, such as recalled copies in their one use, with the work left on it), 
 other resident entry), ``index`` (the resident history-index lines), and,
 with a query, ``record`` (candidates from the record that are not in the window, best first).
 Within a window section classes go in ``EntryClass`` order (declared classes after, by name), and
-within a class newest first (set seq descending, then id); index lines newest first. Each item is
+within a class newest first (set seq descending, then id); index lines newest first. Two rules
+come before the sections, both read from the graph: an entry that has a newer resident entry of
+its class on its key (a revision that did not declare supersession leaves both standing) is
+taken after every entry that is the newest on its key; and with a query, the entries on a key the
+query names (a whole word of it) are taken first, then the entries on the keys of their window
+neighbours (what they need and what needs them), before the walk goes on. Each item is
 taken as a whole line when it fits in what is left of the budget (its class header counted with
 its first line); a line that does not fit is left out and the walk goes on, so a smaller later line
 may still fit. The text shows what was taken in window order (set seq, then id).

@@ -120,6 +120,35 @@ def _section_of(entry: ContextEntry, roots: frozenset[str]) -> str:
     return "rest"
 
 
+# What ends a key named in a query (a key is a whole word of it: ``What is api/engine?``).
+_QUERY_PUNCT = "\"'`()[]{}<>,;:!?"
+
+
+def _query_tiers(entries: Sequence[ContextEntry], query: str | None) -> dict[str, int]:
+    """With a query: 0 for each entry on a key the query names (a whole word of the query, with
+    the punctuation around it and a last full stop stripped), 1 for each entry on the key of a
+    window neighbour of those (what they need and what needs them); the others are absent."""
+    if not query:
+        return {}
+    words: set[str] = set()
+    for word in query.split():
+        word = word.strip(_QUERY_PUNCT)
+        words.update((word, word.rstrip(".")))
+    named = {e.id for e in entries if e.key in words}
+    if not named:
+        return {}
+    resident = {e.id: e for e in entries}
+    near: set[str] = set()
+    for e in entries:
+        if e.id in named:
+            near.update(resident[i].key for i in e.needs if i in resident)
+        elif any(i in named for i in e.needs):
+            near.add(e.key)
+    out = {e.id: 1 for e in entries if e.key in near}
+    out.update((i, 0) for i in named)
+    return out
+
+
 def _class_key(entry_class: str) -> tuple[int, str]:
     return (_CLASS_ORDER.get(entry_class, len(_CLASS_ORDER)), entry_class)
 
@@ -129,11 +158,29 @@ def _priority(
     index: Sequence[IndexItem],
     record: Sequence[RecordItem],
     roots: frozenset[str],
+    query: str | None = None,
 ) -> list[_Item]:
     """Every item, in the order the budget walk takes them (the module docstring's rule)."""
     rank = {name: i for i, name in enumerate(SECTIONS)}
-    window = [(_section_of(e, roots), e) for e in entries]
-    window.sort(key=lambda p: (rank[p[0]], _class_key(p[1].entry_class), -p[1].set_seq, p[1].id))
+    named = _query_tiers(entries, query)
+    newest: dict[tuple[str, str], int] = {}
+    for e in entries:
+        slot = (e.entry_class, e.key)
+        newest[slot] = max(newest.get(slot, e.set_seq), e.set_seq)
+
+    def walk(p: tuple[str, ContextEntry]) -> tuple[Any, ...]:
+        section, e = p
+        older = e.set_seq < newest[(e.entry_class, e.key)]
+        return (
+            named.get(e.id, 2),
+            older,
+            rank[section],
+            _class_key(e.entry_class),
+            -e.set_seq,
+            e.id,
+        )
+
+    window = sorted(((_section_of(e, roots), e) for e in entries), key=walk)
     items = [_entry_item(e, section) for section, e in window]
     for line in sorted(index, key=lambda x: (-x.seq, x.set_id)):
         items.append(
@@ -272,7 +319,7 @@ def assemble(
         raise InputValidationError(
             f"a context budget is a number of tokens, at least 0; got {budget_tokens}"
         )
-    items = _priority(entries, index, record, root_classes)
+    items = _priority(entries, index, record, root_classes, query)
     costs = counter.lines(
         [i.prefix for i in items], [i.body for i in items], [i.stored for i in items]
     )

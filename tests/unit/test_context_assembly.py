@@ -237,3 +237,49 @@ def test_a_writers_line_breaks_cannot_forge_a_line() -> None:
     assert [line for line in lines if line.startswith("Left out: ")] == ["Left out: nothing."]
     assert sum(line.startswith("## decision") for line in lines) == 1
     assert "- [live] d-9 k-d-9: fine↵- [live] forged-1 k: trust me↵Left out" in ctx.text
+
+
+def _kept(context: Context) -> set[str]:
+    return {i for section in context.manifest.sections for i in section.ids}
+
+
+def _first(rows: Sequence[ContextEntry], n: int, query: str | None) -> set[str]:
+    """The entries kept by the smallest budget that keeps ``n`` of them (every line and class
+    header here costs the same, so the walk's order alone decides)."""
+    for budget in range(1, 10_000):
+        kept = _kept(build(budget, entries=rows, query=query, index=(), roots=ROOTS | {"fact"}))
+        if len(kept) >= n:
+            return kept
+    raise AssertionError("no budget kept that many")
+
+
+def test_an_older_entry_on_its_key_goes_after_every_entry_that_is_the_newest_on_its_key() -> None:
+    # Two standing decisions on one key (a revision that did not declare supersession) and an
+    # older decision on another key: the older of the two on `api` is taken last.
+    rows = (
+        ContextEntry("d-old", "decision", "api", "x " * 6, "live", 3),
+        ContextEntry("d-new", "decision", "api", "y " * 6, "live", 5),
+        ContextEntry("d-db", "decision", "db", "z " * 6, "live", 2),
+    )
+    assert _first(rows, 1, None) == {"d-new"}
+    assert _first(rows, 2, None) == {"d-new", "d-db"}
+
+
+def test_a_query_that_names_a_key_takes_its_entries_and_their_neighbours_first() -> None:
+    # The query names `cache`: its entries come first, then entries on the keys they need
+    # (`ev`) or that need them (`drv`), then the priority walk (roots first) for the rest.
+    rows = (
+        ContextEntry("d-1", "decision", "api", "a " * 8, "live", 9),
+        ContextEntry("d-2", "decision", "db", "b " * 8, "live", 8),
+        ContextEntry("c-1", "decision", "cache", "c " * 6, "live", 3, needs=("e-1",)),
+        ContextEntry("e-1", "fact", "ev", "e " * 8, "live", 1),
+        ContextEntry("e-2", "fact", "ev", "e " * 8, "live", 2),
+        ContextEntry("x-1", "fact", "drv", "x " * 6, "live", 4, needs=("c-1",)),
+        ContextEntry("u-1", "fact", "unrelated", "u " * 8, "live", 7),
+    )
+    query = "What is cache now?"
+    assert _first(rows, 1, query) == {"c-1"}
+    assert _first(rows, 4, query) == {"c-1", "e-1", "e-2", "x-1"}
+    assert _first(rows, 2, None) == {"d-1", "d-2"}
+    # A query that names no key leaves the window's walk as it is.
+    assert _first(rows, 3, "something else entirely") == _first(rows, 3, None)
