@@ -11,8 +11,9 @@ itself (pure predicates).
   transition must do what the case justifies (else ``CASE_NOT_SHOWN``). The evidence text is
   never read.
 - ``czar_independence``, ``residency_hold``, ``compaction_pre_authorized``: the czar never
-  compacts its own writing, never retires what a standing entry holds by a hard edge, and halts
-  whatever case the constitution does not pre-authorize.
+  compacts its own writing (but its interfaces follow their sources: ``follows_its_sources``),
+  never retires what a standing entry holds by a hard edge, and halts whatever case the
+  constitution does not pre-authorize.
 - ``set_kind_authority``: set kinds are the gate's: only the czar proposes compaction sets (they
   do not advance the lease clock), and no ordinary set is a constitution set (only the
   operator's constitution change records one) (else ``SET_KIND``).
@@ -29,7 +30,7 @@ from __future__ import annotations
 from kg_context.errors import ReservedIdError
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Proposal, Transition
-from kg_context.gate.snapshot import ClaimFacts, EntryState, Snapshot
+from kg_context.gate.snapshot import ClaimFacts, EntryState, Snapshot, follows_its_sources
 from kg_context.gate.verdicts import SetView, Violation, halt, reject
 from kg_context.vocabulary import (
     NOT_STANDING,
@@ -221,6 +222,7 @@ def czar_independence(view: SetView, _: Constitution, snapshot: Snapshot) -> Vio
             proposal.writer_kind is WriterKind.CZAR
             and touched is not None
             and touched.work_of(proposal.writer_id)
+            and not follows_its_sources(touched.entry_class, t.case)
         ):
             return reject(
                 ReasonCode.CZAR_INDEPENDENCE,

@@ -7,7 +7,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kg_context.vocabulary import LIVE_STATUSES, STANDING_STATUSES
+from kg_context.vocabulary import (
+    LIVE_STATUSES,
+    STANDING_STATUSES,
+    EntryClass,
+    JustificationCase,
+)
 
 __all__ = [
     "AdoptionState",
@@ -17,6 +22,7 @@ __all__ = [
     "Revoked",
     "SetFootprint",
     "Snapshot",
+    "follows_its_sources",
     "own_work",
 ]
 
@@ -27,6 +33,20 @@ def own_work(entry: Mapping[str, Any], writer_id: str) -> bool:
     own work (the gate's ``czar_independence``, the czar's plan, the ``czar_independence``
     audit)."""
     return entry.get("writer_id") == writer_id or writer_id in (entry.get("set_writers") or ())
+
+
+# The cases by which the czar's own interfaces follow their sources: an interface is a mechanical
+# projection of what standing dependents need from an entry that left, not a judgment, so it
+# leaves when nothing reachable holds it any more and comes back when something does (the gate
+# re-checks either case against the graph, ``czar_cases_shown``). Everything else the czar wrote
+# stays out of its reach.
+_PROJECTION_CASES = frozenset({JustificationCase.UNREACHABLE, JustificationCase.REACHABLE})
+
+
+def follows_its_sources(entry_class: str | None, case: JustificationCase | None) -> bool:
+    """Whether a czar may move its own entry by ``case``: only an interface, only by the
+    unreachable or reachable case."""
+    return entry_class == EntryClass.INTERFACE.value and case in _PROJECTION_CASES
 
 
 @dataclass(frozen=True, slots=True)

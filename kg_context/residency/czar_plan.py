@@ -38,7 +38,7 @@ from kg_context.db.executor import QueryExecutor, Record, Transaction
 from kg_context.db.reader import Reader, TransactionReader
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Proposal, Transition
-from kg_context.gate.snapshot import own_work
+from kg_context.gate.snapshot import follows_its_sources, own_work
 from kg_context.gate.status_machine import is_legal
 from kg_context.residency.interfaces import plan_interfaces
 from kg_context.residency.reachability import Reachability, boundary_clock, compute_reachable
@@ -178,11 +178,13 @@ class _Planner:
 
     def add(self, entry_id: str, transition: Transition) -> None:
         """Plan one transition: the first case found for an entry wins; the czar's own entries
-        are skipped (independence)."""
+        are skipped (independence), but its interfaces follow their sources."""
         entry = self.entries.get(entry_id)
         if entry_id in self.planned or entry is None:
             return
-        if own_work(entry, self.plan.czar_id):
+        if own_work(entry, self.plan.czar_id) and not follows_its_sources(
+            entry["class"], transition.case
+        ):
             self.plan.skipped_own.append(entry_id)
             return
         self.planned[entry_id] = transition

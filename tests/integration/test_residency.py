@@ -537,3 +537,64 @@ def test_the_gate_rejects_a_czar_compacting_what_it_wrote(engine: Any, boundary_
     assert (decision.outcome, decision.reason_code) == ("reject", "CZAR_INDEPENDENCE")
     report = run_czar(team)  # the czar itself leaves its own entry to another writer
     assert own in report.plan.skipped_own and own not in report.summary()["retired"]
+
+
+def test_an_interface_follows_its_sources_out_of_the_window_with_one_czar(
+    engine: Any, boundary_id: str
+) -> None:
+    """The czar never judges its own work, but its interfaces are projections: when the
+    decision that held one through a soft edge is superseded, the same czar retires the interface
+    as unreachable (the gate re-checks the case against the graph) and every audit stays empty."""
+    team = engine.boundary(boundary_id)
+    soft_fact, dec, dec2 = (f"{boundary_id}-{n}" for n in ("fs", "d", "d2"))
+    _commit(team, boundary_id, entry(cls="goal", key="ship", body="Ship v1"))
+    _commit(
+        team,
+        boundary_id,
+        _fact("owner", "Alice owns billing", id=soft_fact, attributes={"team": "pay"}),
+        entry(
+            key="billing",
+            body="Billing stays on Postgres",
+            id=dec,
+            requires=[
+                {"entry_id": soft_fact, "policy": "soft", "lease_sets": 1, "needs": ["team"]}
+            ],
+        ),
+    )
+    for i in range(2):
+        _commit(team, boundary_id, entry(cls="goal", key=f"filler-{i}", body="more work"))
+    interface_id = f"{soft_fact}/interface"
+    assert run_czar(team).summary()["interfaces"] == [interface_id]
+    assert _entries(engine, boundary_id)[interface_id]["resident"] is True
+    assert run_czar(team).decisions == ()  # held by the live decision: it stays
+
+    _commit(
+        team,
+        boundary_id,
+        entry(
+            key="billing",
+            body="Billing moves to Neo4j",
+            id=dec2,
+            supersedes=[{"entry_id": dec, "reason": "graph"}],
+        ),
+    )
+    retired: list[str] = []
+    for _ in range(3):
+        report = run_czar(team)
+        assert report.committed, report.summary()
+        retired += report.summary()["retired"]
+        assert interface_id not in report.plan.skipped_own
+        if not report.decisions:
+            break
+    assert interface_id in retired
+    row = _entries(engine, boundary_id)[interface_id]
+    assert (row["status"], row["resident"]) == ("retired", False)
+    moves = [
+        t
+        for t in engine.executor.read("audits/transitions", boundary_id=boundary_id)
+        if t.get("entry_id") == interface_id
+    ]
+    assert [t["case"] for t in moves] == ["UNREACHABLE"]
+    assert engine.run_audit("czar_independence", boundary_id=boundary_id).rows == []
+    for name in ("non_standing_dependencies", "unjustified_retirements", "ledger_integrity"):
+        assert engine.run_audit(name, boundary_id=boundary_id).rows == [], name

@@ -541,6 +541,20 @@ ROWS: list[Row] = [
         ),
     ),
     Row(
+        "czar moves its own interface by a case other than its sources leaving or coming back",
+        ReasonCode.CZAR_INDEPENDENCE,
+        czar_independence,
+        S(
+            _czar(_czar_transition("base", _SUP, "superseded")),
+            states=(EntryState("base", B, "k", "live", "interface", CZAR, True, tokens=5),),
+        ),
+        S(
+            _czar(_czar_transition("base", U, "no root path")),
+            states=(EntryState("base", B, "k", "live", "interface", CZAR, True, tokens=5),),
+            claims=_unreached("base"),
+        ),
+    ),
+    Row(
         "czar compacts an entry it wrote into an interface",
         ReasonCode.CZAR_INDEPENDENCE,
         czar_independence,
