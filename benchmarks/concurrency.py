@@ -126,24 +126,29 @@ class _Sampler:
     tells apart whose work it waited on by the lock it waited for: the node of its own
     boundary (``own``: a commit queued behind another transaction of the same boundary, its
     czar's among them) or anything else (``cross``: another boundary's lock, a shared node, an
-    index entry, or a transaction that names no boundary waiting on one of these boundaries)."""
+    index entry, or a transaction that names no boundary waiting on one of these boundaries).
+    ``own_writer``: the samples in which a writer's commit (not the czar's) waited on its own
+    boundary's node, i.e. on its boundary's czar in run 2."""
 
     def __init__(self, engine: Engine, boundary_ids: set[str]) -> None:
         self._engine, self._ids = engine, boundary_ids
         rows = engine.executor.read("bench/boundary_node_ids", boundary_ids=sorted(boundary_ids))
         self._nodes = {r["node_id"]: r["boundary_id"] for r in rows}
-        self.samples = self.blocked = self.own = self.cross = 0
+        self.samples = self.blocked = self.own = self.own_writer = self.cross = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _whose(self, row: dict[str, Any]) -> str | None:
-        """``own``, ``cross``, or ``None`` (a transaction of none of these boundaries waiting on
-        none of their nodes: another client of the server)."""
+        """``own`` (``own_writer`` for a writer's commit), ``cross``, or ``None`` (a transaction
+        of none of these boundaries waiting on none of their nodes: another client of the
+        server)."""
         ids = row["resource_ids"] or []
         on = {self._nodes.get(i) for i in ids} if row["resource_type"] == "NODE" else {None}
         if row["boundary_id"] not in self._ids and not on & self._ids:
             return None
-        return "own" if on == {row["boundary_id"]} else "cross"
+        if on != {row["boundary_id"]}:
+            return "cross"
+        return "own" if row["czar"] else "own_writer"
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -151,7 +156,8 @@ class _Sampler:
             whose = {self._whose(r) for r in rows} - {None}
             self.samples += 1
             self.blocked += bool(whose)
-            self.own += "own" in whose
+            self.own += bool(whose & {"own", "own_writer"})
+            self.own_writer += "own_writer" in whose
             self.cross += "cross" in whose
             self._stop.wait(SAMPLE_S)
 
@@ -292,6 +298,8 @@ def main() -> None:
            f"== 0 of {sampler.samples}", sampler.cross == 0)  # fmt: skip
     figure("concurrency_8_boundaries_own_boundary_blocked_samples", sampler.own, "count",
            f"of {sampler.samples}")  # fmt: skip
+    figure("concurrency_8_boundaries_writer_on_own_czar_blocked_samples", sampler.own_writer,
+           "count", f"of {sampler.samples}")  # fmt: skip
     if alone_server is None or eight_server is None:
         return
     cpu_per_set = (alone["cpu"] + alone_server) / sets
