@@ -19,8 +19,12 @@ one process against the same server, each path warmed up the same way first.
 
 Then one set at a time, as an orchestrator commits: 200 ``commit()`` calls against 200 bare write
 transactions of the same graph for one set (``bench/commit_bare_full_*``), alternating, on a
-boundary with the default czar cadence (the czar runs beside the writer, its time is not in a
-``commit()``): ``commit()`` p50 <= 1.3x the bare transaction's, its p99 <= 3x its p50.
+boundary with the default czar cadence, the czar running beside the writer as an orchestrator
+runs it: a ``kg-context czar watch`` process of its own for the boundary, the writer's engine
+scheduling no czar run in its own process (``KG_CONTEXT_RESIDENCY_CZAR_IN_PROCESS=false``):
+``commit()`` p50 <= 1.3x the bare transaction's, its p99 <= 3x its p50. The same calls with the
+czar on the writer engine's own thread (the default for an engine alone) are timed too and
+printed for reading (``*_czar_thread``): its runs share the writer's process and interpreter lock.
 
 Where the time goes (the executor's observer, ``Neo4jExecutor.observe``): for a single
 ``commit()`` and for a governed batch, the Python outside the transaction (parsing, digests),
@@ -36,15 +40,20 @@ and every statement the warm-up ran is EXPLAINed: the run stops if one scans.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import statistics
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
 from typing import Any
 
 from benchmarks._common import (
@@ -58,6 +67,7 @@ from benchmarks._common import (
 )
 from kg_context.db.text_index import boundary_token
 from kg_context.db.timing import UnitTiming
+from kg_context.engine import Engine
 from kg_context.gate.predicates import HALTS, REJECTS
 
 SETS = 2_000
@@ -67,6 +77,8 @@ SINGLES = 200
 TARGET_RATIO = 1.25  # governed batch over a bare UNWIND write of the same graph
 TARGET_SINGLE = 1.3  # single commit() p50 over a bare write transaction of the same set
 TARGET_TAIL = 3.0  # single commit() p99 over its p50, the default czar cadence on
+WATCH_S = 0.2  # the czar watch process's interval between rounds
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class _Units:
@@ -409,12 +421,45 @@ def _bare_full_run(
     return time.perf_counter() - started
 
 
+@contextmanager
+def _czar_beside(engine: Engine, boundary_id: str) -> Iterator[None]:
+    """``kg-context czar watch`` for ``boundary_id``, a process of its own beside the writer (as
+    an orchestrator runs it), entered once its first round is done; on leaving, its cadence runs
+    are waited for and it is stopped."""
+    with tempfile.TemporaryFile("w+") as rounds, tempfile.TemporaryFile("w+") as err:
+        watch = subprocess.Popen(
+            [sys.executable, "-m", "kg_context.cli", "czar", "watch", "--interval",
+             str(WATCH_S), "-b", boundary_id, "--json"],
+            cwd=ROOT, stdout=rounds, stderr=err, text=True,
+        )  # fmt: skip
+        pending = True
+        try:
+            deadline = time.monotonic() + 600
+            while watch.poll() is None and time.monotonic() < deadline and not rounds.tell():
+                time.sleep(0.05)
+                rounds.seek(0, 2)  # its first round printed: connected, and watching
+            yield
+            while pending and watch.poll() is None and time.monotonic() < deadline:
+                row = engine.executor.read("bench/czar_pending", boundary_id=boundary_id)[0]
+                pending = row["pending"]
+                time.sleep(WATCH_S if pending else 0)
+        finally:
+            ended = watch.poll() is not None
+            watch.terminate()
+            watch.wait(timeout=60)
+        if ended or pending:
+            err.seek(0)
+            raise SystemExit(f"the czar watch process did not keep up: {err.read()[-2000:]}")
+
+
 def _singles(
-    engine: Any, run: str, units: _Units | None = None
+    engine: Engine, run: str, units: _Units | None = None, *, czar_thread: bool = False
 ) -> tuple[list[float], list[float], list[dict[str, float]], list[dict[str, float]]]:
     """``commit()`` of one set at a time against a bare write transaction of the same graph
     for one set, alternating (drift on the server hits both alike), on a boundary with the
-    default czar cadence (it runs beside the writer); with ``units``, each call's parts."""
+    default czar cadence; the czar runs beside the writer: a czar watch process, or with
+    ``czar_thread`` the engine's own czar thread (``engine`` must run it). With ``units``, each
+    call's parts. Checks that the czar ran on the cadence meanwhile."""
     single = engine.boundary(f"bench-commit-single-{run}")
     singles = _proposals(single.id, _seed(single, single.id))[:SINGLES]
     bare = engine.boundary(f"bench-commit-bare-single-{run}")
@@ -425,32 +470,38 @@ def _singles(
     theirs: list[float] = []
     our_parts: list[dict[str, float]] = []
     their_parts: list[dict[str, float]] = []
-    for proposal, row in zip(singles, rows, strict=True):
-        if units is not None:
-            units.take()
-        started = time.perf_counter()
-        single.commit(proposal)
-        ours.append(time.perf_counter() - started)
-        if units is not None:
-            our_parts.append(_parts(ours[-1], units.take()))
-        ids = {e["props"]["id"] for e in row["entries"]}
+    with nullcontext() if czar_thread else _czar_beside(engine, single.id):
+        for proposal, row in zip(singles, rows, strict=True):
+            if units is not None:
+                units.take()
+            started = time.perf_counter()
+            single.commit(proposal)
+            ours.append(time.perf_counter() - started)
+            if units is not None:
+                our_parts.append(_parts(ours[-1], units.take()))
+            ids = {e["props"]["id"] for e in row["entries"]}
 
-        def work(tx: Any, row: Any = row, ids: set[str] = ids) -> None:
-            tx.run("bench/commit_bare_full_sets", sets=[row])
-            tx.run(
-                "bench/commit_bare_full_edges",
-                boundary_id=bare.id,
-                supersedes=[r for r in supersedes if r["from"] in ids],
-                derived=[r for r in derived if r["from"] in ids],
-                requires=[r for r in requires if r["from"] in ids],
-            )
+            def work(tx: Any, row: Any = row, ids: set[str] = ids) -> None:
+                tx.run("bench/commit_bare_full_sets", sets=[row])
+                tx.run(
+                    "bench/commit_bare_full_edges",
+                    boundary_id=bare.id,
+                    supersedes=[r for r in supersedes if r["from"] in ids],
+                    derived=[r for r in derived if r["from"] in ids],
+                    requires=[r for r in requires if r["from"] in ids],
+                )
 
-        started = time.perf_counter()
-        engine.executor.write_tx(work)
-        theirs.append(time.perf_counter() - started)
-        if units is not None:
-            their_parts.append(_parts(theirs[-1], units.take()))
-    assert engine.czar_idle(timeout=600)  # the cadence's runs, beside the writer, done
+            started = time.perf_counter()
+            engine.executor.write_tx(work)
+            theirs.append(time.perf_counter() - started)
+            if units is not None:
+                their_parts.append(_parts(theirs[-1], units.take()))
+    if czar_thread:
+        assert engine.czar_idle(timeout=600)  # the cadence's runs, beside the writer, done
+    cadence = single.state()["czar_every_commits"]
+    reports = engine.executor.read("czar/reports", boundary_id=single.id, since_seq=-1)
+    # a run every `cadence` sets at most (its own sets count; the watch claims a round late)
+    assert len(reports) >= SINGLES // (2 * cadence), "the czar did not run on its cadence"
     return ours, theirs, our_parts, their_parts
 
 
@@ -463,7 +514,14 @@ def main() -> None:
         SETS, WARMUP, SINGLES = SETS // 5, WARMUP // 5, SINGLES // 2
     engine, counts = open_engine("commit")  # ensures the schema; counts on stderr
     units = _Units()
-    with engine:
+    # The single commits' writer: an engine that leaves the czar to the watch process beside it.
+    residency = engine.settings.residency.model_copy(update={"czar_in_process": False})
+    writer = Engine.connect(
+        engine.target,
+        engine_settings=dataclasses.replace(engine.settings, residency=residency),
+        check_schema=False,
+    )
+    with engine, writer:
         run = uuid.uuid4().hex[:10]
 
         # Warm every path the same way (JIT, query plans, page cache) before anything is
@@ -472,7 +530,8 @@ def main() -> None:
             _gate_run(engine, f"bench-commit-warm-gate-{run}", WARMUP)
             _bare_run(engine, f"bench-commit-warm-bare-{run}", WARMUP)
             _bare_full_run(engine, f"bench-commit-warm-full-{run}", WARMUP)
-            _singles(engine, f"warm-{run}")
+            _singles(writer, f"warm-{run}")
+            _singles(engine, f"warm-thread-{run}", czar_thread=True)
 
         _, names = statements_during(engine, warm)
         check_plans(engine, names)
@@ -485,8 +544,11 @@ def main() -> None:
             engine, f"bench-commit-full-{run}", SETS, units=units, calls=bare_calls
         )
         bare_s = _bare_run(engine, f"bench-commit-bare-{run}", SETS)
-        ours, theirs, our_parts, their_parts = _singles(engine, run, units)
         engine.executor.observe(None)
+        writer.executor.observe(units)
+        ours, theirs, our_parts, their_parts = _singles(writer, run, units)
+        writer.executor.observe(None)
+        thread_ours, thread_theirs, _, _ = _singles(engine, f"thread-{run}", czar_thread=True)
 
     ratio = gate_s / full_s
     count_figures(counts)
@@ -526,6 +588,17 @@ def main() -> None:
         f"<= {TARGET_SINGLE}",
         single <= TARGET_SINGLE,
     )
+    # The same, the czar on the writer engine's own thread (its runs share the writer's process
+    # and interpreter lock): for reading, the targets are the figures above.
+    thread_p50 = percentile(thread_ours, 50)
+    figure("gate_single_commit_p50_czar_thread", thread_p50 * 1000, "ms")
+    figure("gate_single_commit_p99_czar_thread", percentile(thread_ours, 99) * 1000, "ms")
+    figure("gate_single_commit_p99_over_p50_czar_thread",
+           percentile(thread_ours, 99) / thread_p50, "ratio")  # fmt: skip
+    figure("gate_single_commit_over_bare_single_set_p50_czar_thread",
+           thread_p50 / percentile(thread_theirs, 50), "ratio")  # fmt: skip
+    figure("bare_single_set_transaction_p99_over_p50_czar_thread",
+           percentile(thread_theirs, 99) / percentile(thread_theirs, 50), "ratio")  # fmt: skip
     # Where the time goes: per governed batch of BATCH sets and per bare batch of the same
     # graph, per single commit() and per bare single-set transaction.
     _breakdown("breakdown_gate_batch", gate_calls, per=f"batch of {BATCH} sets")

@@ -172,14 +172,15 @@ class Engine:
     def _gate_store(self) -> GateStore:
         if self._store is None:
             counter = get_token_counter(self.settings.embedding)
+            residency = self.settings.residency
             self._store = GateStore(
                 self.executor,
                 self.constitutions.get,
                 counter.count,
-                default_lease_sets=self.settings.residency.default_lease_sets,
-                recall_max_entries=self.settings.residency.recall_max_entries,
-                recall_max_depth=self.settings.residency.recall_max_depth,
-                on_czar_due=self._czar.signal,
+                default_lease_sets=residency.default_lease_sets,
+                recall_max_entries=residency.recall_max_entries,
+                recall_max_depth=residency.recall_max_depth,
+                on_czar_due=self._czar.signal if residency.czar_in_process else None,
             )
         return self._store
 

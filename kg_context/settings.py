@@ -280,6 +280,11 @@ class ResidencySettings(BaseSettings):
     # How long one czar run may hold its boundary's claim (one run at a time, across
     # processes): a run that dies holding it stops blocking other runs after this many seconds.
     czar_run_lease_s: float = Field(default=600.0, gt=0, le=86_400)
+    # Whether this engine runs the due cadences its commits signal on a thread of its own
+    # (``czar_worker``). Off: its commits schedule nothing and the cadence stays due in the
+    # graph for a ``kg-context czar watch`` process (or another engine) to run, so no czar work
+    # shares this process with its writers.
+    czar_in_process: bool = True
     # Recall: how many dependency hops (and entries) one admission may bring along.
     recall_max_depth: int = Field(default=2, ge=0, le=32)
     recall_max_entries: int = Field(default=16, ge=1, le=1000)

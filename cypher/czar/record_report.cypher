@@ -5,9 +5,13 @@
 // counts, and the resident entries (an index seek on (boundary_id, resident)). Like every write
 // transaction of a boundary, it takes the boundary's lock first, by a plain write (see
 // cypher/gate/lock_boundary.cypher): a relationship created on the boundary node without it
-// deadlocks against concurrent commits.
+// deadlocks against concurrent commits. The same transaction ends the run's claim when run
+// $run_id still holds it (as cypher/czar/release_run.cypher does), so a finished run takes the
+// boundary's lock once after its sets, not twice.
 MATCH (b:Boundary {id: $boundary_id})
 SET b.czar_reported_at = datetime($ran_at)
+WITH b
+SET b.czar_run_until = CASE WHEN b.czar_run_id = $run_id THEN datetime() ELSE b.czar_run_until END
 WITH b
 CALL (b) {
   MATCH (e:Entry) USING INDEX SEEK e:Entry(boundary_id, resident)

@@ -125,10 +125,16 @@ def run_czar(
         run_id = _claim(boundary, settings, due_only=False)
     try:
         return _run_claimed(
-            boundary, settings=settings, czar_id=czar_id, progress=progress, trigger=trigger
+            boundary,
+            run_id,
+            settings=settings,
+            czar_id=czar_id,
+            progress=progress,
+            trigger=trigger,
         )
-    finally:
+    except BaseException:
         _release(boundary, run_id)
+        raise
 
 
 def run_czar_if_due(
@@ -142,9 +148,10 @@ def run_czar_if_due(
     if run_id is None:
         return None
     try:
-        return _run_claimed(boundary, settings=settings, trigger=CzarTrigger.CADENCE)
-    finally:
+        return _run_claimed(boundary, run_id, settings=settings, trigger=CzarTrigger.CADENCE)
+    except BaseException:
         _release(boundary, run_id)
+        raise
 
 
 def run_due_czars(
@@ -183,18 +190,20 @@ def _claim(boundary: Boundary, settings: ResidencySettings, *, due_only: bool) -
 
 
 def _release(boundary: Boundary, run_id: str) -> None:
+    """End run ``run_id``'s claim: a run that raised (a finished run's report write ends it)."""
     boundary.executor.write("czar/release_run", boundary_id=boundary.id, run_id=run_id)
 
 
 def _run_claimed(
     boundary: Boundary,
+    run_id: str,
     *,
     settings: ResidencySettings,
     czar_id: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     trigger: CzarTrigger = CzarTrigger.MANUAL,
 ) -> CzarReport:
-    """One czar run, its claim held (``run_czar``)."""
+    """One czar run, its claim (``run_id``) held; the report's write ends the claim."""
     started = time.perf_counter()
     constitution = boundary.constitution()
     plan = plan_compaction(
@@ -218,20 +227,21 @@ def _run_claimed(
         if progress is not None:
             progress(total, total)
     took_ms = round((time.perf_counter() - started) * 1000, 3)
-    record = _record(boundary, plan, proposals, decisions, trigger, took_ms)
+    record = _record(boundary, run_id, plan, proposals, decisions, trigger, took_ms)
     return CzarReport(plan=plan, decisions=tuple(decisions), trigger=trigger, record=record)
 
 
 def _record(
     boundary: Boundary,
+    run_id: str,
     plan: CzarPlan,
     proposals: list[Proposal],
     decisions: list[Decision],
     trigger: CzarTrigger,
     took_ms: float,
 ) -> Record:
-    """Write the run's report node (one write); what the committed sets moved is counted from
-    the proposals the gate ratified, never from the plan alone."""
+    """Write the run's report node and end claim ``run_id`` (one write); what the committed
+    sets moved is counted from the proposals the gate ratified, never from the plan alone."""
     ratified = [
         p for p, d in zip(proposals, decisions, strict=False) if d.outcome == Outcome.COMMIT
     ]
@@ -254,7 +264,11 @@ def _record(
         "took_ms": took_ms,  # planning and the gate's decisions (not this write)
     }
     rows = boundary.executor.write(
-        "czar/record_report", boundary_id=boundary.id, props=props, ran_at=ran_at.isoformat()
+        "czar/record_report",
+        boundary_id=boundary.id,
+        run_id=run_id,
+        props=props,
+        ran_at=ran_at.isoformat(),
     )
     return rows[0] if rows else {}
 

@@ -20,8 +20,10 @@ from kg_context.engine import Engine
 from kg_context.errors import AuthorizationError
 from kg_context.gate.contracts import parse_proposal
 from kg_context.gate.store import GateStore
-from kg_context.settings import ResidencySettings
+from kg_context.residency.czar import run_due_czars
+from kg_context.settings import EngineSettings, ResidencySettings
 from kg_context.text.tokens import get_token_counter
+from kg_context.vocabulary import CzarTrigger
 from tests.factories import entry, proposal
 
 CADENCE = ResidencySettings().czar_every_commits
@@ -274,3 +276,53 @@ def test_czar_watch_runs_a_due_cadence_no_engine_scheduled(
     assert (run["trigger"], run["retired"]) == ("cadence", [f"{boundary_id}-f"])
     again = runner.invoke(app, args)  # claimed at seq 2: no longer due
     assert again.exit_code == 0 and json.loads(again.output)["runs"] == []
+
+
+def test_an_engine_with_the_czar_out_of_process_schedules_nothing_and_czar_watch_runs_it(
+    neo4j_target: Any, engine: Engine, boundary_id: str
+) -> None:
+    """``czar_in_process=False``: the engine's commits run no czar on a thread of its own (no
+    czar work shares the writers' process), the cadence stays due in the graph, and
+    ``run_due_czars`` (one round of ``kg-context czar watch``) runs it from elsewhere."""
+    settings = EngineSettings(residency=ResidencySettings(czar_in_process=False))
+    with Engine.connect(neo4j_target, check_schema=False, engine_settings=settings) as writer:
+        team = writer.boundary(boundary_id, czar_every_commits=2)
+        _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
+        _commit(team, _fact("loose", id=f"{boundary_id}-f"))
+        _commit(team, _fact("loose-2", id=f"{boundary_id}-f2"))
+        assert writer.czar_idle(timeout=0) and writer.czar_failures == ()  # none scheduled
+    assert _reports(engine, boundary_id) == []  # due since seq 2, and nobody ran it
+    (report,) = run_due_czars(engine.executor, engine.boundary, boundary_ids=[boundary_id])
+    assert report.trigger == CzarTrigger.CADENCE
+    assert sorted(report.summary()["retired"]) == [f"{boundary_id}-f", f"{boundary_id}-f2"]
+    assert [r["trigger"] for r in _reports(engine, boundary_id)] == ["cadence"]
+
+
+def test_a_czar_run_ends_its_claim_in_its_report_write_and_a_run_that_raises_releases_it(
+    czar_free_engine: Engine, boundary_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A finished run takes its boundary's lock once after its sets (the report's write ends
+    the claim: no separate release), and the claim is free at once for the next run; a run that
+    raises before its report still releases its claim (the next run does not wait its lease)."""
+    team = czar_free_engine.boundary(boundary_id)
+    _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
+    _commit(team, _fact("loose", id=f"{boundary_id}-f"))
+    counts = czar_free_engine.executor.statement_counts
+    before = counts()
+    report = team.run_czar()
+    sent = {name: n - before.get(name, 0) for name, n in counts().items()}
+    assert report.summary()["retired"] == [f"{boundary_id}-f"]
+    assert sent["czar/claim_run"] == 1 and sent["czar/record_report"] == 1
+    assert sent.get("czar/release_run", 0) == 0
+    short = ResidencySettings(czar_run_lease_s=1)  # waits 6 s at most for a claim held
+    assert czar_module.run_czar(team, settings=short).decisions == ()  # claim free: it ran
+
+    def failing_plan(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("planning failed")
+
+    monkeypatch.setattr(czar_module, "plan_compaction", failing_plan)
+    with pytest.raises(RuntimeError, match="planning failed"):
+        team.run_czar()  # claimed with the default lease (600 s), then raised
+    monkeypatch.undo()
+    assert czar_module.run_czar(team, settings=short).decisions == ()  # released: it ran
+    assert [r["trigger"] for r in _reports(czar_free_engine, boundary_id)] == ["manual"] * 3
