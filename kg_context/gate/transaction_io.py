@@ -26,6 +26,8 @@ from kg_context.gate.snapshot import (
     BoundaryState,
     ClaimFacts,
     EntryState,
+    Holder,
+    OneUseCopy,
     Revoked,
     SetFootprint,
     Snapshot,
@@ -135,11 +137,13 @@ def load_snapshot(
     sets: list[ClosedSet],
     constitution: Constitution,
     *,
+    default_lease: int,
     extra_set_ids: tuple[str, ...] = (),
 ) -> Snapshot:
     """The boundary and everything the sets refer to: entries (and entries of other boundaries
     they name), registered writers, cited adoption receipts, the fragment window, recorded set
-    ids (the batch's, and ``extra_set_ids``), and earlier halts."""
+    ids (the batch's, and ``extra_set_ids``), earlier halts, and the recall copies whose own
+    lease ends within the batch's work seqs (each set advances the work seq by one at most)."""
     entry_ids: set[str] = set()
     receipt_ids: set[str] = set()
     foreign: set[tuple[str, str]] = set()
@@ -178,13 +182,32 @@ def load_snapshot(
         dependencies=depends,
         from_seq=boundary.seq + 1 - window if window and (targets or depends) else _NO_WINDOW,
         taken_ids=sorted({*set_ids, *extra_set_ids}),
+        root_classes=constitution.root_class_names(),
+        lease_from=boundary.work_seq,
+        lease_to=boundary.work_seq + len(sets),
+        default_lease=default_lease,
     )[0]
     snapshot = Snapshot(boundary=boundary)
     snapshot.entries = {e["id"]: _entry(e) for e in state["entries"]}
     for set_id in state["halted_sets"]:
         snapshot.halt_counts[set_id] = snapshot.halt_counts.get(set_id, 0) + 1
     _fill_context(snapshot, state)
+    _fill_one_use(snapshot, state["one_use"])
     return snapshot
+
+
+def _fill_one_use(snapshot: Snapshot, rows: list[dict[str, Any]]) -> None:
+    for row in rows:
+        snapshot.entries.setdefault(row["id"], _entry(row))
+        snapshot.one_use[row["id"]] = OneUseCopy(
+            id=row["id"],
+            expires_after_seq=int(row["expires_after_seq"]),
+            foundational=bool(row["foundational"]),
+            held_by=tuple(
+                Holder(h["id"], h["policy"], None if h["until"] is None else int(h["until"]))
+                for h in row["held_by"]
+            ),
+        )
 
 
 def _fill_context(snapshot: Snapshot, context: dict[str, Any]) -> None:
