@@ -13,12 +13,13 @@
 //   already name a recorded set;
 // - the operators' revocations that name the batch's writers (in this boundary) or the adoption
 //   receipts it cites (in the receipt's own boundary);
-// - the recall copies whose own lease ends inside the batch's work seqs ($lease_from exclusive,
-//   $lease_to inclusive): standing, resident entries of a set of kind recall, not of a root
-//   class, with their own lease end and the REQUIRES edges into them from standing entries (the
-//   policy and the work seq the edge's lease ends at: lease_until_seq, or its set's work seq plus
-//   $default_lease when it declared none). The work set that ends such a lease is the copy's one
-//   use; the gate decides from these fields which copies leave with it (gate/one_use.py).
+// - the recall copies whose one use is still to come ($one_use_ids, the boundary's
+//   one_use_pending) that are still standing and resident, with their own lease end
+//   (expires_after_seq) and the REQUIRES edges into them from standing entries (the policy and
+//   the work seq the edge's lease ends at: lease_until_seq, or its set's work seq plus
+//   $default_lease when it declared none). The work set whose work seq reaches a copy's lease
+//   end is its one use; the gate decides from these fields which copies leave with it
+//   (kg_context/gate/one_use.py).
 // Each cited adoption receipt is locked before its uses are counted (setting the label it has: a
 // write lock that changes nothing), in id order ($receipt_ids is sorted): the uses of a receipt
 // are counted and spent under its own lock, whichever boundary cites it, so two boundaries
@@ -96,11 +97,9 @@ CALL {
                   by: r.operator_id, boundary_id: r.boundary_id}) AS revoked
 }
 CALL {
-  MATCH (e:Entry)
-  WHERE e.boundary_id = $boundary_id
-    AND e.expires_after_seq > $lease_from AND e.expires_after_seq <= $lease_to
-    AND e.status IN $standing AND e.resident = true AND NOT e.class IN $root_classes
-    AND EXISTS { MATCH (s:Set)-[:CONTAINS]->(e) WHERE s.kind = 'recall' }
+  UNWIND $one_use_ids AS copy_id
+  MATCH (e:Entry {boundary_id: $boundary_id, id: copy_id})
+  WHERE e.status IN $standing AND e.resident = true AND e.expires_after_seq IS NOT NULL
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
                   class: e.class, writer_id: e.writer_id, resident: e.resident, set_id: e.set_id,
                   tokens: coalesce(e.tokens, 0), requires_out: COUNT { (e)-[:REQUIRES]->() },

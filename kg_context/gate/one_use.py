@@ -47,6 +47,7 @@ def track_copies(snapshot: Snapshot, view: SetView, work: int, roots: Collection
             standing = view.new_status[entry_id] in STANDING_STATUSES
             if entry.expires_after and entry.entry_class not in roots and standing:
                 snapshot.one_use[entry_id] = OneUseCopy(entry_id, work + entry.expires_after)
+        snapshot.boundary.one_use_pending = sorted(snapshot.one_use)
     for _, entry_id, entry in view.entries:
         if view.new_status[entry_id] not in STANDING_STATUSES:
             continue
@@ -66,6 +67,8 @@ def spent_copies(snapshot: Snapshot, view: SetView, work: int) -> list[SpentCopy
     lease ends by ``work`` is decided once (it leaves, or stays held), in id order."""
     due = sorted(c for c, copy in snapshot.one_use.items() if copy.expires_after_seq <= work)
     copies = {c: snapshot.one_use.pop(c) for c in due}
+    if due:
+        snapshot.boundary.one_use_pending = sorted(snapshot.one_use)
     cited = view.referenced
     leaving: set[str] = set()
     for c in due:

@@ -180,6 +180,8 @@ class BoundaryState:
     # run was claimed at (read by the commit path only: other readers leave them 0).
     czar_every_commits: int = 0
     czar_seq: int = 0
+    # The recall copies whose one use is still to come (``gate/one_use``), sorted ids.
+    one_use_pending: list[str] = field(default_factory=list)
 
     def czar_due(self, seq: int) -> bool:
         """Whether the cadence is due once the boundary's seq is ``seq``."""

@@ -70,6 +70,7 @@ def _boundary(row: Record) -> BoundaryState:
         ledger_head=row["ledger_head"],
         czar_every_commits=row.get("czar_every_commits") or 0,
         czar_seq=row.get("czar_seq") or 0,
+        one_use_pending=list(row.get("one_use_pending") or ()),
     )
 
 
@@ -142,8 +143,8 @@ def load_snapshot(
 ) -> Snapshot:
     """The boundary and everything the sets refer to: entries (and entries of other boundaries
     they name), registered writers, cited adoption receipts, the fragment window, recorded set
-    ids (the batch's, and ``extra_set_ids``), earlier halts, and the recall copies whose own
-    lease ends within the batch's work seqs (each set advances the work seq by one at most)."""
+    ids (the batch's, and ``extra_set_ids``), earlier halts, and the recall copies whose one
+    use is still to come (those no longer standing and resident leave the pending list)."""
     entry_ids: set[str] = set()
     receipt_ids: set[str] = set()
     foreign: set[tuple[str, str]] = set()
@@ -182,9 +183,7 @@ def load_snapshot(
         dependencies=depends,
         from_seq=boundary.seq + 1 - window if window and (targets or depends) else _NO_WINDOW,
         taken_ids=sorted({*set_ids, *extra_set_ids}),
-        root_classes=constitution.root_class_names(),
-        lease_from=boundary.work_seq,
-        lease_to=boundary.work_seq + len(sets),
+        one_use_ids=boundary.one_use_pending,
         default_lease=default_lease,
     )[0]
     snapshot = Snapshot(boundary=boundary)
@@ -208,6 +207,7 @@ def _fill_one_use(snapshot: Snapshot, rows: list[dict[str, Any]]) -> None:
                 for h in row["held_by"]
             ),
         )
+    snapshot.boundary.one_use_pending = sorted(snapshot.one_use)
 
 
 def _fill_context(snapshot: Snapshot, context: dict[str, Any]) -> None:
@@ -356,6 +356,7 @@ def write_plan(
         committed_tokens=b["committed_tokens"],
         resident_tokens=b["resident_tokens"],
         work_seq=b["work_seq"],
+        one_use_pending=b["one_use_pending"],
         ledger_pos=head.pos if seal else None,
         ledger_head=head.digest,
         ledger_since_seq=expected_seq,
