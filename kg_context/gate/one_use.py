@@ -1,8 +1,10 @@
 """A recall copy's one use (pure): the work set that ends a copy's own lease is its use, and
 the copies nothing keeps leave the window with that set, in its transaction.
 
-A copy is an entry of a set of kind ``recall``, not of a root class, with its own lease
-(``expires_after_seq``, a work seq). Only a ratified work set advances the work seq, so a
+A copy is an entry of a set of kind ``recall``, not of a root class, whose own lease is one work
+set (``expires_after = 1``, what ``admit`` gives it; the gate lists it on the boundary as
+``one_use_pending`` when the set commits, and reads its lease fields from the graph). An entry of
+a recall set with a longer lease of its own is left to the czar, as every self-leased entry. Only a ratified work set advances the work seq, so a
 compaction set, a constitution change, a halt or a rejection never spends the use, and a read
 writes nothing. The work set whose work seq reaches the copy's lease end retires it (status
 ``retired``, out of the window, case ``ONE_USE``: a transition of that set, sealed in its ledger
@@ -45,7 +47,7 @@ def track_copies(snapshot: Snapshot, view: SetView, work: int, roots: Collection
     if view.closed.proposals[0].kind is SetKind.RECALL:
         for _, entry_id, entry in view.entries:
             standing = view.new_status[entry_id] in STANDING_STATUSES
-            if entry.expires_after and entry.entry_class not in roots and standing:
+            if entry.expires_after == 1 and entry.entry_class not in roots and standing:
                 snapshot.one_use[entry_id] = OneUseCopy(entry_id, work + entry.expires_after)
         snapshot.boundary.one_use_pending = sorted(snapshot.one_use)
     for _, entry_id, entry in view.entries:
