@@ -4,9 +4,9 @@ the copies nothing keeps leave the window with that set, in its transaction.
 A copy is an entry of a set of kind ``recall``, not of a root class, whose own lease is one work
 set (``expires_after = 1``, what ``admit`` gives it; the gate lists it on the boundary as
 ``one_use_pending`` when the set commits, and reads its lease fields from the graph). An entry of
-a recall set with a longer lease of its own is left to the czar, as every self-leased entry. Only a ratified work set advances the work seq, so a
-compaction set, a constitution change, a halt or a rejection never spends the use, and a read
-writes nothing. The work set whose work seq reaches the copy's lease end retires it (status
+a recall set with a longer lease of its own is left to the czar, as every self-leased entry.
+Only a ratified work set advances the work seq, so a compaction set, a constitution change, a
+halt or a rejection never spends the use, and a read writes nothing. The work set whose work seq reaches the copy's lease end retires it (status
 ``retired``, out of the window, case ``ONE_USE``: a transition of that set, sealed in its ledger
 record) unless
 
