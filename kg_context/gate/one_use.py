@@ -6,9 +6,9 @@ set (``expires_after = 1``, what ``admit`` gives it; the gate lists it on the bo
 ``one_use_pending`` when the set commits, and reads its lease fields from the graph). An entry of
 a recall set with a longer lease of its own is left to the czar, as every self-leased entry.
 Only a ratified work set advances the work seq, so a compaction set, a constitution change, a
-halt or a rejection never spends the use, and a read writes nothing. The work set whose work seq reaches the copy's lease end retires it (status
-``retired``, out of the window, case ``ONE_USE``: a transition of that set, sealed in its ledger
-record) unless
+halt or a rejection never spends the use, and a read writes nothing. The work set whose work seq
+reaches the copy's lease end retires it (status ``retired``, out of the window, case
+``ONE_USE``: a transition of that set, sealed in its ledger record) unless
 
 - the set cites it (``requires`` or ``derived_from``): it does not leave under the work that
   used it;
