@@ -12,7 +12,14 @@
 //   and which of $taken_ids (its set ids, and the implicit ids of proposals it could not place)
 //   already name a recorded set;
 // - the operators' revocations that name the batch's writers (in this boundary) or the adoption
-//   receipts it cites (in the receipt's own boundary).
+//   receipts it cites (in the receipt's own boundary);
+// - the recall copies whose one use is still to come ($one_use_ids, the boundary's
+//   one_use_pending) that are still standing and resident, with their own lease end
+//   (expires_after_seq) and the REQUIRES edges into them from standing entries (the policy and
+//   the work seq the edge's lease ends at: lease_until_seq, or its set's work seq plus
+//   $default_lease when it declared none). The work set whose work seq reaches a copy's lease
+//   end is its one use; the gate decides from these fields which copies leave with it
+//   (kg_context/gate/one_use.py).
 // Each cited adoption receipt is locked before its uses are counted (setting the label it has: a
 // write lock that changes nothing), in id order ($receipt_ids is sorted): the uses of a receipt
 // are counted and spent under its own lock, whichever boundary cites it, so two boundaries
@@ -89,4 +96,19 @@ CALL {
   RETURN collect({kind: r.subject_kind, id: r.subject_id, receipt_id: r.id, seq: r.seq,
                   by: r.operator_id, boundary_id: r.boundary_id}) AS revoked
 }
-RETURN entries, halted_sets, writers, adoptions, foreign, recent_sets, taken, revoked
+CALL {
+  UNWIND $one_use_ids AS copy_id
+  MATCH (e:Entry {boundary_id: $boundary_id, id: copy_id})
+  WHERE e.status IN $standing AND e.resident = true AND e.expires_after_seq IS NOT NULL
+  RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
+                  class: e.class, writer_id: e.writer_id, resident: e.resident, set_id: e.set_id,
+                  tokens: coalesce(e.tokens, 0), requires_out: COUNT { (e)-[:REQUIRES]->() },
+                  expires_after_seq: e.expires_after_seq,
+                  foundational: coalesce(e.foundational, false),
+                  held_by: [(d:Entry)-[r:REQUIRES]->(e) WHERE d.status IN $standing
+                            | {id: d.id, policy: r.policy,
+                               until: coalesce(r.lease_until_seq,
+                                               coalesce(r.set_work, r.set_seq) + $default_lease)}]})
+         AS one_use
+}
+RETURN entries, halted_sets, writers, adoptions, foreign, recent_sets, taken, revoked, one_use

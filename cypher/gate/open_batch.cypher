@@ -12,6 +12,8 @@
 //    most $limit), the submitted ones included.
 // 4. The czar's cadence as the boundary records it (a boundary recorded before it was: the
 //    default, $default_czar_every) and the seq of its last claimed czar run.
+// 5. The recall copies whose one use is still to come (one_use_pending: ids the gate keeps;
+//    kg_context/gate/one_use.py).
 MATCH (b:Boundary {id: $boundary_id})
 SET b.gate_locked_at = datetime()
 WITH b
@@ -44,4 +46,5 @@ RETURN b.id AS id, b.seq AS seq, b.verse AS verse, b.constitution_version AS con
        coalesce(b.work_seq, b.seq) AS work_seq,
        coalesce(b.czar_every_commits, $default_czar_every) AS czar_every_commits,
        coalesce(b.czar_seq, 0) AS czar_seq,
-       coalesce(b.ledger_pos, 0) AS ledger_pos, b.ledger_head AS ledger_head, submitted, pending
+       coalesce(b.ledger_pos, 0) AS ledger_pos, b.ledger_head AS ledger_head,
+       coalesce(b.one_use_pending, []) AS one_use_pending, submitted, pending

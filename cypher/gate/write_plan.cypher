@@ -47,7 +47,8 @@
 //     began after (set once). No $ledger_pos: nothing (a measurement without the ledger).
 // 13. The boundary after the transaction's sets: seq, last ratified set, and its running counts
 //    (work_seq: the sets that are the boundary's work, i.e. not the czar's and not constitution
-//    changes; the lease clock), with an optimistic check on top of the lock: only if the seq is
+//    changes; the lease clock; one_use_pending: the recall copies whose one use is still to
+//    come, kg_context/gate/one_use.py), with an optimistic check on top of the lock: only if the seq is
 //    still the one read under the lock (no row back: nothing of the transaction may commit).
 // Each part sees what the parts before it wrote (a renewal skips the entries of its own set; a
 // supersession flips an entry the renewals have read as standing).
@@ -219,5 +220,6 @@ MATCH (b:Boundary {id: $boundary_id})
 WHERE b.seq = $expected_seq
 SET b.seq = $seq, b.last_set_id = $last_set_id, b.live_count = $live_count,
     b.requires_count = $requires_count, b.committed_tokens = $committed_tokens,
-    b.resident_tokens = $resident_tokens, b.work_seq = $work_seq
+    b.resident_tokens = $resident_tokens, b.work_seq = $work_seq,
+    b.one_use_pending = $one_use_pending
 RETURN b.seq AS seq

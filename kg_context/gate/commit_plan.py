@@ -18,6 +18,7 @@ from kg_context.gate.contracts import EntryProposal, Proposal
 from kg_context.gate.fragmentation import footprint
 from kg_context.gate.index_entries import index_props
 from kg_context.gate.leases import is_work, plan_foundational, plan_renewals
+from kg_context.gate.one_use import spent_copies, track_copies
 from kg_context.gate.rows import EntryRow, Plan, SetRow
 from kg_context.gate.snapshot import EntryState
 from kg_context.gate.verdicts import SetView
@@ -28,6 +29,7 @@ from kg_context.vocabulary import (
     STATUS_LABELS,
     EntryClass,
     EntryStatus,
+    JustificationCase,
     Outcome,
     ProposalStatus,
     ReasonCode,
@@ -70,6 +72,9 @@ def plan_commit(plan: Plan, ctx: Context, view: SetView, passed: list[str]) -> D
     plan_foundational(plan, view, seq, boundary.work_seq)
     _plan_supersessions(plan, ctx, view, seq, effects)
     _plan_transitions(plan, ctx, view, seq, effects)
+    if is_work(view):
+        _plan_spent_copies(plan, ctx, view, seq, effects)
+    track_copies(ctx.snapshot, view, boundary.work_seq, ctx.constitution.root_class_names())
     _plan_adoption_uses(plan, ctx, view, seq)
     boundary.committed_tokens += effects.new_tokens
     boundary.resident_tokens += effects.new_tokens - effects.left_window_tokens
@@ -344,6 +349,46 @@ def _plan_transitions(plan: Plan, ctx: Context, view: SetView, seq: int, effects
         )
         effects.note(
             t.entry_id, f"transition:{t.entry_id}:{old.status}->{status}:resident={resident}"
+        )
+
+
+def _plan_spent_copies(
+    plan: Plan, ctx: Context, view: SetView, seq: int, effects: _Effects
+) -> None:
+    """The recall copies whose one use this work set spent leave the window with it
+    (``gate/one_use``): retired, a transition of this set with the lease facts it was decided
+    from, named in its commit receipt."""
+    snapshot = ctx.snapshot
+    boundary = snapshot.boundary
+    for spent in spent_copies(snapshot, view, boundary.work_seq):
+        old = snapshot.entries[spent.entry_id]
+        if old.live:
+            boundary.live_count -= 1
+            boundary.requires_count -= old.requires_out
+        effects.left_window_tokens += old.tokens
+        snapshot.entries[spent.entry_id] = replace(
+            old, status=EntryStatus.RETIRED.value, resident=False
+        )
+        plan.transitions.append(
+            {
+                "entry_id": spent.entry_id,
+                "set_id": view.closed.set_id,
+                "from": old.status,
+                "to": EntryStatus.RETIRED.value,
+                "from_label": STATUS_LABELS[EntryStatus(old.status)],
+                "to_label": STATUS_LABELS[EntryStatus.RETIRED],
+                "resident": False,
+                "was_resident": True,
+                "reason": "one use spent: its own lease ended with this work set",
+                "case": JustificationCase.ONE_USE.value,
+                "failed_ancestors": [],
+                "justification": list(spent.justification),
+                "seq": seq,
+            }
+        )
+        effects.note(
+            spent.entry_id,
+            f"transition:{spent.entry_id}:{old.status}->{EntryStatus.RETIRED}:resident=False",
         )
 
 

@@ -289,4 +289,5 @@ def boundary_row(snapshot: Snapshot) -> BoundaryRow:
         "committed_tokens": b.committed_tokens,
         "resident_tokens": b.resident_tokens,
         "work_seq": b.work_seq,
+        "one_use_pending": list(b.one_use_pending),
     }

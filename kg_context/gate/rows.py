@@ -194,6 +194,7 @@ class BoundaryRow(TypedDict):
     committed_tokens: int
     resident_tokens: int
     work_seq: int
+    one_use_pending: list[str]
 
 
 @dataclass(slots=True)

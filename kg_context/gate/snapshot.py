@@ -19,6 +19,8 @@ __all__ = [
     "BoundaryState",
     "ClaimFacts",
     "EntryState",
+    "Holder",
+    "OneUseCopy",
     "Revoked",
     "SetFootprint",
     "Snapshot",
@@ -127,6 +129,31 @@ class Revoked:
 
 
 @dataclass(frozen=True, slots=True)
+class Holder:
+    """A ``REQUIRES`` edge into a recall copy from a standing entry: its policy and the work seq
+    its lease ends at (a hard edge holds whatever its lease; ``None``: an edge a set of the same
+    batch declared without a lease, held for the default lease, which outlasts one use)."""
+
+    entry_id: str
+    policy: str
+    until: int | None
+
+    def holds_at(self, work: int) -> bool:
+        return self.policy == "hard" or self.until is None or self.until >= work
+
+
+@dataclass(frozen=True, slots=True)
+class OneUseCopy:
+    """A resident recall copy whose own lease ends within the batch's work seqs (as the graph
+    records it: ``expires_after_seq``, foundational mark, the edges that require it)."""
+
+    id: str
+    expires_after_seq: int
+    foundational: bool = False
+    held_by: tuple[Holder, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ClaimFacts:
     """What the graph shows, at the seq a czar set commits, about an entry the czar claims a
     pre-authorized case for (read inside the gate transaction, never from the czar's text)."""
@@ -173,6 +200,8 @@ class BoundaryState:
     # run was claimed at (read by the commit path only: other readers leave them 0).
     czar_every_commits: int = 0
     czar_seq: int = 0
+    # The recall copies whose one use is still to come (``gate/one_use``), sorted ids.
+    one_use_pending: list[str] = field(default_factory=list)
 
     def czar_due(self, seq: int) -> bool:
         """Whether the cadence is due once the boundary's seq is ``seq``."""
@@ -198,6 +227,8 @@ class Snapshot:
     # Operators' revocations naming the batch's writers / cited adoption receipts: id -> receipt
     revoked_writers: dict[str, Revoked] = field(default_factory=dict)
     revoked_adoptions: dict[str, Revoked] = field(default_factory=dict)
+    # Recall copies whose one use the batch may spend (``gate/one_use``): id -> lease facts.
+    one_use: dict[str, OneUseCopy] = field(default_factory=dict)
     # ``recent_set``'s index of ``recent_sets`` (which only grows while a batch is decided).
     _recent_index: dict[str, SetFootprint] = field(default_factory=dict, repr=False)
     _recent_indexed: tuple[int, int] = (0, 0)  # (id of the list, how many of it are indexed)

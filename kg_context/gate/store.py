@@ -310,7 +310,14 @@ class GateStore:
         expected_seq = boundary.seq  # evaluate advances the in-memory state
         sets = pending.sets
         unplaced_ids = tuple(implicit_set_id([p.id]) for p in pending.unplaced)
-        snapshot = load_snapshot(tx, boundary, sets, constitution, extra_set_ids=unplaced_ids)
+        snapshot = load_snapshot(
+            tx,
+            boundary,
+            sets,
+            constitution,
+            default_lease=self._default_lease,
+            extra_set_ids=unplaced_ids,
+        )
         if sets:
             claimed = claimed_entries(sets[0])
             load_claims(

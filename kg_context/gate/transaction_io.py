@@ -26,6 +26,8 @@ from kg_context.gate.snapshot import (
     BoundaryState,
     ClaimFacts,
     EntryState,
+    Holder,
+    OneUseCopy,
     Revoked,
     SetFootprint,
     Snapshot,
@@ -68,6 +70,7 @@ def _boundary(row: Record) -> BoundaryState:
         ledger_head=row["ledger_head"],
         czar_every_commits=row.get("czar_every_commits") or 0,
         czar_seq=row.get("czar_seq") or 0,
+        one_use_pending=list(row.get("one_use_pending") or ()),
     )
 
 
@@ -135,11 +138,13 @@ def load_snapshot(
     sets: list[ClosedSet],
     constitution: Constitution,
     *,
+    default_lease: int,
     extra_set_ids: tuple[str, ...] = (),
 ) -> Snapshot:
     """The boundary and everything the sets refer to: entries (and entries of other boundaries
     they name), registered writers, cited adoption receipts, the fragment window, recorded set
-    ids (the batch's, and ``extra_set_ids``), and earlier halts."""
+    ids (the batch's, and ``extra_set_ids``), earlier halts, and the recall copies whose one
+    use is still to come (those no longer standing and resident leave the pending list)."""
     entry_ids: set[str] = set()
     receipt_ids: set[str] = set()
     foreign: set[tuple[str, str]] = set()
@@ -178,13 +183,31 @@ def load_snapshot(
         dependencies=depends,
         from_seq=boundary.seq + 1 - window if window and (targets or depends) else _NO_WINDOW,
         taken_ids=sorted({*set_ids, *extra_set_ids}),
+        one_use_ids=boundary.one_use_pending,
+        default_lease=default_lease,
     )[0]
     snapshot = Snapshot(boundary=boundary)
     snapshot.entries = {e["id"]: _entry(e) for e in state["entries"]}
     for set_id in state["halted_sets"]:
         snapshot.halt_counts[set_id] = snapshot.halt_counts.get(set_id, 0) + 1
     _fill_context(snapshot, state)
+    _fill_one_use(snapshot, state["one_use"])
     return snapshot
+
+
+def _fill_one_use(snapshot: Snapshot, rows: list[dict[str, Any]]) -> None:
+    for row in rows:
+        snapshot.entries.setdefault(row["id"], _entry(row))
+        snapshot.one_use[row["id"]] = OneUseCopy(
+            id=row["id"],
+            expires_after_seq=int(row["expires_after_seq"]),
+            foundational=bool(row["foundational"]),
+            held_by=tuple(
+                Holder(h["id"], h["policy"], None if h["until"] is None else int(h["until"]))
+                for h in row["held_by"]
+            ),
+        )
+    snapshot.boundary.one_use_pending = sorted(snapshot.one_use)
 
 
 def _fill_context(snapshot: Snapshot, context: dict[str, Any]) -> None:
@@ -333,6 +356,7 @@ def write_plan(
         committed_tokens=b["committed_tokens"],
         resident_tokens=b["resident_tokens"],
         work_seq=b["work_seq"],
+        one_use_pending=b["one_use_pending"],
         ledger_pos=head.pos if seal else None,
         ledger_head=head.digest,
         ledger_since_seq=expected_seq,

@@ -5,9 +5,9 @@ status and set ("matched in set 17, retired, superseded by e-31"); it changes no
 window. ``admit(...)`` turns chosen candidates into one proposal of kind ``recall``: each original
 (and its declared REQUIRES dependencies, transitively, up to a depth and an entry cap) comes back
 as a *scratch copy* (class ``scratch``, ``DERIVED_FROM`` the original, tagged in its attributes,
-``expires_after = 1``). A copy holds itself for one use: the next committed set. After that it
-has no self-lease and the czar retires it, unless a committed entry promoted it with a
-``REQUIRES`` edge from something reachable. What the cap cut is reported, never silently dropped.
+``expires_after = 1``). A copy holds itself for one use: the next committed work set, which
+retires it in its own transaction unless it cites the copy or something that stays holds it
+(``gate/one_use``; reads never count). What the cap cut is reported, never silently dropped.
 
 ``rehydrate(...)`` is how a reconstructible dependency comes back when it is needed: what a
 dependent holds through ``reconstructible`` edges and the window no longer holds is admitted by

@@ -386,6 +386,8 @@ class JustificationCase(StrEnum):
     REACHABLE = "REACHABLE"  # a root path again: back into the window
     NOT_STANDING = "NOT_STANDING"  # resident but not standing: out of the window
     UNCLEAR = "UNCLEAR"  # the czar cannot decide: halts to the operator
+    # the gate's own: a recall copy leaves with the work set that spent its one use
+    ONE_USE = "ONE_USE"
     # invalidation and ontology evolution
     CHALLENGE = "CHALLENGE"  # the challenged entry itself
     INVALIDATE = "INVALIDATE"  # the invalidated entry itself

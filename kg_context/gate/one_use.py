@@ -1,0 +1,106 @@
+"""A recall copy's one use (pure): the work set that ends a copy's own lease is its use, and
+the copies nothing keeps leave the window with that set, in its transaction.
+
+A copy is an entry of a set of kind ``recall``, not of a root class, whose own lease is one work
+set (``expires_after = 1``, what ``admit`` gives it; the gate lists it on the boundary as
+``one_use_pending`` when the set commits, and reads its lease fields from the graph). An entry of
+a recall set with a longer lease of its own is left to the czar, as every self-leased entry.
+Only a ratified work set advances the work seq, so a compaction set, a constitution change, a
+halt or a rejection never spends the use, and a read writes nothing. The work set whose work seq
+reaches the copy's lease end retires it (status ``retired``, out of the window, case
+``ONE_USE``: a transition of that set, sealed in its ledger record) unless
+
+- the set cites it (``requires`` or ``derived_from``): it does not leave under the work that
+  used it;
+- an operator marked it foundational; or
+- a standing entry that does not leave with it holds it by a ``REQUIRES`` edge that still holds
+  at that work seq (hard, or its lease not ended): a promoted copy stays, and so does what it
+  holds.
+
+A copy kept then is governed as every other entry: the czar retires it once nothing holds it.
+Decided from the lease fields the graph records and the declarations the gate ratified.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from kg_context.gate.snapshot import Holder, OneUseCopy, Snapshot
+from kg_context.gate.verdicts import SetView
+from kg_context.vocabulary import STANDING_STATUSES, SetKind
+
+__all__ = ["SpentCopy", "spent_copies", "track_copies"]
+
+
+@dataclass(frozen=True, slots=True)
+class SpentCopy:
+    """A copy whose one use the set spent, with the facts it was decided from."""
+
+    entry_id: str
+    justification: tuple[str, ...]
+
+
+def track_copies(snapshot: Snapshot, view: SetView, work: int, roots: Collection[str]) -> None:
+    """What a committed set adds for the later sets of its batch (as if it had committed in a
+    transaction of its own): the copies it creates, and the edges its entries hold copies by."""
+    if view.closed.proposals[0].kind is SetKind.RECALL:
+        for _, entry_id, entry in view.entries:
+            standing = view.new_status[entry_id] in STANDING_STATUSES
+            if entry.expires_after == 1 and entry.entry_class not in roots and standing:
+                snapshot.one_use[entry_id] = OneUseCopy(entry_id, work + entry.expires_after)
+        snapshot.boundary.one_use_pending = sorted(snapshot.one_use)
+    for _, entry_id, entry in view.entries:
+        if view.new_status[entry_id] not in STANDING_STATUSES:
+            continue
+        for req in entry.requires:
+            copy = snapshot.one_use.get(req.entry_id) if req.boundary_id is None else None
+            if copy is None or req.entry_id in view.new_ids:
+                continue
+            until = work + req.lease_sets if req.lease_sets else None
+            holder = Holder(entry_id, req.policy.value, until)
+            snapshot.one_use[req.entry_id] = OneUseCopy(
+                copy.id, copy.expires_after_seq, copy.foundational, (*copy.held_by, holder)
+            )
+
+
+def spent_copies(snapshot: Snapshot, view: SetView, work: int) -> list[SpentCopy]:
+    """The copies that leave with the work set ``view`` at work seq ``work``: every copy whose own
+    lease ends by ``work`` is decided once (it leaves, or stays held), in id order."""
+    due = sorted(c for c, copy in snapshot.one_use.items() if copy.expires_after_seq <= work)
+    copies = {c: snapshot.one_use.pop(c) for c in due}
+    if due:
+        snapshot.boundary.one_use_pending = sorted(snapshot.one_use)
+    cited = view.referenced
+    leaving: set[str] = set()
+    for c in due:
+        state = snapshot.entries.get(c)
+        standing = state is not None and state.resident and state.status in STANDING_STATUSES
+        if standing and c not in cited and not copies[c].foundational:
+            leaving.add(c)
+
+    def held(c: str) -> bool:
+        for h in copies[c].held_by:
+            holder = snapshot.entries.get(h.entry_id)
+            if holder is not None and holder.status not in STANDING_STATUSES:
+                continue
+            if h.entry_id not in leaving and h.holds_at(work):
+                return True
+        return False
+
+    changed = True
+    while changed:  # what a kept entry holds is kept: the greatest set that nothing keeps
+        kept = {c for c in leaving if held(c)}
+        changed = bool(kept)
+        leaving -= kept
+    return [
+        SpentCopy(
+            c,
+            (
+                f"expires_after_seq {copies[c].expires_after_seq} <= work seq {work}",
+                f"set {view.closed.set_id} neither requires nor derives from it",
+                "no standing entry that stays holds it by a REQUIRES edge that holds",
+            ),
+        )
+        for c in sorted(leaving)
+    ]
