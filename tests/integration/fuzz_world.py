@@ -2,10 +2,11 @@
 
 Each generated sequence runs in two fresh boundaries, ``A`` (a narrow constitution that allows
 cross-boundary references) and ``B`` (the default), seeded through the gate with a root goal, a
-decision that requires it, an unreachable fact, a retired and an invalidated entry and an
-explored one, plus adoption receipts. Proposals are generated as plain dicts (valid, invalid
-and hostile) from pools of writer ids, keys, targets and entry ids; the test runs them through
-the real gate and checks what the gate and the record say.
+decision that requires it, an unreachable fact, a retired and an invalidated entry, an explored
+one and a goal no generated proposal names (``ANCHOR``), plus adoption receipts. Proposals are
+generated as plain dicts (valid, invalid and hostile) from pools of writer ids, keys, targets and
+entry ids; the test runs them through the real gate and checks what the gate and the record say.
+The hostile moves against the engine itself are ``fuzz_hostile.py``'s.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from kg_context.vocabulary import JustificationCase
 from tests.factories import constitution_variant
 
 __all__ = [
+    "ANCHOR",
+    "HOSTILE_MODES",
     "NARROW",
     "Step",
     "World",
@@ -40,6 +43,18 @@ HOSTILE = ("mallory", "czar-2", "ops", "operator", "czar")  # the last two are n
 KEYS = ("db", "api", "cache", "plan", "g")
 TARGETS = ("t-db", "t-api", "t-x")
 SEEDED = ("goal", "dec", "fact", "old", "bad", "tried")  # see seed_proposals
+# A goal no generated proposal names (its id and key are outside the pools), so it stays live: the
+# material a hostile move cites across boundaries.
+ANCHOR = "anchor"
+# The hostile moves (``fuzz_hostile.py``), one act each against the engine.
+HOSTILE_MODES = (
+    "set_kind",
+    "reserved_id",
+    "no_operator",
+    "fragment_evade",
+    "adoption_twice",
+    "revoke",
+)
 CATEGORIES = (
     "valid",
     "valid",
@@ -87,7 +102,8 @@ class World:
 class Step:
     """One act of a sequence: proposals into one boundary (``many``: one commit_many; ``each``:
     one commit per proposal; ``close``: submit all, then close), or the czar's run, or an
-    operator's resolution of the oldest open halt."""
+    operator's resolution of the oldest open halt, or a hostile move (``HOSTILE_MODES``; its
+    one spec is ``(mode, a drawn number)``)."""
 
     which: int
     mode: str
@@ -120,6 +136,15 @@ def seed_proposals(boundary_id: str) -> list[dict[str, Any]]:
             "entries": entries,
         },
         {
+            "id": f"{boundary_id}/seed-anchor",
+            "boundary_id": boundary_id,
+            "writer_id": "seeder",
+            "writer_kind": "agent",
+            "set_id": f"{boundary_id}/seed-anchor",
+            "targets": [ANCHOR],
+            "entries": [e(ANCHOR, "goal", ANCHOR)],
+        },
+        {
             "id": f"{boundary_id}/seed-moves",
             "boundary_id": boundary_id,
             "writer_id": "operator",
@@ -148,6 +173,12 @@ _step = st.one_of(
         ).map(tuple),
     ),
     st.builds(Step, which=st.integers(0, 1), mode=st.sampled_from(("czar", "approve", "reject"))),
+    st.builds(
+        Step,
+        which=st.integers(0, 1),
+        mode=st.sampled_from(HOSTILE_MODES),
+        specs=st.integers(0, 2**16).map(lambda n: (("hostile", n),)),
+    ),
 )
 
 sequences = st.lists(_step, min_size=1, max_size=5)
