@@ -111,8 +111,8 @@ class Step:
 
 
 def seed_proposals(boundary_id: str) -> list[dict[str, Any]]:
-    """The seeded state of a boundary: entries, then an operator's set retiring ``old`` and
-    invalidating ``bad``."""
+    """The seeded state of a boundary: entries, then an operator's set adding the anchor,
+    retiring ``old`` and invalidating ``bad``."""
 
     def e(name: str, cls: str, key: str, **extra: Any) -> dict[str, Any]:
         return {"id": f"{boundary_id}/{name}", "class": cls, "key": key, "body": name, **extra}
@@ -136,20 +136,12 @@ def seed_proposals(boundary_id: str) -> list[dict[str, Any]]:
             "entries": entries,
         },
         {
-            "id": f"{boundary_id}/seed-anchor",
-            "boundary_id": boundary_id,
-            "writer_id": "seeder",
-            "writer_kind": "agent",
-            "set_id": f"{boundary_id}/seed-anchor",
-            "targets": [ANCHOR],
-            "entries": [e(ANCHOR, "goal", ANCHOR)],
-        },
-        {
             "id": f"{boundary_id}/seed-moves",
             "boundary_id": boundary_id,
             "writer_id": "operator",
             "writer_kind": "operator",
             "set_id": f"{boundary_id}/seed-moves",
+            "entries": [e(ANCHOR, "goal", ANCHOR)],
             "transitions": [
                 {
                     "entry_id": f"{boundary_id}/old",
