@@ -2,10 +2,11 @@
 
 Each generated sequence runs in two fresh boundaries, ``A`` (a narrow constitution that allows
 cross-boundary references) and ``B`` (the default), seeded through the gate with a root goal, a
-decision that requires it, an unreachable fact, a retired and an invalidated entry and an
-explored one, plus adoption receipts. Proposals are generated as plain dicts (valid, invalid
-and hostile) from pools of writer ids, keys, targets and entry ids; the test runs them through
-the real gate and checks what the gate and the record say.
+decision that requires it, an unreachable fact, a retired and an invalidated entry, an explored
+one and a goal no generated proposal names (``ANCHOR``), plus adoption receipts. Proposals are
+generated as plain dicts (valid, invalid and hostile) from pools of writer ids, keys, targets and
+entry ids; the test runs them through the real gate and checks what the gate and the record say.
+The hostile moves against the engine itself are ``fuzz_hostile.py``'s.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from kg_context.vocabulary import JustificationCase
 from tests.factories import constitution_variant
 
 __all__ = [
+    "ANCHOR",
+    "HOSTILE_MODES",
     "NARROW",
     "Step",
     "World",
@@ -40,6 +43,18 @@ HOSTILE = ("mallory", "czar-2", "ops", "operator", "czar")  # the last two are n
 KEYS = ("db", "api", "cache", "plan", "g")
 TARGETS = ("t-db", "t-api", "t-x")
 SEEDED = ("goal", "dec", "fact", "old", "bad", "tried")  # see seed_proposals
+# A goal no generated proposal names (its id and key are outside the pools), so it stays live: the
+# material a hostile move cites across boundaries.
+ANCHOR = "anchor"
+# The hostile moves (``fuzz_hostile.py``), one act each against the engine.
+HOSTILE_MODES = (
+    "set_kind",
+    "reserved_id",
+    "no_operator",
+    "fragment_evade",
+    "adoption_twice",
+    "revoke",
+)
 CATEGORIES = (
     "valid",
     "valid",
@@ -87,7 +102,8 @@ class World:
 class Step:
     """One act of a sequence: proposals into one boundary (``many``: one commit_many; ``each``:
     one commit per proposal; ``close``: submit all, then close), or the czar's run, or an
-    operator's resolution of the oldest open halt."""
+    operator's resolution of the oldest open halt, or a hostile move (``HOSTILE_MODES``; its
+    one spec is ``(mode, a drawn number)``)."""
 
     which: int
     mode: str
@@ -95,8 +111,8 @@ class Step:
 
 
 def seed_proposals(boundary_id: str) -> list[dict[str, Any]]:
-    """The seeded state of a boundary: entries, then an operator's set retiring ``old`` and
-    invalidating ``bad``."""
+    """The seeded state of a boundary: entries, then an operator's set adding the anchor,
+    retiring ``old`` and invalidating ``bad``."""
 
     def e(name: str, cls: str, key: str, **extra: Any) -> dict[str, Any]:
         return {"id": f"{boundary_id}/{name}", "class": cls, "key": key, "body": name, **extra}
@@ -125,6 +141,7 @@ def seed_proposals(boundary_id: str) -> list[dict[str, Any]]:
             "writer_id": "operator",
             "writer_kind": "operator",
             "set_id": f"{boundary_id}/seed-moves",
+            "entries": [e(ANCHOR, "goal", ANCHOR)],
             "transitions": [
                 {
                     "entry_id": f"{boundary_id}/old",
@@ -138,6 +155,15 @@ def seed_proposals(boundary_id: str) -> list[dict[str, Any]]:
     ]
 
 
+def _hostile(which: int, n: int) -> Step:
+    """A hostile move: its mode, and the number whose low bits pick its variant, both come from
+    ``n`` hashed (Fibonacci hashing), so they spread evenly though hypothesis draws small
+    numbers and repeats more often."""
+    spread = ((n * 0x9E3779B1) & 0xFFFFFFFF) >> 8
+    mode, number = divmod(spread, 2**16)
+    return Step(which, HOSTILE_MODES[mode % len(HOSTILE_MODES)], (("hostile", number),))
+
+
 _step = st.one_of(
     st.builds(
         Step,
@@ -148,6 +174,7 @@ _step = st.one_of(
         ).map(tuple),
     ),
     st.builds(Step, which=st.integers(0, 1), mode=st.sampled_from(("czar", "approve", "reject"))),
+    st.builds(_hostile, which=st.integers(0, 1), n=st.integers(0, 2**16)),
 )
 
 sequences = st.lists(_step, min_size=1, max_size=5)

@@ -1,17 +1,23 @@
 """Issue 10 must-show: the gate's guarantees hold for generated proposal sequences (hypothesis),
 valid, invalid and hostile, interleaved across writers and two boundaries, against the real
-Neo4j.
+Neo4j. The sequences interleave the czar's runs and an operator's halt resolutions with the
+proposals, and hostile moves against the engine (``fuzz_hostile.py``: the gate's set kinds and
+reserved ids claimed, a constitution leaving no operator, a change split to evade fragmentation,
+a one-use adoption receipt cited twice, revocations), each asserting its typed refusal.
 
 After every step of a sequence, what changed is exactly what the committed sets declared: the
 boundary's seq moved by the number of commits, the new entries are exactly theirs, and no other
 entry changed status, residency or out-edges unless a committed set transitioned or superseded it
 (so no rejected or halted input changed anything but its record). After every sequence, in both
 boundaries, nothing is left pending, a well-formed set from a fresh writer commits (no wedge),
-the running counts equal the recomputed ones, and every must-be-empty audit is empty.
+the running counts equal the recomputed ones, every must-be-empty audit is empty, and both
+ledgers verify (what ``kg-context audit verify`` checks). The boundaries keep no czar cadence:
+the czar runs as a step.
 
 ``make test`` runs a short variant (``KG_CONTEXT_FUZZ_EXAMPLES``, default 200); ``make fuzz`` the
 long one (10,000 sequences, fixed seed ``KG_CONTEXT_FUZZ_SEED``); ``KG_CONTEXT_FUZZ_REPORT``
-names a JSON file for the counts (sequences, proposals, outcomes by reason code, wall time).
+names a JSON file for the counts (sequences, proposals, steps by kind, outcomes by reason code,
+what each hostile move saw, ledgers verified, wall time).
 The examples are split over ``KG_CONTEXT_FUZZ_SHARDS`` tests (default 4; shard ``i`` runs its
 share under the seed ``SEED + i``), so parallel workers share them; the counts are this
 process's.
@@ -37,7 +43,16 @@ from kg_context.record.audits import audit_library
 from kg_context.residency.czar import run_czar
 from kg_context.residency.metrics import stats
 from kg_context.vocabulary import HaltStatus
-from tests.integration.fuzz_world import NARROW, Generator, Step, World, seed_proposals, sequences
+from tests.integration.fuzz_hostile import HostileMoves
+from tests.integration.fuzz_world import (
+    HOSTILE_MODES,
+    NARROW,
+    Generator,
+    Step,
+    World,
+    seed_proposals,
+    sequences,
+)
 
 EXAMPLES = int(os.environ.get("KG_CONTEXT_FUZZ_EXAMPLES", "200"))
 SEED = int(os.environ.get("KG_CONTEXT_FUZZ_SEED", "20261024"))
@@ -127,18 +142,22 @@ def _check_step(
 class Run:
     """One generated sequence against the real gate."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, tally: Counter[str] = TALLY) -> None:
         self.engine = engine
+        self.tally = tally  # the run's counts (the report's, unless given)
         tag = uuid.uuid4().hex[:12]
         self.world = World(a=f"fz-{tag}-A", b=f"fz-{tag}-B")
+        # No cadence: the czar runs as a step of the sequence only (a cadence run, beside the
+        # writers, would move a boundary between a step's two fingerprints).
         self.teams = [
-            engine.boundary(self.world.a, constitution=NARROW),
-            engine.boundary(self.world.b),
+            engine.boundary(self.world.a, constitution=NARROW, czar_every_commits=0),
+            engine.boundary(self.world.b, czar_every_commits=0),
         ]
         self.declared: list[list[str]] = [[], []]
         for team in self.teams:
-            decisions = team.commit_many(seed_proposals(team.id))
-            assert [d.outcome for d in decisions] == ["commit", "commit"], decisions
+            seeds = seed_proposals(team.id)
+            decisions = team.commit_many(seeds)
+            assert [d.outcome for d in decisions] == ["commit"] * len(seeds), decisions
         w = self.world
         adopt = engine.adopt
         w.receipts["own"] = adopt(w.a, operator_id="operator", reason="f", keys=["g"])
@@ -146,6 +165,7 @@ class Run:
         w.receipts["cross-" + w.a] = adopt(
             w.a, operator_id="operator", reason="f", keys=["dec"], uses=2
         )
+        self.hostile = HostileMoves(engine, w, self.teams, self._tally_hostile)
 
     def step(self, step: Step) -> None:
         team, bid = self.teams[step.which], self.world.boundary(step.which)
@@ -164,11 +184,15 @@ class Run:
             return [d for d in report.decisions if d.outcome == "commit"], moved
         if step.mode in ("approve", "reject"):
             return self._resolve(team, step.mode)
+        if step.mode in HOSTILE_MODES:  # nothing of what a hostile move sends moves an entry
+            decisions = self.hostile.act(step.mode, step.which, step.specs[0][1])
+            self._tally(decisions)
+            return [d for d in decisions if d.outcome == "commit"], set()
         gen = Generator(self.world, step.which, self.declared[step.which])
         proposals = [p for category, n in step.specs for p in gen.make(category, n)]
         for category, _ in step.specs:
-            TALLY[f"category:{category}"] += 1
-        TALLY["proposals"] += len(proposals)
+            self.tally[f"category:{category}"] += 1
+        self.tally["proposals"] += len(proposals)
         self.world.set_ids.extend(p["set_id"] for p in proposals if "set_id" in p)
         decisions = self._send(team, step.mode, proposals)
         self._tally(decisions)
@@ -185,7 +209,7 @@ class Run:
             team.submit(proposals)
             return list(team.close())
         except InputValidationError:  # malformed at the edge: nothing stored at all
-            TALLY["input_errors"] += 1
+            self.tally["input_errors"] += 1
             return []
 
     def _resolve(self, team: Any, how: str) -> tuple[list[Any], set[str]]:
@@ -194,17 +218,20 @@ class Run:
             return [], set()
         view = self.engine.halts.show(halts[0]["id"])
         result = self.engine.halts.resolve(halts[0]["id"], how, operator_id="operator", reason="f")
-        TALLY[f"resolution:{how}"] += 1
+        self.tally[f"resolution:{how}"] += 1
         decisions = [result.decision] if result.decision is not None else []
         self._tally(decisions)
         committed = [d for d in decisions if d.outcome == "commit"]
         moved = _touched([json.loads(p.payload()) for p in view.proposals]) if committed else set()
         return committed, moved
 
+    def _tally_hostile(self, mode: str, what: str) -> None:
+        self.tally[f"hostile:{mode}:{what}"] += 1
+
     def _tally(self, decisions: Any) -> None:
         for d in decisions:
-            TALLY[f"outcome:{d.outcome}"] += 1
-            TALLY[f"code:{d.reason_code or 'COMMIT'}"] += 1
+            self.tally[f"outcome:{d.outcome}"] += 1
+            self.tally[f"code:{d.reason_code or 'COMMIT'}"] += 1
 
     def finish(self) -> None:
         """No wedge: in one transaction per boundary, whatever is still pending is decided and
@@ -228,6 +255,10 @@ class Run:
             assert current.resident_tokens == current.resident_tokens_recomputed
         found = self.engine.executor.read_tx(self._audits)
         assert {k: v for k, v in found.items() if v} == {}
+        for team in self.teams:  # what `kg-context audit verify` checks
+            verified = team.verify_ledger()
+            assert verified.ok, (team.id, verified.findings[:3])
+            self.tally["ledger_verified"] += 1
 
     def _audits(self, tx: Any) -> dict[str, Any]:
         """Every must-be-empty audit of the library (``cypher/audits/``, what ``kg-context audit
@@ -237,7 +268,7 @@ class Run:
             for audit in INVARIANTS:
                 params = {"boundary_id": team.id} if "boundary_id" in audit.parameter_names else {}
                 found[f"{team.id}:{audit.name}"] = tx.run(f"audits/{audit.name}", **params)
-        TALLY["audit_runs"] += len(found)
+        self.tally["audit_runs"] += len(found)
         return found
 
 
@@ -271,3 +302,46 @@ def test_no_wedge_no_change_but_the_record_and_the_audits_stay_empty(
             _write(_figures(complete=False))
 
     one_sequence()
+
+
+# Numbers that reach every variant of every hostile move (each move picks its variant from the
+# number's low bits: see fuzz_hostile.py), a writer revoked twice included.
+EVERY_VARIANT = (0, 1, 2, 3, 4, 5, 12, 16, 17)
+SEEN = (
+    "set_kind:reject:SET_KIND",
+    *(
+        f"reserved_id:squatted:{name}"
+        for name in ("czar_id", "czar_set_id", "constitution_id", "other_czar", "czar_next_plan")
+    ),
+    *(f"reserved_id:sent:{how}" for how in ("commit", "commit_many", "submit")),
+    "no_operator:reject:NO_OPERATOR",
+    "no_operator:refused:AuthorizationError",
+    "fragment_evade:halt:FRAGMENTATION",
+    "fragment_evade:shadow_writer",
+    "fragment_evade:no_target",
+    "adoption_twice:halt:ADOPTION_SCOPE",
+    "adoption_twice:reject:CROSS_BOUNDARY",
+    "revoke:reject:WRITER_REVOKED",
+    "revoke:reject:ADOPTION_REVOKED",
+    "revoke:refused:NOT_OPERATOR",
+    "revoke:refused:NOT_AUTHORIZED",
+    "revoke:refused:writer_revoked_already",
+)
+
+
+def test_every_hostile_move_is_refused_as_typed_and_changes_nothing_else(engine: Engine) -> None:
+    """Every variant of every hostile move, in both boundaries, one after another in one world
+    (so later moves meet what earlier ones revoked), then the czar in both: each move gives its
+    typed refusal (asserted by the move), every step changes only what committed sets declared,
+    and the sequence ends with the audits empty and the ledgers verifying."""
+    seen: Counter[str] = Counter()
+    run = Run(engine, seen)
+    for mode in HOSTILE_MODES:
+        for which in (0, 1):
+            for n in EVERY_VARIANT:
+                run.step(Step(which, mode, (("hostile", n),)))
+    for which in (0, 1):
+        run.step(Step(which, "czar"))
+    run.finish()
+    assert [k for k in SEEN if not seen[f"hostile:{k}"]] == []
+    assert seen["ledger_verified"] == 2
