@@ -178,6 +178,9 @@ class Snapshot:
     # Operators' revocations naming the batch's writers / cited adoption receipts: id -> receipt
     revoked_writers: dict[str, Revoked] = field(default_factory=dict)
     revoked_adoptions: dict[str, Revoked] = field(default_factory=dict)
+    # The live resident entries of the (class, key) slots the batch's new entries write, with
+    # every entry the batch creates: ``on_slot``'s candidates (their state is ``entries``').
+    slots: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     # ``recent_set``'s index of ``recent_sets`` (which only grows while a batch is decided).
     _recent_index: dict[str, SetFootprint] = field(default_factory=dict, repr=False)
     _recent_indexed: tuple[int, int] = (0, 0)  # (id of the list, how many of it are indexed)
@@ -195,6 +198,18 @@ class Snapshot:
             self._recent_index[f.id] = f
         self._recent_indexed = (id(self.recent_sets), len(self.recent_sets))
         return self._recent_index.get(set_id)
+
+    def add_entry(self, entry: EntryState) -> None:
+        """Record an entry the batch read or creates (later sets of the batch see it)."""
+        if entry.id not in self.entries and entry.boundary_id == self.boundary.id:
+            self.slots.setdefault((entry.entry_class, entry.key), []).append(entry.id)
+        self.entries[entry.id] = entry
+
+    def on_slot(self, entry_class: str, key: str) -> list[EntryState]:
+        """The live resident entries of this boundary of ``entry_class`` on ``key`` that the
+        snapshot holds now, by id (what an undeclared revision on that slot would revise)."""
+        found = (self.entries[i] for i in self.slots.get((entry_class, key), ()))
+        return sorted((e for e in found if e.live and e.resident), key=lambda e: e.id)
 
     def own(self, entry_id: str) -> EntryState | None:
         """The entry of this boundary with that id (a bare reference), if the record has one."""

@@ -19,6 +19,7 @@ from kg_context.gate.constitution import Constitution
 from kg_context.gate.held_graph import walk_held
 from kg_context.gate.ledger import LedgerHead
 from kg_context.gate.ledger import seal as seal_plan
+from kg_context.gate.revision import revision_slots
 from kg_context.gate.rows import Plan, nested_sets
 from kg_context.gate.set_constructor import ClosedSet
 from kg_context.gate.snapshot import (
@@ -32,6 +33,7 @@ from kg_context.gate.snapshot import (
 )
 from kg_context.vocabulary import (
     DEFAULT_CZAR_EVERY_COMMITS,
+    LIVE_STATUSES,
     STANDING_STATUSES,
     WriterKind,
     as_values,
@@ -139,7 +141,8 @@ def load_snapshot(
 ) -> Snapshot:
     """The boundary and everything the sets refer to: entries (and entries of other boundaries
     they name), registered writers, cited adoption receipts, the fragment window, recorded set
-    ids (the batch's, and ``extra_set_ids``), and earlier halts."""
+    ids (the batch's, and ``extra_set_ids``), earlier halts, and the live resident entries of the
+    (class, key) slots its new entries would revise (``revision``)."""
     entry_ids: set[str] = set()
     receipt_ids: set[str] = set()
     foreign: set[tuple[str, str]] = set()
@@ -178,9 +181,12 @@ def load_snapshot(
         dependencies=depends,
         from_seq=boundary.seq + 1 - window if window and (targets or depends) else _NO_WINDOW,
         taken_ids=sorted({*set_ids, *extra_set_ids}),
+        slots=revision_slots(sets, constitution),
+        live=as_values(LIVE_STATUSES),
     )[0]
     snapshot = Snapshot(boundary=boundary)
-    snapshot.entries = {e["id"]: _entry(e) for e in state["entries"]}
+    for e in (*state["entries"], *state["on_slots"]):
+        snapshot.add_entry(_entry(e))
     for set_id in state["halted_sets"]:
         snapshot.halt_counts[set_id] = snapshot.halt_counts.get(set_id, 0) + 1
     _fill_context(snapshot, state)

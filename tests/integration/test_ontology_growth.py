@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from kg_context.errors import AuthorizationError, InputValidationError
-from kg_context.gate.constitution import default_constitution_text
+from kg_context.gate.constitution import default_constitution_text, load_constitution
 from kg_context.record.ontology import change, migrate
 from tests.factories import entry, proposal
 
@@ -28,7 +28,9 @@ writers = ["agent"]
 
 
 def _grown(version: str) -> str:
-    text = default_constitution_text().replace('version = "3"', f'version = "{version}"')
+    text = default_constitution_text().replace(
+        f'version = "{load_constitution().version}"', f'version = "{version}"'
+    )
     assert text != default_constitution_text()
     return text + _DECLARED
 
