@@ -245,7 +245,8 @@ class Constitution(_Section):
         return name in self.writers.allowed(kind)
 
     def revision_rule(self, name: str) -> OnRevision:
-        """What an undeclared revision of class ``name`` does (``[on_revision]``; unnamed: stand)."""
+        """What an undeclared revision of class ``name`` does (``[on_revision]``; unnamed:
+        stand)."""
         return self.on_revision.get(name, OnRevision.STAND)
 
     def root_class_names(self) -> list[str]:
