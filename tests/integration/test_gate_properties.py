@@ -5,8 +5,9 @@ Neo4j.
 After every step of a sequence, what changed is exactly what the committed sets declared: the
 boundary's seq moved by the number of commits, the new entries are exactly theirs, and no other
 entry changed status, residency or out-edges unless a committed set transitioned or superseded it
-(so no rejected or halted input changed anything but its record). After every sequence, in both
-boundaries, nothing is left pending, a well-formed set from a fresh writer commits (no wedge),
+(declared, or by the constitution's [on_revision] rule, which supersedes only live resident
+entries), so no rejected or halted input changed anything but its record. After every sequence,
+in both boundaries, nothing is left pending, a well-formed set from a fresh writer commits (no wedge),
 the running counts equal the recomputed ones, and every must-be-empty audit is empty.
 
 ``make test`` runs a short variant (``KG_CONTEXT_FUZZ_EXAMPLES``, default 200); ``make fuzz`` the
@@ -103,6 +104,12 @@ def _touched(proposals: list[dict[str, Any]]) -> set[str]:
     return ids
 
 
+def _ruled(committed: list[Any]) -> set[str]:
+    """The entries the constitution's [on_revision] rule superseded in the committed sets (each
+    ``<rule>: <new id> supersedes <old id>``; ids hold no spaces)."""
+    return {made.rsplit(" supersedes ", 1)[1] for d in committed for made in d.rule_made}
+
+
 def _check_step(
     before: dict[str, Any],
     after: dict[str, Any],
@@ -122,6 +129,10 @@ def _check_step(
         assert current[2] == out, f"{entry_id} gained or lost out-edges"
         if current[:2] != (status, resident):
             assert entry_id in touched, f"{entry_id} moved without a committed set moving it"
+    for entry_id in _ruled(committed) & set(was["entries"]):
+        # A rule supersedes only what stood live in the window, and takes it out.
+        assert was["entries"][entry_id][:2] in {("live", True), ("revalidated", True)}
+        assert now["entries"][entry_id][:2] == ("superseded", False)
 
 
 class Run:
@@ -174,7 +185,8 @@ class Run:
         self._tally(decisions)
         by_id = {p["id"]: p for p in proposals}
         committed = [d for d in decisions if d.outcome == "commit"]
-        return committed, _touched([by_id[i] for d in committed for i in d.proposal_ids])
+        declared = _touched([by_id[i] for d in committed for i in d.proposal_ids])
+        return committed, declared | _ruled(committed)
 
     def _send(self, team: Any, mode: str, proposals: list[dict[str, Any]]) -> list[Any]:
         try:
@@ -199,12 +211,13 @@ class Run:
         self._tally(decisions)
         committed = [d for d in decisions if d.outcome == "commit"]
         moved = _touched([json.loads(p.payload()) for p in view.proposals]) if committed else set()
-        return committed, moved
+        return committed, moved | _ruled(committed)
 
     def _tally(self, decisions: Any) -> None:
         for d in decisions:
             TALLY[f"outcome:{d.outcome}"] += 1
             TALLY[f"code:{d.reason_code or 'COMMIT'}"] += 1
+            TALLY["rule_made"] += len(d.rule_made)
 
     def finish(self) -> None:
         """No wedge: in one transaction per boundary, whatever is still pending is decided and
