@@ -7,8 +7,8 @@ boundary's seq moved by the number of commits, the new entries are exactly their
 entry changed status, residency or out-edges unless a committed set transitioned or superseded it
 (declared, or by the constitution's [on_revision] rule, which supersedes only live resident
 entries), so no rejected or halted input changed anything but its record. After every sequence,
-in both boundaries, nothing is left pending, a well-formed set from a fresh writer commits (no wedge),
-the running counts equal the recomputed ones, and every must-be-empty audit is empty.
+in both boundaries, nothing is left pending, a well-formed set from a fresh writer commits (no
+wedge), the running counts equal the recomputed ones, and every must-be-empty audit is empty.
 
 ``make test`` runs a short variant (``KG_CONTEXT_FUZZ_EXAMPLES``, default 200); ``make fuzz`` the
 long one (10,000 sequences, fixed seed ``KG_CONTEXT_FUZZ_SEED``); ``KG_CONTEXT_FUZZ_REPORT``
