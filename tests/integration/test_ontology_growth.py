@@ -102,7 +102,7 @@ def test_a_declared_class_is_ratified_written_rooted_and_migrated_into(
         reason="an agent may write interfaces",
     )
     assert (shadow.outcome, shadow.reason_code) == ("reject", "INVALID_CONSTITUTION")
-    assert team.constitution().version == "3"
+    assert team.constitution().version == load_constitution().version
 
     ratified = team.propose_constitution(
         _grown("4-bug"), writer_id="operator", reason="bugs and experiments are typed state"

@@ -52,6 +52,13 @@ def _clean(engine: Any, team: Any, boundary_id: str) -> None:
     assert [a.audit.name for a in engine.invariants(boundary_id) if not a.clean] == []
 
 
+def _seeded(engine: Any, boundary_id: str, name: str, rule: str) -> tuple[Any, str]:
+    """A boundary under ``[on_revision] decision = <rule>`` holding one live decision on key
+    ``datastore``: its handle and that decision's id."""
+    team = engine.boundary(boundary_id, constitution=_with_rule(boundary_id, name, rule))
+    return team, _first(team, boundary_id)
+
+
 def _first(team: Any, boundary_id: str, cls: str = "decision", key: str = "datastore") -> str:
     old = f"{boundary_id}-old"
     seeded = team.commit(proposal(boundary_id, entry(cls=cls, id=old, key=key, body="Postgres")))
@@ -112,8 +119,7 @@ def test_under_halt_an_undeclared_revision_halts_with_the_amendment_that_decides
     czar_free_engine: Any, boundary_id: str
 ) -> None:
     engine = czar_free_engine
-    team = engine.boundary(boundary_id, constitution=_with_rule(boundary_id, "halt", "halt"))
-    old = _first(team, boundary_id)
+    team, old = _seeded(engine, boundary_id, "halt", "halt")
     new = f"{boundary_id}-new"
     held = team.commit(proposal(boundary_id, entry(id=new, key="datastore", body="Neo4j")))
     assert (held.outcome, held.reason_code) == ("halt", "UNDECLARED_REVISION")
@@ -143,8 +149,7 @@ def test_an_approved_undeclared_revision_halt_lets_both_stand(
     czar_free_engine: Any, boundary_id: str
 ) -> None:
     engine = czar_free_engine
-    team = engine.boundary(boundary_id, constitution=_with_rule(boundary_id, "halt", "halt"))
-    old = _first(team, boundary_id)
+    team, old = _seeded(engine, boundary_id, "halt", "halt")
     held = team.commit(proposal(boundary_id, entry(key="datastore", body="Neo4j")))
     assert held.reason_code == "UNDECLARED_REVISION"
     result = engine.halts.resolve(held.halt_id, "approve", operator_id="operator", reason="both")
@@ -156,8 +161,7 @@ def test_an_approved_undeclared_revision_halt_lets_both_stand(
 
 def test_under_stand_both_entries_stand(czar_free_engine: Any, boundary_id: str) -> None:
     engine = czar_free_engine
-    team = engine.boundary(boundary_id, constitution=_with_rule(boundary_id, "stand", "stand"))
-    old = _first(team, boundary_id)
+    team, old = _seeded(engine, boundary_id, "stand", "stand")
     revised = team.commit(proposal(boundary_id, entry(key="datastore", body="Neo4j")))
     assert (revised.outcome, revised.rule_made) == ("commit", ())
     assert _window(team) == {old, revised.entry_ids[0]}
@@ -171,8 +175,7 @@ def test_a_declared_supersession_is_decided_as_declared_under_every_rule(
     czar_free_engine: Any, boundary_id: str, rule: str
 ) -> None:
     engine = czar_free_engine
-    team = engine.boundary(boundary_id, constitution=_with_rule(boundary_id, f"d{rule}", rule))
-    old = _first(team, boundary_id)
+    team, old = _seeded(engine, boundary_id, f"d{rule}", rule)
     declared = team.commit(
         proposal(
             boundary_id,
@@ -191,8 +194,7 @@ def test_another_key_or_class_is_no_revision(
     czar_free_engine: Any, boundary_id: str, rule: str
 ) -> None:
     engine = czar_free_engine
-    team = engine.boundary(boundary_id, constitution=_with_rule(boundary_id, f"o{rule}", rule))
-    old = _first(team, boundary_id)
+    team, old = _seeded(engine, boundary_id, f"o{rule}", rule)
     other_key = team.commit(proposal(boundary_id, entry(key="cache", body="Redis")))
     other_class = team.commit(proposal(boundary_id, entry(cls="plan", key="datastore")))
     explored = team.commit(
@@ -269,8 +271,7 @@ def test_setting_the_rule_is_an_operators_constitution_change(
     czar_free_engine: Any, boundary_id: str
 ) -> None:
     engine = czar_free_engine
-    team = engine.boundary(boundary_id, constitution=_with_rule(boundary_id, "pstand", "stand"))
-    old = _first(team, boundary_id)
+    team, old = _seeded(engine, boundary_id, "pstand", "stand")
     halting = _with_rule(boundary_id, "phalt", "halt")
     with pytest.raises(AuthorizationError):
         team.propose_constitution(halting.text, writer_id="writer-1", reason="mine")
