@@ -13,7 +13,7 @@ import pytest
 from kg_context.errors import AuthorizationError, InputValidationError
 from kg_context.gate.constitution import default_constitution_text, load_constitution
 from kg_context.record.ontology import change, migrate
-from tests.factories import entry, proposal
+from tests.factories import DEFAULT_VERSION, entry, proposal
 
 _DECLARED = """
 [classes.bug]
@@ -25,6 +25,9 @@ writers = ["agent", "model"]
 lease_sets = 5
 writers = ["agent"]
 """
+
+
+BUG = f"{DEFAULT_VERSION}-bug"  # a version of the shipped default with the classes declared
 
 
 def _grown(version: str) -> str:
@@ -89,13 +92,13 @@ def test_a_declared_class_is_ratified_written_rooted_and_migrated_into(
 
     # A writer cannot declare a class for itself: only an operator the constitution names.
     with pytest.raises(AuthorizationError):
-        team.propose_constitution(_grown("4-bug"), writer_id="writer-1", reason="mine")
+        team.propose_constitution(_grown(BUG), writer_id="writer-1", reason="mine")
     with pytest.raises(AuthorizationError):
         team.propose_constitution(
-            _grown("4-bug"), writer_id="writer-1", reason="mine", writer_kind="agent"
+            _grown(BUG), writer_id="writer-1", reason="mine", writer_kind="agent"
         )
     shadow = team.propose_constitution(
-        _grown("4-shadow")
+        _grown(f"{DEFAULT_VERSION}-shadow")
         + '\n[classes.set]\nwriters = ["agent"]\n'
         + '\n[classes.interface]\nwriters = ["agent"]\n',
         writer_id="operator",
@@ -105,11 +108,11 @@ def test_a_declared_class_is_ratified_written_rooted_and_migrated_into(
     assert team.constitution().version == load_constitution().version
 
     ratified = team.propose_constitution(
-        _grown("4-bug"), writer_id="operator", reason="bugs and experiments are typed state"
+        _grown(BUG), writer_id="operator", reason="bugs and experiments are typed state"
     )
     assert ratified.outcome == "commit"
     rules = team.constitution()
-    assert rules.version == "4-bug" and "bug" in rules.root_class_names()
+    assert rules.version == BUG and "bug" in rules.root_class_names()
 
     # The declared writer kinds may commit it; others are refused, by the gate.
     by_tool = team.commit(
