@@ -5,7 +5,14 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from kg_context.gate.constitution import load_constitution
+
 _serial = itertools.count(1)
+
+
+# The shipped default's version: a variant's version starts with it, so a variant of another
+# default text never reuses a version the record holds with other rules.
+DEFAULT_VERSION = load_constitution().version
 
 
 def entry(cls: str = "decision", key: str = "k", body: str = "b", **extra: Any) -> dict[str, Any]:

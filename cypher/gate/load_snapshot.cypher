@@ -11,6 +11,9 @@
 //   with it, whoever wrote them;
 //   and which of $taken_ids (its set ids, and the implicit ids of proposals it could not place)
 //   already name a recorded set;
+// - the live resident entries of the (class, key) slots ($slots) the batch's new entries would
+//   revise (statuses $live), in the same shape as the referenced entries: what an undeclared
+//   revision is decided on (the constitution's [on_revision]);
 // - the operators' revocations that name the batch's writers (in this boundary) or the adoption
 //   receipts it cites (in the receipt's own boundary);
 // - the recall copies whose one use is still to come ($one_use_ids, the boundary's
@@ -42,6 +45,20 @@ CALL {
                                                 | coalesce(t.failed_ancestors, [])]
                                 | acc + a)
                     ELSE [] END}) AS entries
+}
+CALL {
+  UNWIND $slots AS slot
+  MATCH (e:Entry {boundary_id: $boundary_id, key: slot.key})
+  WHERE e.class = slot.class AND e.status IN $live AND e.resident = true
+  RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
+                  class: e.class, writer_id: e.writer_id, resident: e.resident, set_id: e.set_id,
+                  set_writers: [(w:Writer)<-[:BY]-(:Set)-[:CONTAINS]->(e) | w.id],
+                  tokens: coalesce(e.tokens, 0),
+                  requires_out: COUNT { (e)-[:REQUIRES]->() },
+                  hard_held_by: [(d:Entry)-[h:REQUIRES]->(e)
+                                 WHERE h.policy = 'hard' AND d.status IN $standing
+                                 | d.id],
+                  failed_ancestors: []}) AS on_slots
 }
 CALL {
   MATCH (h:Halt) WHERE h.boundary_id = $boundary_id AND h.set_id IN $set_ids
@@ -111,4 +128,4 @@ CALL {
                                                coalesce(r.set_work, r.set_seq) + $default_lease)}]})
          AS one_use
 }
-RETURN entries, halted_sets, writers, adoptions, foreign, recent_sets, taken, revoked, one_use
+RETURN entries, on_slots, halted_sets, writers, adoptions, foreign, recent_sets, taken, revoked, one_use

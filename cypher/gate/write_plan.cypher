@@ -34,7 +34,8 @@
 //    which seq; every soft/reconstructible REQUIRES edge into it from a standing entry now holds
 //    while the mark stands, and each is recorded as a renewal of kind 'foundational' (until:
 //    null, the lease no longer ends).
-// 9. Declared supersession: the edge, and (when the gate executed it: not append-only, target
+// 9. Declared supersession (and one the constitution's [on_revision] rule made: `rule` names it):
+//    the edge, and (when the gate executed it: not append-only, target
 //    live) the status flip of the superseded entry out of the window, labels kept in step.
 // 10. Typed halts, open for an operator: (:Halt:Open)-[:ON]->(:Set) (the status label is for
 //    Neo4j Browser's style; resolving a halt makes it :Resolved).
@@ -179,7 +180,7 @@ CALL () {
   MATCH (new:Entry {boundary_id: $boundary_id, id: superseded.from}),
         (old:Entry {boundary_id: $boundary_id, id: superseded.to})
   CREATE (new)-[:SUPERSEDES {reason: superseded.reason, seq: superseded.seq,
-                             executed: superseded.executed}]->(old)
+                             executed: superseded.executed, rule: superseded.rule}]->(old)
   WITH old, superseded
   WHERE superseded.executed
   SET old.status = 'superseded', old.resident = false, old.superseded_by = superseded.from,

@@ -83,7 +83,8 @@ class CitedEntryOut(_Out):
 class DecisionOut(_Out):
     """What the gate decided for one set: its outcome, the receipt, and for a refusal the
     reason code, detail, suggested amendment and halt id, the cited entries that do not stand,
-    and ``feedback``: the same decision as a short text for the model that wrote the set."""
+    the supersessions a constitution rule made, and ``feedback``: the same decision as a short
+    text for the model that wrote the set."""
 
     outcome: Outcome
     set_id: str
@@ -99,6 +100,8 @@ class DecisionOut(_Out):
     halt_id: str | None = None
     replayed: bool = False
     not_standing: list[CitedEntryOut] = Field(default_factory=list)
+    # The supersessions a constitution rule made in a committed set (``[on_revision]``).
+    rule_made: list[str] = Field(default_factory=list)
     feedback: str = ""
 
     @classmethod
@@ -118,6 +121,7 @@ class DecisionOut(_Out):
             halt_id=decision.halt_id,
             replayed=decision.replayed,
             not_standing=[CitedEntryOut(**asdict(c)) for c in decision.not_standing],
+            rule_made=list(decision.rule_made),
             feedback=decision.feedback(),
         )
 

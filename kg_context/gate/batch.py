@@ -73,6 +73,9 @@ class Decision:
     # For a refused set: what it cites that is unknown or not standing (read from the graph in
     # the commit transaction; empty on a decision read back from the record).
     not_standing: tuple[CitedEntry, ...] = ()
+    # The supersessions a constitution rule made in a committed set (``[on_revision]``), each
+    # ``<rule>: <new id> supersedes <old id>``; also on its receipts (``rule_made``).
+    rule_made: tuple[str, ...] = ()
 
     def feedback(self) -> str:
         """A short text for the model that wrote the set: what committed, or why not, which
@@ -174,6 +177,6 @@ def set_props(ctx: Context, view: SetView, status: SetStatus) -> dict[str, objec
         "proposal_ids": [p.id for p in proposals],
         # What the fragment group of later sets reads (``fragmentation``).
         "targets": sorted(view.closed.targets),
-        "fanout": view.fanout,
+        "fanout": view.declared_fanout,
         "entry_count": len(view.entries),
     }

@@ -19,6 +19,7 @@ from kg_context.gate.fragmentation import footprint
 from kg_context.gate.index_entries import index_props
 from kg_context.gate.leases import is_work, plan_foundational, plan_renewals
 from kg_context.gate.one_use import spent_copies, track_copies
+from kg_context.gate.revision import RULE_SUPERSEDE
 from kg_context.gate.rows import EntryRow, Plan, SetRow
 from kg_context.gate.snapshot import EntryState
 from kg_context.gate.verdicts import SetView
@@ -50,6 +51,7 @@ class _Effects:
     effects: list[str] = field(default_factory=list)
     not_executed: list[str] = field(default_factory=list)  # approved but not carried out
     superseded: list[str] = field(default_factory=list)  # supersessions executed (the index line)
+    rule_made: list[str] = field(default_factory=list)  # supersessions a constitution rule made
     new_tokens: int = 0
     left_window_tokens: int = 0  # resident tokens that left the window (net of any that came in)
 
@@ -184,18 +186,20 @@ def _plan_entries(plan: Plan, ctx: Context, view: SetView, seq: int, effects: _E
         effects.new_tokens += tokens
         effects.left_window_tokens += tokens if explored else 0
         effects.note(entry_id, f"create:{entry_id}")
-        ctx.snapshot.entries[entry_id] = EntryState(
-            id=entry_id,
-            boundary_id=boundary.id,
-            key=entry.key,
-            status=row["props"]["status"],
-            entry_class=entry.entry_class,
-            writer_id=proposal.writer_id,
-            resident=not explored,
-            tokens=tokens,
-            requires_out=len(entry.requires),
-            set_id=view.closed.set_id,
-            set_writers=tuple(sorted({p.writer_id for p in view.closed.proposals})),
+        ctx.snapshot.add_entry(
+            EntryState(
+                id=entry_id,
+                boundary_id=boundary.id,
+                key=entry.key,
+                status=row["props"]["status"],
+                entry_class=entry.entry_class,
+                writer_id=proposal.writer_id,
+                resident=not explored,
+                tokens=tokens,
+                requires_out=len(entry.requires),
+                set_id=view.closed.set_id,
+                set_writers=tuple(sorted({p.writer_id for p in view.closed.proposals})),
+            )
         )
         _plan_edges(plan, entry_id, entry, seq, ctx.snapshot.boundary.work_seq)
         if not explored:
@@ -286,6 +290,7 @@ def _plan_supersessions(
             old = snapshot.entries.get(sup.entry_id)
             problem = _unexecutable(old, entry.key, boundary.id, approved)
             executed = not view.append_only and problem is None
+            rule = RULE_SUPERSEDE if (entry_id, sup.entry_id) in view.rule_made else None
             if old is not None and old.boundary_id == boundary.id:  # no edge out of the boundary
                 plan.supersedes.append(
                     {
@@ -294,8 +299,11 @@ def _plan_supersessions(
                         "reason": sup.reason,
                         "executed": executed,
                         "seq": seq,
+                        "rule": rule,
                     }
                 )
+            if rule is not None:
+                effects.rule_made.append(f"{rule}: {entry_id} supersedes {sup.entry_id}")
             if not executed or old is None:
                 effects.effects.append(f"record-supersession:{sup.entry_id}")
                 if problem is not None and approved:
@@ -400,6 +408,10 @@ def _plan_commit_receipts(
     seq = ctx.snapshot.boundary.seq
     writers = set_row["props"]["writer_ids"]
     receipts = plan.decided[set_id].receipts
+    # A supersession a constitution rule made is named among the reasons and listed.
+    ruled = {"rule_made": eff.rule_made} if eff.rule_made else {}
+    if eff.rule_made:
+        passed = [*passed, f"rule: {RULE_SUPERSEDE}"]
     receipts.append(
         receipt(
             ctx,
@@ -409,6 +421,7 @@ def _plan_commit_receipts(
             decision=Outcome.COMMIT.value,
             reasons=passed,
             source_writer=writers,
+            **ruled,
         )
     )
     commit_id = ctx.record_id(set_id, "commit")
@@ -427,6 +440,7 @@ def _plan_commit_receipts(
             changed_ids=eff.changed,
             content_digest=set_row["props"]["digest"],
             mode=_mode(view).value,
+            **ruled,
         )
     )
     return Decision(
@@ -439,4 +453,5 @@ def _plan_commit_receipts(
         receipt_id=commit_id,
         constitution_version=ctx.constitution.version,
         not_executed=tuple(eff.not_executed),
+        rule_made=tuple(eff.rule_made),
     )

@@ -24,6 +24,7 @@ from kg_context.vocabulary import (
     EntryClass,
     EntryStatus,
     JustificationCase,
+    OnRevision,
     Verse,
     WriterKind,
 )
@@ -213,6 +214,8 @@ class Constitution(_Section):
     history_index: HistoryIndexRule = HistoryIndexRule()
     limits: Limits = Limits()
     classes: dict[str, DeclaredClass] = Field(default_factory=dict, max_length=64)
+    # What an undeclared revision does, per class (``OnRevision``); a class not named stands.
+    on_revision: dict[str, OnRevision] = Field(default_factory=dict, max_length=128)
     # The exact text it was parsed from, and its digest (set by parse_constitution).
     text: str = Field(default="", exclude=True)
     sha256: str = Field(default="", exclude=True)
@@ -222,6 +225,11 @@ class Constitution(_Section):
         if not self.roots.classes:
             raise ValueError("roots.classes must name at least one root class")
         _declared_classes(self.classes)
+        unknown = sorted(n for n in self.on_revision if not self.knows_class(n))
+        if unknown:
+            raise ValueError(
+                f"on_revision names {unknown}, neither built in nor declared by [classes.<name>]"
+            )
         return self
 
     # -- classes: the built-in ones and those declared by [classes.<name>] -----------------------
@@ -235,6 +243,11 @@ class Constitution(_Section):
         if declared is not None:
             return kind in declared.writers
         return name in self.writers.allowed(kind)
+
+    def revision_rule(self, name: str) -> OnRevision:
+        """What an undeclared revision of class ``name`` does (``[on_revision]``; unnamed:
+        stand)."""
+        return self.on_revision.get(name, OnRevision.STAND)
 
     def root_class_names(self) -> list[str]:
         """The residency root classes: ``[roots] classes`` plus every declared ``root = true``."""

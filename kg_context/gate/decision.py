@@ -30,6 +30,7 @@ from kg_context.gate.refusal import (
     rejection_for_unplaced,
     set_id_taken,
 )
+from kg_context.gate.revision import apply_revision_rule
 from kg_context.gate.rows import BoundaryRow, Plan
 from kg_context.gate.set_constructor import ClosedSet, implicit_set_id
 from kg_context.gate.snapshot import BoundaryState, Snapshot
@@ -134,7 +135,7 @@ def evaluate(
     tokens = _entry_tokens(closed_sets, count_tokens)
     for declared in closed_sets:
         closed = _untaken(declared, used, fresh_id)
-        view = set_view(closed, tokens, append_only)
+        view = apply_revision_rule(set_view(closed, tokens, append_only), constitution, snapshot)
         if closed.set_id != declared.set_id and declared.explicit:
             violation: Violation | None = set_id_taken(declared.set_id, snapshot.boundary.id)
             passed: list[str] = []

@@ -66,6 +66,8 @@ def _committed(decision: Decision) -> list[str]:
         lines.append("new entries: none (transitions or marks only)")
     for effect in decision.not_executed:
         lines.append(f"declared but not carried out: {_quoted(effect)}")
+    for made in decision.rule_made:
+        lines.append(f"superseded by the constitution's rule: {_quoted(made)}")
     return lines
 
 

@@ -61,7 +61,7 @@ def footprint(view: SetView, seq: int, snapshot: Snapshot) -> SetFootprint:
         seq=seq,
         targets=view.closed.targets,
         writers=frozenset(p.writer_id for p in view.closed.proposals),
-        fanout=view.fanout,
+        fanout=view.declared_fanout,
         entries=len(view.entries),
         lineage=lineage(view, snapshot),
         dependencies=dependencies(view),

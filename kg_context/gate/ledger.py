@@ -131,7 +131,7 @@ TRANSITION_FIELDS = (
 EDGE_FIELDS: dict[str, tuple[str, ...]] = {
     "DERIVED_FROM": ("essential", "boundary_id"),
     "REQUIRES": REQUIRES_FIELDS,
-    "SUPERSEDES": ("reason", "seq", "executed"),
+    "SUPERSEDES": ("reason", "seq", "executed", "rule"),
     "SUMMARIZES": ("seq",),
 }
 # The receipt properties the ledger writes from the digest (not digested themselves).

@@ -25,6 +25,7 @@ from kg_context.gate.constitution import Constitution
 from kg_context.gate.fragmentation import fragmentation
 from kg_context.gate.graph_shape import cross_boundary, dependency_cycle, non_standing_dependency
 from kg_context.gate.leases import foundational_mark
+from kg_context.gate.revision import undeclared_revision
 from kg_context.gate.revoked import revoked_parties
 from kg_context.gate.snapshot import Snapshot
 from kg_context.gate.status_machine import is_legal
@@ -64,6 +65,7 @@ __all__ = [
     "set_size",
     "supersession_target",
     "transitions_legal",
+    "undeclared_revision",
     "verse_adoption",
     "weak_revalidation",
     "writer_authority",
@@ -354,6 +356,7 @@ REJECTS: tuple[Check, ...] = (
 HALTS: tuple[Check, ...] = (
     fragmentation,
     supersession_target,
+    undeclared_revision,
     non_standing_dependency,
     verse_adoption,
     adoption_scope,

@@ -116,7 +116,9 @@ RequiresRow = TypedDict(
     },
 )
 SupersedesRow = TypedDict(
-    "SupersedesRow", {"from": str, "to": str, "reason": str, "executed": bool, "seq": int}
+    "SupersedesRow",
+    # rule: the constitution rule that made it (None: the writer declared it)
+    {"from": str, "to": str, "reason": str, "executed": bool, "seq": int, "rule": str | None},
 )
 ForeignEdgeRow = TypedDict(
     "ForeignEdgeRow",

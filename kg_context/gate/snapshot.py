@@ -229,6 +229,10 @@ class Snapshot:
     revoked_adoptions: dict[str, Revoked] = field(default_factory=dict)
     # Recall copies whose one use the batch may spend (``gate/one_use``): id -> lease facts.
     one_use: dict[str, OneUseCopy] = field(default_factory=dict)
+    # ``on_slot``'s index of ``entries`` by (class, key) of this boundary, and how many
+    # entries it holds (``add_entry`` keeps it; any other way of adding rebuilds it).
+    _slots: dict[tuple[str, str], list[str]] = field(default_factory=dict, repr=False)
+    _slotted: int = 0
     # ``recent_set``'s index of ``recent_sets`` (which only grows while a batch is decided).
     _recent_index: dict[str, SetFootprint] = field(default_factory=dict, repr=False)
     _recent_indexed: tuple[int, int] = (0, 0)  # (id of the list, how many of it are indexed)
@@ -246,6 +250,32 @@ class Snapshot:
             self._recent_index[f.id] = f
         self._recent_indexed = (id(self.recent_sets), len(self.recent_sets))
         return self._recent_index.get(set_id)
+
+    def add_entry(self, entry: EntryState) -> None:
+        """Record an entry the batch read or creates (later sets of the batch see it)."""
+        if entry.id not in self.entries:
+            indexed = self._slotted == len(self.entries)
+            self.entries[entry.id] = entry
+            if indexed:
+                self._slot(entry)
+                self._slotted += 1
+        else:
+            self.entries[entry.id] = entry
+
+    def _slot(self, entry: EntryState) -> None:
+        if entry.boundary_id == self.boundary.id:
+            self._slots.setdefault((entry.entry_class, entry.key), []).append(entry.id)
+
+    def on_slot(self, entry_class: str, key: str) -> list[EntryState]:
+        """The live resident entries of this boundary of ``entry_class`` on ``key`` that the
+        snapshot holds now, by id (what an undeclared revision on that slot would revise: the
+        gate reads every live resident entry of the batch's slots into ``entries``)."""
+        if self._slotted != len(self.entries):
+            self._slots, self._slotted = {}, len(self.entries)
+            for entry in self.entries.values():
+                self._slot(entry)
+        found = (self.entries[i] for i in self._slots.get((entry_class, key), ()))
+        return sorted((e for e in found if e.live and e.resident), key=lambda e: e.id)
 
     def own(self, entry_id: str) -> EntryState | None:
         """The entry of this boundary with that id (a bare reference), if the record has one."""

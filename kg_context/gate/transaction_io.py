@@ -19,6 +19,7 @@ from kg_context.gate.constitution import Constitution
 from kg_context.gate.held_graph import walk_held
 from kg_context.gate.ledger import LedgerHead
 from kg_context.gate.ledger import seal as seal_plan
+from kg_context.gate.revision import revision_slots
 from kg_context.gate.rows import Plan, nested_sets
 from kg_context.gate.set_constructor import ClosedSet
 from kg_context.gate.snapshot import (
@@ -34,6 +35,7 @@ from kg_context.gate.snapshot import (
 )
 from kg_context.vocabulary import (
     DEFAULT_CZAR_EVERY_COMMITS,
+    LIVE_STATUSES,
     STANDING_STATUSES,
     WriterKind,
     as_values,
@@ -143,8 +145,9 @@ def load_snapshot(
 ) -> Snapshot:
     """The boundary and everything the sets refer to: entries (and entries of other boundaries
     they name), registered writers, cited adoption receipts, the fragment window, recorded set
-    ids (the batch's, and ``extra_set_ids``), earlier halts, and the recall copies whose one
-    use is still to come (those no longer standing and resident leave the pending list)."""
+    ids (the batch's, and ``extra_set_ids``), earlier halts, the recall copies whose one use is
+    still to come (those no longer standing and resident leave the pending list), and the live
+    resident entries of the (class, key) slots its new entries would revise (``revision``)."""
     entry_ids: set[str] = set()
     receipt_ids: set[str] = set()
     foreign: set[tuple[str, str]] = set()
@@ -185,9 +188,12 @@ def load_snapshot(
         taken_ids=sorted({*set_ids, *extra_set_ids}),
         one_use_ids=boundary.one_use_pending,
         default_lease=default_lease,
+        slots=revision_slots(sets, constitution),
+        live=as_values(LIVE_STATUSES),
     )[0]
     snapshot = Snapshot(boundary=boundary)
-    snapshot.entries = {e["id"]: _entry(e) for e in state["entries"]}
+    for e in (*state["entries"], *state["on_slots"]):
+        snapshot.add_entry(_entry(e))
     for set_id in state["halted_sets"]:
         snapshot.halt_counts[set_id] = snapshot.halt_counts.get(set_id, 0) + 1
     _fill_context(snapshot, state)

@@ -50,6 +50,9 @@ class SetView:
     entries: tuple[tuple[Proposal, str, EntryProposal], ...]  # (proposal, entry id, entry)
     tokens: dict[str, int]  # entry id -> tokens
     append_only: bool
+    # The supersessions the constitution's [on_revision] rule added, as (new id, old id): the
+    # gate checks them as declared ones and names the rule where they are recorded.
+    rule_made: frozenset[tuple[str, str]] = frozenset()
 
     @property
     def new_ids(self) -> set[str]:
@@ -71,10 +74,17 @@ class SetView:
 
     @cached_property
     def fanout(self) -> int:
-        """The edges the set's new entries declare (the density fan-out)."""
+        """The edges the set's new entries declare, those a rule made included (the density
+        fan-out)."""
         return sum(
             len(e.supersedes) + len(e.derived_from) + len(e.requires) for _, _, e in self.entries
         )
+
+    @property
+    def declared_fanout(self) -> int:
+        """The edges its writers declared (what the set's record keeps: a halted set decided
+        again under another rule is the same set)."""
+        return self.fanout - len(self.rule_made)
 
     @cached_property
     def referenced(self) -> frozenset[str]:

@@ -26,6 +26,7 @@ __all__ = [
     "HaltStatus",
     "JustificationCase",
     "LeaseRenewalKind",
+    "OnRevision",
     "Outcome",
     "ProposalStatus",
     "ReasonCode",
@@ -276,6 +277,9 @@ class ReasonCode(StrEnum):
     UNCLEAR_COMPACTION = "UNCLEAR_COMPACTION"
     NON_STANDING_DEPENDENCY = "NON_STANDING_DEPENDENCY"
     ADOPTION_SCOPE = "ADOPTION_SCOPE"
+    # a new entry of a class whose [on_revision] rule is "halt", on a key where a live resident
+    # entry of that class stands, that does not declare it supersedes it
+    UNDECLARED_REVISION = "UNDECLARED_REVISION"
 
     @property
     def outcome(self) -> Outcome:
@@ -293,8 +297,21 @@ _HALT_CODES = frozenset(
         ReasonCode.UNCLEAR_COMPACTION,
         ReasonCode.NON_STANDING_DEPENDENCY,
         ReasonCode.ADOPTION_SCOPE,
+        ReasonCode.UNDECLARED_REVISION,
     }
 )
+
+
+class OnRevision(StrEnum):
+    """What the gate does with an undeclared revision (``[on_revision]`` of the constitution, per
+    class): a new live entry of the class on a key where a live resident entry of the same class
+    stands, that does not declare it supersedes it. ``supersede``: the new entry supersedes it in
+    the same set (a rule-made supersession, named on the edge and the receipts); ``halt``: the set
+    halts ``UNDECLARED_REVISION``; ``stand``: both stand."""
+
+    SUPERSEDE = "supersede"
+    HALT = "halt"
+    STAND = "stand"
 
 
 class ThresholdParameter(StrEnum):

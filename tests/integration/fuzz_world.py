@@ -17,7 +17,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from kg_context.vocabulary import JustificationCase
-from tests.factories import constitution_variant
+from tests.factories import DEFAULT_VERSION, constitution_variant
 
 __all__ = [
     "ANCHOR",
@@ -32,7 +32,7 @@ __all__ = [
 # A narrow constitution: small fan-out and sets (fragmentation and density trip), references to
 # other boundaries allowed for both edges (the other boundary's receipt must still cover them).
 NARROW = constitution_variant(
-    "3-fuzz-narrow",
+    f"{DEFAULT_VERSION}-fuzz-narrow",
     ("max_set_fanout = 64", "max_set_fanout = 6"),
     ("max_entries_per_set = 1000", "max_entries_per_set = 6"),
     ("\nallowed = []", '\nallowed = ["derived_from", "requires"]'),

@@ -8,11 +8,12 @@ a one-use adoption receipt cited twice, revocations), each asserting its typed r
 After every step of a sequence, what changed is exactly what the committed sets declared: the
 boundary's seq moved by the number of commits, the new entries are exactly theirs, and no other
 entry changed status, residency or out-edges unless a committed set transitioned or superseded it
-(so no rejected or halted input changed anything but its record). After every sequence, in both
-boundaries, nothing is left pending, a well-formed set from a fresh writer commits (no wedge),
-the running counts equal the recomputed ones, every must-be-empty audit is empty, and both
-ledgers verify (what ``kg-context audit verify`` checks). The boundaries keep no czar cadence:
-the czar runs as a step.
+(declared, or by the constitution's [on_revision] rule, which supersedes only live resident
+entries), so no rejected or halted input changed anything but its record. After every sequence,
+in both boundaries, nothing is left pending, a well-formed set from a fresh writer commits (no
+wedge), the running counts equal the recomputed ones, every must-be-empty audit is empty, and
+both ledgers verify (what ``kg-context audit verify`` checks). The boundaries keep no czar
+cadence: the czar runs as a step.
 
 ``make test`` runs a short variant (``KG_CONTEXT_FUZZ_EXAMPLES``, default 200); ``make fuzz`` the
 long one (10,000 sequences, fixed seed ``KG_CONTEXT_FUZZ_SEED``); ``KG_CONTEXT_FUZZ_REPORT``
@@ -118,6 +119,12 @@ def _touched(proposals: list[dict[str, Any]]) -> set[str]:
     return ids
 
 
+def _ruled(committed: list[Any]) -> set[str]:
+    """The entries the constitution's [on_revision] rule superseded in the committed sets (each
+    ``<rule>: <new id> supersedes <old id>``; ids hold no spaces)."""
+    return {made.rsplit(" supersedes ", 1)[1] for d in committed for made in d.rule_made}
+
+
 def _check_step(
     before: dict[str, Any],
     after: dict[str, Any],
@@ -137,6 +144,10 @@ def _check_step(
         assert current[2] == out, f"{entry_id} gained or lost out-edges"
         if current[:2] != (status, resident):
             assert entry_id in touched, f"{entry_id} moved without a committed set moving it"
+    for entry_id in _ruled(committed) & set(was["entries"]):
+        # A rule supersedes only what stood live in the window, and takes it out.
+        assert was["entries"][entry_id][:2] in {("live", True), ("revalidated", True)}
+        assert now["entries"][entry_id][:2] == ("superseded", False)
 
 
 class Run:
@@ -198,7 +209,8 @@ class Run:
         self._tally(decisions)
         by_id = {p["id"]: p for p in proposals}
         committed = [d for d in decisions if d.outcome == "commit"]
-        return committed, _touched([by_id[i] for d in committed for i in d.proposal_ids])
+        declared = _touched([by_id[i] for d in committed for i in d.proposal_ids])
+        return committed, declared | _ruled(committed)
 
     def _send(self, team: Any, mode: str, proposals: list[dict[str, Any]]) -> list[Any]:
         try:
@@ -223,7 +235,7 @@ class Run:
         self._tally(decisions)
         committed = [d for d in decisions if d.outcome == "commit"]
         moved = _touched([json.loads(p.payload()) for p in view.proposals]) if committed else set()
-        return committed, moved
+        return committed, moved | _ruled(committed)
 
     def _tally_hostile(self, mode: str, what: str) -> None:
         self.tally[f"hostile:{mode}:{what}"] += 1
@@ -232,6 +244,7 @@ class Run:
         for d in decisions:
             self.tally[f"outcome:{d.outcome}"] += 1
             self.tally[f"code:{d.reason_code or 'COMMIT'}"] += 1
+            self.tally["rule_made"] += len(d.rule_made)
 
     def finish(self) -> None:
         """No wedge: in one transaction per boundary, whatever is still pending is decided and

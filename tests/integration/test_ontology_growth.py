@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from kg_context.errors import AuthorizationError, InputValidationError
-from kg_context.gate.constitution import default_constitution_text
+from kg_context.gate.constitution import default_constitution_text, load_constitution
 from kg_context.record.ontology import change, migrate
-from tests.factories import entry, proposal
+from tests.factories import DEFAULT_VERSION, entry, proposal
 
 _DECLARED = """
 [classes.bug]
@@ -27,8 +27,13 @@ writers = ["agent"]
 """
 
 
+BUG = f"{DEFAULT_VERSION}-bug"  # a version of the shipped default with the classes declared
+
+
 def _grown(version: str) -> str:
-    text = default_constitution_text().replace('version = "3"', f'version = "{version}"')
+    text = default_constitution_text().replace(
+        f'version = "{load_constitution().version}"', f'version = "{version}"'
+    )
     assert text != default_constitution_text()
     return text + _DECLARED
 
@@ -87,27 +92,27 @@ def test_a_declared_class_is_ratified_written_rooted_and_migrated_into(
 
     # A writer cannot declare a class for itself: only an operator the constitution names.
     with pytest.raises(AuthorizationError):
-        team.propose_constitution(_grown("4-bug"), writer_id="writer-1", reason="mine")
+        team.propose_constitution(_grown(BUG), writer_id="writer-1", reason="mine")
     with pytest.raises(AuthorizationError):
         team.propose_constitution(
-            _grown("4-bug"), writer_id="writer-1", reason="mine", writer_kind="agent"
+            _grown(BUG), writer_id="writer-1", reason="mine", writer_kind="agent"
         )
     shadow = team.propose_constitution(
-        _grown("4-shadow")
+        _grown(f"{DEFAULT_VERSION}-shadow")
         + '\n[classes.set]\nwriters = ["agent"]\n'
         + '\n[classes.interface]\nwriters = ["agent"]\n',
         writer_id="operator",
         reason="an agent may write interfaces",
     )
     assert (shadow.outcome, shadow.reason_code) == ("reject", "INVALID_CONSTITUTION")
-    assert team.constitution().version == "3"
+    assert team.constitution().version == load_constitution().version
 
     ratified = team.propose_constitution(
-        _grown("4-bug"), writer_id="operator", reason="bugs and experiments are typed state"
+        _grown(BUG), writer_id="operator", reason="bugs and experiments are typed state"
     )
     assert ratified.outcome == "commit"
     rules = team.constitution()
-    assert rules.version == "4-bug" and "bug" in rules.root_class_names()
+    assert rules.version == BUG and "bug" in rules.root_class_names()
 
     # The declared writer kinds may commit it; others are refused, by the gate.
     by_tool = team.commit(

@@ -18,7 +18,7 @@ from kg_context.residency.reachability import reachable, why
 from kg_context.residency.recall import admit, recall
 from kg_context.residency.window import window
 from kg_context.settings import ResidencySettings
-from tests.factories import constitution_variant, entry, proposal
+from tests.factories import DEFAULT_VERSION, constitution_variant, entry, proposal
 
 DEFAULT = load_constitution()
 
@@ -40,7 +40,9 @@ def _commit(team: Any, boundary_id: str, *entries: dict[str, Any], **kw: Any) ->
 
 
 # Two czar identities (each leaves what it wrote to the other): the constitution names both.
-TWO_CZARS = constitution_variant("3-two-czars", ('czars = ["czar"]', 'czars = ["czar", "czar-b"]'))
+TWO_CZARS = constitution_variant(
+    f"{DEFAULT_VERSION}-two-czars", ('czars = ["czar"]', 'czars = ["czar", "czar-b"]')
+)
 
 
 def _settle(team: Any) -> None:

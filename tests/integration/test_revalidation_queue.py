@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kg_context.errors import OperatorActRefused, StateError
-from tests.factories import constitution_variant, entry, proposal
+from tests.factories import DEFAULT_VERSION, constitution_variant, entry, proposal
 
 
 def _derived(boundary_id: str, name: str, base: str) -> dict[str, Any]:
@@ -118,7 +118,7 @@ def test_a_constitution_change_that_drops_a_root_class_puts_its_dependents_at_ri
         )
     )
     no_goal = constitution_variant(
-        "3-no-goal-root",
+        f"{DEFAULT_VERSION}-no-goal-root",
         (
             'classes = ["goal", "constraint", "decision", "obligation", "plan", "pin"]',
             'classes = ["constraint", "decision", "obligation", "plan", "pin"]',
@@ -146,7 +146,7 @@ def test_an_amendment_that_drops_a_root_class_puts_its_dependents_at_risk_too(
     held = team.commit(proposal(boundary_id, entry(verse="global", key="weather")))
     assert (held.outcome, held.reason_code) == ("halt", "VERSE_ADOPTION")
     amended = constitution_variant(
-        "3-no-goal-no-adoption",
+        f"{DEFAULT_VERSION}-no-goal-no-adoption",
         (
             'classes = ["goal", "constraint", "decision", "obligation", "plan", "pin"]',
             'classes = ["constraint", "decision", "obligation", "plan", "pin"]',

@@ -73,6 +73,7 @@ from kg_context.gate.predicates import (
     set_size,
     supersession_target,
     transitions_legal,
+    undeclared_revision,
     verse_adoption,
     weak_revalidation,
     writer_authority,
@@ -89,7 +90,7 @@ from kg_context.gate.snapshot import (
     SetFootprint,
     Snapshot,
 )
-from kg_context.vocabulary import JustificationCase, Outcome, ReasonCode
+from kg_context.vocabulary import JustificationCase, OnRevision, Outcome, ReasonCode
 
 B = "b-pure"
 OTHER = "b-other"
@@ -286,6 +287,7 @@ def _footprint(
     )
 
 
+_REVISION_HALTS = _rules(on_revision={"decision": OnRevision.HALT})
 _SMALL = _rules(limits=Limits(max_entries_per_set=2))
 _NARROW = _rules(density=DensityRule(max_set_fanout=2))
 _BASES = (_state("base"), _state("base2"))
@@ -645,6 +647,41 @@ ROWS: list[Row] = [
             _proposal(_entry("n", supersedes=[{"entry_id": "base", "reason": "r"}])),
             states=(_state("base", "revalidated"),),
         ),
+    ),
+    Row(
+        "a new decision on the key of a live one, declaring no supersession, under halt",
+        ReasonCode.UNDECLARED_REVISION,
+        undeclared_revision,
+        S(_proposal(_entry("n", key="k")), rules=_REVISION_HALTS),
+        S(
+            _proposal(_entry("n", key="k", supersedes=[{"entry_id": "base", "reason": "r"}])),
+            rules=_REVISION_HALTS,
+        ),
+    ),
+    Row(
+        "an undeclared revision under halt; the neighbour: another key",
+        ReasonCode.UNDECLARED_REVISION,
+        undeclared_revision,
+        S(_proposal(_entry("n", key="k")), rules=_REVISION_HALTS),
+        S(_proposal(_entry("n", key="k2")), rules=_REVISION_HALTS),
+    ),
+    Row(
+        "an undeclared revision under halt; the neighbour: the old entry is not resident",
+        ReasonCode.UNDECLARED_REVISION,
+        undeclared_revision,
+        S(_proposal(_entry("n", key="k")), rules=_REVISION_HALTS),
+        S(
+            _proposal(_entry("n", key="k")),
+            rules=_REVISION_HALTS,
+            states=(_state("base", "superseded"),),
+        ),
+    ),
+    Row(
+        "an undeclared revision under halt; the neighbour: the rule is stand",
+        ReasonCode.UNDECLARED_REVISION,
+        undeclared_revision,
+        S(_proposal(_entry("n", key="k")), rules=_REVISION_HALTS),
+        S(_proposal(_entry("n", key="k")), rules=_rules(on_revision={})),
     ),
     Row(
         "supersedes an entry of another key",
@@ -1300,10 +1337,11 @@ def _renewals(*proposals: Proposal) -> list[tuple[str, str, str, int]]:
 def test_a_work_set_plans_renewals_by_reference_and_use_and_a_failed_attempt_renews_nothing() -> (
     None
 ):
-    uses = _entry("u", derived_from=_support_on("base"))
-    refers = _entry("r", requires=_soft_on("base"))
+    # On keys of their own: a decision on base's key would supersede it ([on_revision]).
+    uses = _entry("u", key="ku", derived_from=_support_on("base"))
+    refers = _entry("r", key="kr", requires=_soft_on("base"))
     failed = _entry("x", derived_from=_support_on("base"), attributes={"explored": True})
-    inner = _entry("i", requires=_soft_on("r"))  # an entry of the same set renews nothing
+    inner = _entry("i", key="ki", requires=_soft_on("r"))  # the same set's entry renews nothing
     got = _renewals(_proposal(uses, refers, failed, inner))
     assert sorted(got) == [("r", "base", "live_reference", 1), ("u", "base", "use", 1)]
 
