@@ -31,8 +31,8 @@ def _own_receipt(proposal: Proposal, snapshot: Snapshot) -> AdoptionState | None
 
 def _remedy(boundary_id: str, key: str) -> str:
     return (
-        f"an operator issues an adoption receipt (kg-context adopt {boundary_id} --key {key} "
-        "--reason WHY) and the writer cites it as adoption_receipt_id"
+        f"an operator of {boundary_id} issues an adoption receipt for key {key!r}, with a "
+        "reason, and the writer cites it as adoption_receipt_id"
     )
 
 

@@ -403,7 +403,7 @@ def _plan_spent_copies(
 def _plan_commit_receipts(
     plan: Plan, ctx: Context, view: SetView, set_row: SetRow, passed: list[str], eff: _Effects
 ) -> Decision:
-    """The review and the commit receipt (seed 003), and the decision the caller gets."""
+    """The review and the commit receipt, and the decision the caller gets."""
     set_id = view.closed.set_id
     seq = ctx.snapshot.boundary.seq
     writers = set_row["props"]["writer_ids"]

@@ -155,7 +155,7 @@ class HorizonRule(_Section):
 
 
 class HistoryIndexRule(_Section):
-    """The governed history index (seed 002 section 4): every ratified set gets one index line,
+    """The governed history index: every ratified set gets one index line,
     written with it; the last ``resident_last`` lines are resident in the window (counted in its
     tokens), older ones leave it and stay findable in the record (``kg-context history index``)."""
 
@@ -163,7 +163,7 @@ class HistoryIndexRule(_Section):
 
 
 class DeclaredClass(_Section):
-    """A class the constitution adds to the built-in ones (``[classes.<name>]``, seed 002 §5:
+    """A class the constitution adds to the built-in ones (``[classes.<name>]``:
     ontologies that grow). ``root``: its live entries are residency roots. ``lease_sets``: its
     entries carry a lease (``expires_after``) of at most this many sets, or are superseded by
     default (``MISSING_LEASE`` otherwise); unset, they hold by reachability like any entry.

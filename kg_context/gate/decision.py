@@ -85,7 +85,7 @@ def first_violation(
 
 
 def _append_only(boundary: BoundaryState, constitution: Constitution) -> bool:
-    """Below the constitution's task horizon the boundary runs append-only (seed 002 §5)."""
+    """Below the constitution's task horizon the boundary runs append-only."""
     horizon = boundary.task_horizon
     return horizon is not None and horizon < constitution.horizon.append_only_below
 

@@ -1,4 +1,4 @@
-"""Fragmentation (seed 002, "Set construction"), pure: splitting one change across sets must not
+"""Fragmentation, pure: splitting one change across sets must not
 evade a set-level invariant.
 
 The set-level invariants (``density.max_set_fanout``, ``limits.max_entries_per_set``) are

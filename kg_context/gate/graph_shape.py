@@ -57,8 +57,8 @@ def cross_boundary(view: SetView, c: Constitution, snapshot: Snapshot) -> Violat
                 return reject(
                     ReasonCode.CROSS_BOUNDARY,
                     f"{said} without citing an adoption receipt of boundary {where}",
-                    f"an operator of {where} issues one for key {target.key!r} (kg-context adopt "
-                    f"{where} --key KEY) and the writer cites it",
+                    f"an operator of {where} issues an adoption receipt for key {target.key!r} "
+                    "and the writer cites it",
                 )
             problem = receipt.problem(target.key, receipt.boundary_seq, target.verse)
             if problem is not None:
@@ -175,6 +175,6 @@ def non_standing_dependency(view: SetView, _: Constitution, snapshot: Snapshot) 
                     f"entry {entry_id} declares {edge} on {ref_id}, {why}: non-standing state "
                     "would become load-bearing",
                     "recall it (admit) and depend on the admitted copy, declare a supporting "
-                    "DERIVED_FROM for provenance, or resolve with --approve",
+                    "DERIVED_FROM for provenance, or an operator approves the halt",
                 )
     return None

@@ -90,7 +90,7 @@ class Halts:
             return Resolution(halt_id, ResolutionKind.REJECT, None)
         if resolution == ResolutionKind.AMEND:
             if not amendment:
-                raise InputValidationError("--amend needs the new constitution's TOML")
+                raise InputValidationError("an amendment needs the new constitution's TOML")
             return self._amend(current, operator_id, reason, amendment)
 
         def resolve_halt(tx: Transaction, decisions: list[Decision]) -> None:

@@ -1,4 +1,4 @@
-"""The governed history index (seed 002 section 4), pure: one small index line per ratified set,
+"""The governed history index, pure: one small index line per ratified set,
 planned with the set and written in its transaction (``write_plan``).
 
 The line is built only from what the gate itself decided and typed: the set's seq and kind, its

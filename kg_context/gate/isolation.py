@@ -1,4 +1,4 @@
-"""No pending proposal may block a boundary (issue 10, defect 1).
+"""No pending proposal may block a boundary.
 
 The gate decides a batch of sets in one write transaction. If that transaction fails with a
 non-transient error (a constraint the gate did not foresee, a statement the server refuses), the

@@ -1,4 +1,4 @@
-"""Lease renewals a commit causes (seed 002 §3.2), planned from the set's own declarations (pure).
+"""Lease renewals a commit causes, planned from the set's own declarations (pure).
 
 A soft or reconstructible ``REQUIRES`` edge holds for its lease, counted in the boundary's work
 (``work_seq``: the ratified sets but the czar's and constitution changes). A work set renews

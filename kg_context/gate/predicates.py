@@ -234,7 +234,8 @@ def supersession_target(view: SetView, _: Constitution, snapshot: Snapshot) -> V
                 return halt(
                     ReasonCode.SUPERSESSION_TARGET,
                     f"entry {entry_id} declares it supersedes {sup.entry_id}, which {problem}",
-                    "correct the declaration, or resolve with --approve to record it unexecuted",
+                    "correct the declaration, or an operator approves the halt to record it "
+                    "unexecuted",
                 )
     return None
 
@@ -328,7 +329,7 @@ def weak_revalidation(view: SetView, _: Constitution, snapshot: Snapshot) -> Vio
                 f"{proposal.writer_id} revalidates {t.entry_id} without referencing its failed "
                 f"ancestor ({', '.join(sorted(required)[:5])}) in revalidates or DERIVED_FROM",
                 "cite the failed ancestor in the proposal's revalidates (what was re-examined), "
-                "or resolve with --approve",
+                "or an operator approves the halt",
             )
     return None
 

@@ -182,7 +182,7 @@ def _refusal_receipt(
     view: SetView | None,
     halt_id: str | None = None,
 ) -> None:
-    """The rejection receipt, or the halt receipt of a held set (seed 003's
+    """The rejection receipt, or the halt receipt of a held set (a
     ``state_rejection_receipt`` either way: refused or held, state unchanged; a halt receipt
     names its halt)."""
     halted = violation.outcome is Outcome.HALT

@@ -282,7 +282,7 @@ def receipt_props(
     **fields: Any,
 ) -> Props:
     """One receipt's properties: who decided what, when, under which constitution, and which of
-    seed 003's families it belongs to (``family``, from its kind: ``ReceiptKind.family``, defined
+    the receipt families it belongs to (``family``, from its kind: ``ReceiptKind.family``, defined
     once). ``set_id`` is ``None`` only for receipts FOR a boundary (its founding constitution)."""
     return {
         "id": receipt_id,

@@ -1,6 +1,6 @@
 """The set constructor: pending proposals → the minimal closed sets the gate evaluates (pure).
 
-Rule (seed 002, "Set construction"): a pending set is the minimal closed group of pending
+Rule: a pending set is the minimal closed group of pending
 proposals that share a declared target or a dependency inside the constitution's window (a count
 of submissions), or that a writer grouped under one set id. A proposal with neither a set id nor
 a target cannot be placed and is rejected. A proposal without a set id joins what it shares a

@@ -46,8 +46,7 @@ class AttentionScope(StrEnum):
 
 # -- thoughts: what the record keeps of every proposal -------------------------------------------
 # Every attention ProposalNode and every bus proposal carries this label beside its own: its text
-# is kept in the record (out of the window) and searchable per boundary (seed 002 r8, seed 003's
-# ``thought``).
+# is kept in the record (out of the window) and searchable per boundary.
 THOUGHT_LABEL = "Thought"
 
 

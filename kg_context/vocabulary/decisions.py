@@ -88,7 +88,7 @@ class ResidencyPolicy(StrEnum):
 
 
 class LeaseRenewalKind(StrEnum):
-    """What renewed a soft/reconstructible lease (``:LeaseRenewal.kind``, seed 002 §3.2): a newer
+    """What renewed a soft/reconstructible lease (``:LeaseRenewal.kind``): a newer
     committed entry that requires the same entry, a committed entry derived from it (reasoning
     that used it; a recall copy is one), or an operator's foundational mark."""
 
@@ -146,7 +146,7 @@ STATUS_LABELS: dict[EntryStatus, str] = {
 }
 RESIDENT_LABEL = "Resident"
 
-# A class the constitution declares (``[classes.<name>]``, issue 11 item 3): a lowercase name that
+# A class the constitution declares (``[classes.<name>]``): a lowercase name that
 # is not a built-in class. Its label carries a prefix no built-in or system label has, so a
 # declared class can never make an entry look like a :Set, :Boundary or a built-in class.
 DECLARED_CLASS_PATTERN = r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$"
@@ -337,7 +337,7 @@ class ThresholdParameter(StrEnum):
 
 
 class ReceiptFamily(StrEnum):
-    """Seed 003's receipt families (``epiphany.mind.<family>``): what a receipt proves. Every
+    """The receipt families (``epiphany.mind.<family>``): what a receipt proves. Every
     receipt carries its family (``:Receipt.family``), so an analyst asks for a family in Cypher."""
 
     GATEWAY_REVIEW = "gateway_review"  # explains the route a set took (or takes next)
@@ -348,7 +348,7 @@ class ReceiptFamily(StrEnum):
 
 class ReceiptKind(StrEnum):
     """What a receipt records: a review for every decision, then what was decided. Each kind
-    belongs to one of seed 003's families (``family``; docs/graph-model.md maps them)."""
+    belongs to one of the receipt families (``family``; docs/graph-model.md maps them)."""
 
     REVIEW = "review"
     COMMIT = "commit"
@@ -373,8 +373,8 @@ _RECEIPT_FAMILY = {
     # the constitution a boundary is created with (ratified by kg-context)
     ReceiptKind.CONSTITUTION: ReceiptFamily.STATE_COMMIT,
     ReceiptKind.REJECTION: ReceiptFamily.STATE_REJECTION,
-    # a held set: refused for now, state unchanged, an operator decides (seed 003: "refused or
-    # held an effect without mutating state")
+    # a held set: refused for now, state unchanged, an operator decides (a rejection receipt
+    # proves an effect was refused or held without mutating state)
     ReceiptKind.HALT: ReceiptFamily.STATE_REJECTION,
     ReceiptKind.ADOPTION: ReceiptFamily.VERSE_ADOPTION,
     # an operator's revocation of a writer, an adoption receipt, a foundational mark or a

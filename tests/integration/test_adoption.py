@@ -70,16 +70,18 @@ def test_an_adoption_names_keys(engine: Any, boundary_id: str) -> None:
         engine.adopt(boundary_id, operator_id="operator", reason="r", keys=["k"], uses=0)
 
 
-def test_the_halt_names_the_adopt_command_and_it_exists(
+def test_the_halt_names_the_adoption_remedy_and_the_adopt_command_gives_it(
     engine: Any, boundary_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Repro: the halt's suggested remedy named a `kg-context adopt` command that did not exist."""
+    """The halt's suggested remedy names, in plain words, the adoption receipt for the key, and
+    the CLI's ``adopt`` command issues one that the writer then cites."""
     from kg_context.cli.app import app
 
     team = engine.boundary(boundary_id)
     halted = team.commit(_global(boundary_id, "weather", None, f"{boundary_id}/w1"))
     assert halted.reason_code == "VERSE_ADOPTION"
-    assert "kg-context adopt" in (halted.suggested_amendment or "")
+    remedy = halted.suggested_amendment or ""
+    assert "adoption receipt for key 'weather'" in remedy and "--" not in remedy
     monkeypatch.setenv("KG_CONTEXT_OPERATOR", "operator")
     done = CliRunner().invoke(
         app, ["adopt", boundary_id, "--key", "weather", "--reason", "vetted", "--uses", "1"]

@@ -239,7 +239,7 @@ def test_feedback_of_a_halt_names_what_does_not_stand_and_how_to_bring_it_back()
         Outcome.HALT,
         reason_code="NON_STANDING_DEPENDENCY",
         detail="entry e-2 declares REQUIRES on e-old, which is retired",
-        suggested_amendment="resolve with --approve",
+        suggested_amendment="an operator approves the halt",
         halt_id="team-7/p-1/halt/1",
         not_standing=(
             CitedEntry("e-old", "team-7", "retired", "requires", "e-2"),
@@ -259,7 +259,7 @@ def test_feedback_of_a_halt_names_what_does_not_stand_and_how_to_bring_it_back()
     assert "no such entry in boundary team-7" in unknown
     superseded = next(line for line in lines if line.startswith("- e-was:"))
     assert "cite the entry that superseded it" in superseded
-    assert 'an operator would have to: "resolve with --approve"' in decision.feedback()
+    assert 'an operator would have to: "an operator approves the halt"' in decision.feedback()
 
 
 def test_writer_text_in_a_detail_cannot_forge_a_feedback_line() -> None:
