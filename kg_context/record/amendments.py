@@ -1,4 +1,4 @@
-"""Halt classes become predicates (seed 002 section 5, issue 11 item 9), deterministically.
+"""Halt classes become predicates, deterministically.
 
 A halt's class is its reason code plus the constitution parameter its predicate tripped on
 (``Halt.parameter``, a ``ThresholdParameter``, with the value it measured: ``Halt.observed``).

@@ -1,4 +1,4 @@
-"""The operator's briefing (seed 002 section 3.1, the periodic audit): what happened in a boundary
+"""The operator's briefing (the periodic audit): what happened in a boundary
 since the last briefing, from the record.
 
 ``brief(boundary, since_seq=None)`` reads, for the sets after ``since_seq`` (by default the seq of
@@ -205,7 +205,7 @@ def brief(boundary: Boundary, *, since_seq: int | None = None) -> Brief:
     """The operator's briefing of ``boundary`` since ``since_seq`` (default: the last
     briefing's seq, else 0), recorded as an audit event of the boundary."""
     if since_seq is not None and since_seq < 0:
-        raise InputValidationError(f"--since must be a seq >= 0, not {since_seq}")
+        raise InputValidationError(f"the seq to brief since must be >= 0, not {since_seq}")
     ex = boundary.executor
     if not ex.read("boundary/get", boundary_id=boundary.id):
         raise StateError(f"no boundary {boundary.id}")

@@ -1,4 +1,4 @@
-"""Reading history (seed 002 section 4): the index, the ledger walk, as-of, and search.
+"""Reading history: the index, the ledger walk, as-of, and search.
 
 - ``index``: every ratified set in ledger order: id, seq, one summary line, status (small, and
   itself ratified state: the ``(:IndexEntry)`` line the gate built from the set's typed content

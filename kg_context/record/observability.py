@@ -1,4 +1,4 @@
-"""Error observability (seed 002 section 5): retirements made visible when they were wrong.
+"""Error observability: retirements made visible when they were wrong.
 
 Every retirement passes the gate as a declared transition that records the exact edges or facts
 that justified it (``TRANSITIONED.justification``). This module reads the record for:
@@ -261,7 +261,7 @@ class SupersessionCandidate:
 
 @dataclass(frozen=True, slots=True)
 class ErrorRates:
-    """The error rates of a boundary (seed 002 section 5), with what they count."""
+    """The error rates of a boundary, with what they count."""
 
     boundary_id: str
     false_retirement: Ratio

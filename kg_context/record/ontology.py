@@ -1,4 +1,4 @@
-"""Ontology evolution (seed 002, "ontology bootstrapping"): a class change is a governed set.
+"""Ontology evolution: a class change is a governed set.
 
 An operator declares a change in one set: a ``split`` of one class into two (or more), or a
 ``new_class`` that takes over part of an existing class's meaning. The set records an ontology
@@ -19,7 +19,7 @@ Classes are the built-in ``EntryClass`` ones plus those the boundary's constitut
 split into, or re-class toward, a declared class; a name that is neither stays a typed rejection
 (``InputValidationError``), before anything is written.
 
-Dependents (issue 11 item 3): the standing entries that ``REQUIRES`` (any policy) or essentially
+Dependents: the standing entries that ``REQUIRES`` (any policy) or essentially
 ``DERIVED_FROM`` an entry the change puts at risk go at risk with it, one hop, in the same set,
 naming the change as their failed ancestor. One hop, not the transitive closure: a re-classed
 entry's content did not change, only its type, and it is the direct dependent that relied on the

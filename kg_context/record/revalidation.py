@@ -269,8 +269,8 @@ class OperatorHalts(Halts):
         )
         changed = done.constitution_decision
         if changed is not None and changed.outcome == "commit":
-            team = self._boundary_for(boundary_id)
-            dropped_classes_at_risk(team, before, team.constitution(), operator_id)
+            boundary = self._boundary_for(boundary_id)
+            dropped_classes_at_risk(boundary, before, boundary.constitution(), operator_id)
         return done
 
     def _executor_of(self, boundary_id: str) -> QueryExecutor:

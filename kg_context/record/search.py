@@ -151,9 +151,8 @@ def embed_pending(
     returns how many entries were embedded (with the engine's embedding model unless
     ``embedder``). Finding them is a seek on the pending marker.
 
-    Entries committed meanwhile wait for the next call: it used to loop until nothing was left,
-    so a write stream faster than the model kept a ``recall`` from ever returning (the soak's
-    reader did 3 rounds in 30 minutes)."""
+    Entries committed meanwhile wait for the next call, so a write stream faster than the model
+    cannot keep a ``recall`` from returning."""
     if batch < 1:
         raise InputValidationError("batch must be at least 1")
     executor, boundary_id = boundary.executor, boundary.id

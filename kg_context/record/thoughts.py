@@ -1,6 +1,6 @@
 """History search of thoughts: every attention proposal and bus proposal the record keeps.
 
-Issue 11 item 4 (seed 002 r8, seed 003's ``thought``): an attention wave's ProposalNodes
+An attention wave's ProposalNodes
 (winners and losers) and a broadcast's bus proposals (winners and inhibited ones) keep their
 text in the record, as ``:Thought`` nodes that are never entries and never resident (no window
 cost). ``search_thoughts`` finds them in one boundary through the ``thought_text_fulltext``

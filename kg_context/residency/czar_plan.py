@@ -380,7 +380,7 @@ def _plan_residency(
                     resident=True,
                     reason="reachable from a root",
                     case=JustificationCase.REACHABLE,
-                    justification=(f"root path at seq {seq} (kg-context why {entry_id})",),
+                    justification=(f"root path at seq {seq} (the why of {entry_id} shows it)",),
                 ),
             )
         elif not is_standing and entry["resident"]:

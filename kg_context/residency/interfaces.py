@@ -1,4 +1,4 @@
-"""Interface compaction (seed 002 §3.2): when an entry leaves the window while dependents that
+"""Interface compaction: when an entry leaves the window while dependents that
 stay hold it through soft edges naming ``needs``, the czar keeps one ``:Interface`` entry holding
 only those properties (``DERIVED_FROM`` and ``SUMMARIZES`` the original). It projects the named
 properties and infers nothing; a needed property the entry does not carry is unclear and halts.

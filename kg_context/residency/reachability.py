@@ -1,8 +1,7 @@
 """Residency, computed: what must stay in the window, by reachability from the roots (Cypher).
 
 An entry should be resident iff it is *standing* (live, revalidated, challenged or at_risk) and
-reachable from a root through ``REQUIRES`` edges that hold. The three retention policies
-(seed 002 §3.2) differ:
+reachable from a root through ``REQUIRES`` edges that hold. The three retention policies differ:
 
 - ``hard`` always holds;
 - ``soft`` holds for its lease (then the entry may leave, and the czar keeps an ``:Interface``

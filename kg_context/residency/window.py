@@ -41,7 +41,7 @@ class WindowEntry:
 
 @dataclass(frozen=True, slots=True)
 class IndexEntryLine:
-    """A resident line of the governed history index (seed 002 section 4)."""
+    """A resident line of the governed history index."""
 
     set_id: str
     seq: int

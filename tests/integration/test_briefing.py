@@ -73,12 +73,12 @@ def test_the_briefing_reports_since_the_last_one_and_is_recorded(
     assert second.czar_runs == [] and second.invalidations == []
     assert [h.halt_ids for h in second.halts] == [[halted.halt_id]]  # open ones always
 
-    # an explicit --since: the invalidation set, and the set halted after the czar's set (no seq:
+    # an explicit since_seq: the invalidation set, and the set halted after the czar's set (no seq:
     # placed by when it closed)
     again = team.brief(since_seq=first.seq - 1)
     assert again.sets_by_outcome == {"ratified": 1, "halted": 1}
     assert team.brief(since_seq=first.seq).sets_by_outcome == {}
-    with pytest.raises(InputValidationError, match="--since"):
+    with pytest.raises(InputValidationError, match="brief since must be >= 0"):
         team.brief(since_seq=-1)
 
     out = _cli(neo4j_target, "brief", "-b", boundary_id, "--since", "0", "--json")
