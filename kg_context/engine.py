@@ -2,8 +2,9 @@
 every boundary handle it opens reads (the only composition root).
 
 Operations on one boundary take the handle as their receiver, as module functions
-(``window(team)``, ``challenge(team, ...)``, ``run_czar(team)``); the handle ``Engine.boundary``
-returns also offers them as methods (``team.window()``, ``team.challenge(...)``).
+(``window(boundary)``, ``challenge(boundary, ...)``, ``run_czar(boundary)``); the handle
+``Engine.boundary`` returns also offers them as methods (``boundary.window()``,
+``boundary.challenge(...)``).
 """
 
 from __future__ import annotations
@@ -308,7 +309,7 @@ class Engine:
 class BoundaryHandle(Boundary):
     """The handle ``Engine.boundary`` returns: the gate's ``Boundary`` plus the operations on
     one boundary as methods. Each method is the module function of the same name with this
-    handle as its receiver (``team.window()`` is ``window(team)``), nothing more."""
+    handle as its receiver (``boundary.window()`` is ``window(boundary)``), nothing more."""
 
     def window(self) -> Window:
         """The resident entries in prompt order (``kg_context.window``)."""

@@ -6,8 +6,8 @@ reads the answer (``parse_model_output``), stamps the writer's identity on it an
 through the gate. A committed set ends the run; an unreadable answer, a halted or a rejected set
 is tried again, at most ``max_retries`` times, with every feedback so far appended to the
 prompt. Each losing draft is kept in the record, through the gate, as an ``explored`` scratch
-entry of the same writer (zero window cost, searchable, never resident): seed 002's "dead ends
-stay on record". A halted set stays with the operator; the loop never resolves a halt.
+entry of the same writer (zero window cost, searchable, never resident): dead ends stay on
+record. A halted set stays with the operator; the loop never resolves a halt.
 """
 
 from __future__ import annotations

@@ -147,7 +147,7 @@ class EmbeddingSettings(BaseSettings):
 
 
 class CycleSettings(BaseSettings):
-    """The selection-broadcast cycle of seed 000: competition, broadcast, bus, admission."""
+    """The selection-broadcast cycle: competition, broadcast, bus, admission."""
 
     model_config = SettingsConfigDict(
         env_prefix="KG_CONTEXT_CYCLE_", env_file=".env", extra="ignore"
@@ -201,10 +201,10 @@ class AttentionSettings(BaseSettings):
     weight_relevance: float = Field(default=0.5, ge=0, le=1)
     weight_track_record: float = Field(default=0.3, ge=0, le=1)
     weight_confidence: float = Field(default=0.2, ge=0, le=1)
-    # Top-K winners per wave, and seed 000's minimum activation: below it nothing wins.
+    # Top-K winners per wave, and the minimum activation: below it nothing wins.
     top_k: int = Field(default=3, ge=1, le=10_000)
     min_composite: float = Field(default=0.3, ge=0, le=1)
-    # A wave with fewer outputs is recorded but not broadcast (seed 001: >= 2 outputs).
+    # A wave with fewer outputs is recorded but not broadcast (by default: >= 2 outputs).
     min_wave_outputs: int = Field(default=2, ge=1)
     prior_alpha: float = Field(default=2.0, gt=0)
     prior_beta: float = Field(default=2.0, gt=0)
@@ -214,7 +214,7 @@ class AttentionSettings(BaseSettings):
     scope: AttentionScope = AttentionScope.BOUNDARY
     # Used when a specialist declares no confidence (neither metadata nor a "confidence:" line).
     default_confidence: float = Field(default=0.5, ge=0, le=1)
-    # Misses with zero hits after broadcasts before the mismatch guard fires (seed condition).
+    # Misses with zero hits after broadcasts before the mismatch guard fires.
     mismatch_misses: int = Field(default=3, ge=1)
     strict: bool = Field(default=False, validation_alias="KG_CONTEXT_GWT_STRICT")
     # A wave's bounds (outputs, UTF-8 bytes of one, of all with the query): else WAVE_TOO_LARGE

@@ -158,10 +158,10 @@ def _revoked(request: Request, boundary_id: str, token: str) -> bool:
     """Whether an operator of the boundary revoked this token (a revocation receipt naming its
     sha256); a boundary that does not exist has revoked nothing."""
     try:
-        team = request.app.state.engine.boundary(boundary_id, create=False)
+        boundary = request.app.state.engine.boundary(boundary_id, create=False)
     except StateError:
         return False
-    revoked: bool = team.credential_revoked(hashlib.sha256(token.encode("utf-8")).hexdigest())
+    revoked: bool = boundary.credential_revoked(hashlib.sha256(token.encode("utf-8")).hexdigest())
     return revoked
 
 

@@ -96,8 +96,8 @@ def submit(
     principal: Writer,
     body: Annotated[ProposalBody, Depends(json_body(ProposalBody))],
 ) -> SubmissionOut:
-    team = existing(request, boundary_id)
-    (submission,) = team.submit(_body(body, principal, boundary_id))
+    boundary = existing(request, boundary_id)
+    (submission,) = boundary.submit(_body(body, principal, boundary_id))
     return SubmissionOut(**asdict(submission))
 
 
@@ -225,9 +225,9 @@ def get_brief(
 def get_why(
     request: Request, boundary_id: BoundaryId, entry_id: EntryId, principal: Reader
 ) -> Record:
-    team = existing(request, boundary_id)
+    boundary = existing(request, boundary_id)
     with not_found():
-        path = team.why(entry_id)
+        path = boundary.why(entry_id)
     return {**asdict(path), "held": path.held, "text": path.render()}
 
 
@@ -262,8 +262,8 @@ def admit(
     principal: Writer,
     body: Annotated[AdmitIn, Depends(json_body(AdmitIn))],
 ) -> AdmissionOut:
-    team = existing(request, boundary_id)
-    admission = team.admit(
+    boundary = existing(request, boundary_id)
+    admission = boundary.admit(
         body.entry_ids, writer_id=principal.writer_id, writer_kind=principal.writer_kind
     )
     request.app.state.metrics.count_decisions([admission.decision])
@@ -288,8 +288,8 @@ def invalidation(
     principal: Writer,
     body: Annotated[InvalidationIn, Depends(json_body(InvalidationIn))],
 ) -> InvalidationOut:
-    team = existing(request, boundary_id)
-    run = team.challenge if body.mode == "challenge" else team.invalidate
+    boundary = existing(request, boundary_id)
+    run = boundary.challenge if body.mode == "challenge" else boundary.invalidate
     with not_found():
         result = run(
             body.target,

@@ -32,9 +32,10 @@ def history_index(
     to_seq: Annotated[int | None, Query(ge=0, le=_MAX_SEQ)] = None,
     limit: Annotated[int, Query(ge=1, le=10_000)] = 1000,
 ) -> list[Record]:
-    team = existing(request, boundary_id)
+    boundary = existing(request, boundary_id)
     return [
-        asdict(line) for line in team.history_index(from_seq=from_seq, to_seq=to_seq, limit=limit)
+        asdict(line)
+        for line in boundary.history_index(from_seq=from_seq, to_seq=to_seq, limit=limit)
     ]
 
 
@@ -46,9 +47,9 @@ def history_index(
 def history_walk(
     request: Request, boundary_id: BoundaryId, set_id: EntryId, principal: Reader
 ) -> Record:
-    team = existing(request, boundary_id)
+    boundary = existing(request, boundary_id)
     with not_found():
-        opened = team.walk(set_id)
+        opened = boundary.walk(set_id)
     return {**asdict(opened), "earlier_sets": opened.earlier_sets, "later_sets": opened.later_sets}
 
 
@@ -63,9 +64,9 @@ def history_as_of(
     seq: Annotated[int, Path(ge=0, le=_MAX_SEQ)],
     principal: Reader,
 ) -> Record:
-    team = existing(request, boundary_id)
+    boundary = existing(request, boundary_id)
     with not_found():
-        view = team.as_of(seq)
+        view = boundary.as_of(seq)
     return {
         "boundary_id": view.boundary_id,
         "seq": view.seq,

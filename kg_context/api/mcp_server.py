@@ -198,11 +198,11 @@ class McpTools:
         the index of ratified sets from from_seq."""
 
         def work(_: Principal) -> CallToolResult:
-            team = self._handle()
+            boundary = self._handle()
             if set_id is not None and as_of is not None:
                 raise InputValidationError("history takes set_id or as_of, not both")
             if set_id is not None:
-                walked = team.walk(set_id)
+                walked = boundary.walk(set_id)
                 data = {
                     **asdict(walked),
                     "earlier_sets": walked.earlier_sets,
@@ -210,7 +210,7 @@ class McpTools:
                 }
                 return _ok("\n".join(walked.lines()), data)
             if as_of is not None:
-                view = team.as_of(as_of)
+                view = boundary.as_of(as_of)
                 entries = [asdict(e) for e in view.entries]
                 data = {"boundary_id": view.boundary_id, "seq": view.seq, "entries": entries}
                 text = "\n".join(
@@ -219,7 +219,7 @@ class McpTools:
                     for e in view.entries
                 )
                 return _ok(text or f"nothing recorded at seq {view.seq}", data)
-            lines = team.history_index(from_seq=from_seq, limit=limit)
+            lines = boundary.history_index(from_seq=from_seq, limit=limit)
             index = [asdict(line) for line in lines]
             return _ok("\n".join(line.line() for line in lines) or "no set yet", {"index": index})
 

@@ -60,8 +60,8 @@ def broadcast(
     principal: Writer,
     body: Annotated[WaveIn, Depends(json_body(WaveIn))],
 ) -> WaveOut:
-    team = existing(request, boundary_id)
-    sink = StampedSink(team, principal)
+    boundary = existing(request, boundary_id)
+    sink = StampedSink(boundary, principal)
     attention = WorkspaceAttention(
         engine_of(request), boundary_id=boundary_id, sink=sink, writer_id=principal.writer_id
     )
@@ -146,9 +146,9 @@ def attention_score(
             )
         if not principal.reaches(boundary_id):
             raise ProblemError(403, "forbidden", f"this token does not reach {boundary_id}")
-        team = existing(request, boundary_id)  # reads never create a boundary: 404
+        boundary = existing(request, boundary_id)  # reads never create a boundary: 404
         attention = WorkspaceAttention(
-            engine_of(request), boundary_id=boundary_id, sink=team, scope=scope
+            engine_of(request), boundary_id=boundary_id, sink=boundary, scope=scope
         )
     read = attention.attention_score(specialist_id)
     return ScoreOut(
@@ -173,8 +173,8 @@ def halts_list(
     all_: Annotated[bool, Query(alias="all")] = False,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> list[HaltOut]:
-    team = existing(request, boundary_id)
-    rows = team.halts(status=None if all_ else HaltStatus.OPEN, limit=limit)
+    boundary = existing(request, boundary_id)
+    rows = boundary.halts(status=None if all_ else HaltStatus.OPEN, limit=limit)
     return [HaltOut(**row) for row in rows]
 
 

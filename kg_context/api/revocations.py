@@ -47,8 +47,8 @@ def revoke(
     principal: Operator,
     body: Annotated[RevocationIn, Depends(json_body(RevocationIn))],
 ) -> Revocation:
-    team = existing(request, boundary_id)
-    return team.revoke(
+    boundary = existing(request, boundary_id)
+    return boundary.revoke(
         body.subject, body.subject_id, operator_id=principal.writer_id, reason=body.reason
     )
 

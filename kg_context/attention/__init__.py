@@ -1,4 +1,4 @@
-"""Workspace attention (seed 001): score specialist outputs, select and broadcast winners.
+"""Workspace attention: score specialist outputs, select and broadcast winners.
 
 ``WorkspaceAttention`` is the entry point; the scorer (``scoring``), the consensus registry
 (``consensus``), the loop telemetry (``telemetry``), the database calls (``store``) and the gate

@@ -10,12 +10,12 @@ engines or databases, reinforcement silently stops working. The counters make th
 - ``misses_after_own_broadcast``: misses for a specialist this process broadcast a winner for
   (in the boundary the read is scoped to, or in any boundary for a global read), which can only
   happen when the reader is not looking where the writer wrote.
-- ``suspected_engine_mismatch``: writes happened, reads happened and no read ever resolved one
-  (the seed's condition), or any miss after an own broadcast.
+- ``suspected_engine_mismatch``: writes happened, reads happened and no read ever resolved one,
+  or any miss after an own broadcast.
 
-The guard fires on a miss that is an own-broadcast miss, or once the seed's condition holds with at
-least ``mismatch_misses`` misses: a ``RuntimeWarning`` once per process (until reset), or a
-``ConfigurationError`` on every such read under ``KG_CONTEXT_GWT_STRICT=1``.
+The guard fires on a miss that is an own-broadcast miss, or once writes and reads happened with
+no hit and at least ``mismatch_misses`` misses: a ``RuntimeWarning`` once per process (until
+reset), or a ``ConfigurationError`` on every such read under ``KG_CONTEXT_GWT_STRICT=1``.
 """
 
 from __future__ import annotations
@@ -76,8 +76,8 @@ class _Counters:
             self._reset()
 
     def _suspected(self) -> bool:
-        seed = self.broadcasts_written > 0 and self.reads > 0 and self.hits == 0
-        return seed or self.misses_after_own > 0
+        never_hit = self.broadcasts_written > 0 and self.reads > 0 and self.hits == 0
+        return never_hit or self.misses_after_own > 0
 
     def snapshot(self) -> AttentionTelemetry:
         with self._lock:
@@ -126,8 +126,8 @@ class _Counters:
             self.misses += 1
             own = self._own(specialist_id, boundary_id)
             self.misses_after_own += own
-            seed = self.broadcasts_written > 0 and self.hits == 0
-            fires = own or (seed and self.misses >= mismatch_misses)
+            never_hit = self.broadcasts_written > 0 and self.hits == 0
+            fires = own or (never_hit and self.misses >= mismatch_misses)
             if not fires:
                 return
             message = (

@@ -113,7 +113,7 @@ def _new_wave() -> tuple[str, datetime]:
 
 
 class WorkspaceAttention:
-    """Global-workspace attention over one engine (seed 001's API, grounded in outcomes).
+    """Global-workspace attention over one engine (scores grounded in outcomes).
 
     ``boundary_id`` names the boundary whose gate receives the winners: the gate is
     ``engine.boundary(boundary_id)`` unless a ``sink`` is given. Without either, waves are

@@ -53,8 +53,8 @@ def attention_score(
         )
     with connect() as engine:
         if boundary is not None:
-            team = existing(engine, boundary)
-            attention = WorkspaceAttention(engine, boundary_id=boundary, sink=team)
+            handle = existing(engine, boundary)
+            attention = WorkspaceAttention(engine, boundary_id=boundary, sink=handle)
         else:
             attention = WorkspaceAttention(engine, scope=AttentionScope.GLOBAL)
         read = attention.attention_score(specialist)

@@ -73,7 +73,7 @@ class _Session:
         self.b = f"demo-{uuid.uuid4().hex[:10]}"
         # The story runs the czar itself, at its own step ("Czar, invalidation, recall"): the
         # boundary is created with no czar cadence.
-        self.team: BoundaryHandle = engine.boundary(self.b, czar_every_commits=0)
+        self.boundary: BoundaryHandle = engine.boundary(self.b, czar_every_commits=0)
         self.decisions: list[Decision] = []
         self.started = time.perf_counter()
 
@@ -89,7 +89,7 @@ class _Session:
         )
 
     def commit(self, step: str, proposal: Any) -> Decision:
-        decision = self.team.commit(proposal)
+        decision = self.boundary.commit(proposal)
         self.say(step, decision)
         return decision
 
@@ -129,7 +129,8 @@ def _foundations(s: _Session) -> None:
 
 
 def _waves(s: _Session) -> dict[str, float | None]:
-    attention = WorkspaceAttention(s.engine, boundary_id=s.b, sink=s.team)  # the czar-free handle
+    # the czar-free handle
+    attention = WorkspaceAttention(s.engine, boundary_id=s.b, sink=s.boundary)
     promoted: str | None = None
     for wave in range(WAVES):
         query, answer = _TASKS[wave % len(_TASKS)]
@@ -203,7 +204,7 @@ def _revisions_and_halts(s: _Session) -> None:
 
 def _czar_invalidation_recall(s: _Session) -> dict[str, Any]:
     b = s.b
-    czar = s.team.run_czar()
+    czar = s.boundary.run_czar()
     for decision in czar.decisions:
         s.say("czar compacts the window", decision)
     summary = czar.summary()
@@ -211,7 +212,7 @@ def _czar_invalidation_recall(s: _Session) -> dict[str, Any]:
         f"  retired {len(summary['retired'])}, out of the window {len(summary['window_out'])}, "
         f"interfaces {len(summary['interfaces'])}"
     )
-    blast = s.team.invalidate(
+    blast = s.boundary.invalidate(
         f"{b}/bench",
         reason="the benchmark measured a warm cache",
         writer_id="researcher",
@@ -222,12 +223,12 @@ def _czar_invalidation_recall(s: _Session) -> dict[str, Any]:
         f"  blast radius: failed {sorted(blast.walk.failed)}, at risk "
         f"{list(blast.moved_at_risk)}, flagged {list(blast.walk.flagged)}"
     )
-    hits = s.team.recall("Postgres documents", k=3)
+    hits = s.boundary.recall("Postgres documents", k=3)
     for hit in hits:
         s.say(f"  recall: {hit.entry_id} ({hit.tag()})")
     recalled = [h.entry_id for h in hits if h.entry_id == f"{b}/db-1"]
     if recalled:
-        admission = s.team.admit(recalled, writer_id="planner")
+        admission = s.boundary.admit(recalled, writer_id="planner")
         s.say("planner admits db-1 back as a one-use scratch copy", admission.decision)
     return {
         "czar": summary,
@@ -262,5 +263,5 @@ def run_demo(engine: Engine, console: Console) -> dict[str, Any]:
         results[step.__name__.strip("_")] = step(session)
         seconds[title] = round(time.perf_counter() - started, 2)
         console.print(f"  ({seconds[title]:.1f} s)", style="dim", highlight=False)
-    figures = report(session.engine, session.team, console, results, session.started)
+    figures = report(session.engine, session.boundary, console, results, session.started)
     return {**figures, "step_seconds": seconds}

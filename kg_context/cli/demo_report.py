@@ -32,18 +32,18 @@ def browser_url(engine: Engine) -> str:
 
 def report(
     engine: Engine,
-    team: BoundaryHandle,
+    boundary: BoundaryHandle,
     console: Console,
     results: dict[str, Any],
     started: float,
 ) -> dict[str, Any]:
-    stats = team.stats()
+    stats = boundary.stats()
     scores: dict[str, float | None] = results.get("waves") or {}
-    invariants = engine.invariants(team.id)
+    invariants = engine.invariants(boundary.id)
     failed = [r.audit.name for r in invariants if not r.clean]
     elapsed = time.perf_counter() - started
 
-    table = Table(title=f"Report: boundary {team.id}", show_header=False)
+    table = Table(title=f"Report: boundary {boundary.id}", show_header=False)
     ratio = stats.retention_ratio
     table.add_row("sets decided", ", ".join(f"{k} {v}" for k, v in sorted(stats.sets.items())))
     table.add_row("seq", str(stats.seq))
@@ -63,18 +63,18 @@ def report(
 
     url = browser_url(engine)
     console.print(f"\nNeo4j Browser: {url}  (style: drop browser/kg-context.grass on :style)")
-    console.print(f":param boundary_id => '{team.id}'", markup=False, highlight=False)
+    console.print(f":param boundary_id => '{boundary.id}'", markup=False, highlight=False)
     catalog = default_catalog()
     for name in BROWSER_QUERIES:
         console.print(f"\n{catalog[name].text}", markup=False, highlight=False)
     console.print(
-        f"Audits: kg-context audit all -b {team.id}   (every file of cypher/audits/ runs "
+        f"Audits: kg-context audit all -b {boundary.id}   (every file of cypher/audits/ runs "
         "in Browser with the same :param)",
         markup=False,
         highlight=False,
     )
     return {
-        "boundary_id": team.id,
+        "boundary_id": boundary.id,
         "seq": stats.seq,
         "sets": stats.sets,
         "retention_ratio": ratio,

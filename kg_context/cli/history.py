@@ -132,13 +132,13 @@ def history_search(
     Example: kg-context history search "Neo4j" -b team-7 -k 5
     """
     with connect() as engine:
-        team = existing(engine, boundary)
+        handle = existing(engine, boundary)
         if thoughts:
-            found = search_thoughts(team, text, k=k)
+            found = search_thoughts(handle, text, k=k)
             data = [asdict(t) | {"at": t.at.isoformat() if t.at else None} for t in found]
             emit(data, as_json, lambda: _lines([t.line() for t in found]))
             return
-        hits = team.search(text, k=k)
+        hits = handle.search(text, k=k)
     emit([asdict(h) for h in hits], as_json, lambda: _lines([h.line() for h in hits]))
 
 
@@ -147,8 +147,8 @@ def _invalidation(
 ) -> None:
     writer_id = writer or operator_id()
     with connect() as engine:
-        team = existing(engine, boundary)
-        run = team.challenge if mode == "challenge" else team.invalidate
+        handle = existing(engine, boundary)
+        run = handle.challenge if mode == "challenge" else handle.invalidate
         result = run(target, reason=reason, writer_id=writer_id)
     d = result.decision
     data = {

@@ -137,8 +137,8 @@ def constitution_suggest(
     from kg_context.record.amendments import suggest_amendments
 
     with connect() as engine:
-        team = existing(engine, boundary)
-        found = suggest_amendments(team.executor, team, since_seq=since)
+        handle = existing(engine, boundary)
+        found = suggest_amendments(handle.executor, handle, since_seq=since)
 
     def human() -> None:
         if not found:

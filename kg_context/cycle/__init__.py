@@ -1,4 +1,4 @@
-"""The selection-broadcast cycle of seed 000 over the governed graph.
+"""The selection-broadcast cycle over the governed graph.
 
 A preconscious buffer of rankable candidates, competition with a minimum activation into a
 bounded conscious workspace, broadcast formatting within a token budget, a broadcast bus with

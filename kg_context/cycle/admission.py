@@ -1,4 +1,4 @@
-"""The bus admission policy (seed 000's BusAdmissionPolicy): which accepted proposals apply.
+"""The bus admission policy: which accepted proposals apply.
 
 - ``resolve_answer`` below ``min_resolve_priority`` is skipped;
 - ``query_memory`` below ``min_query_priority`` is skipped;

@@ -1,4 +1,4 @@
-"""The selection-broadcast cycle (seed 000): buffer → competition → broadcast → bus → arbitration
+"""The selection-broadcast cycle: buffer → competition → broadcast → bus → arbitration
 → admission → recall, recurrent link activation, and gate proposals.
 
 Only standing entries are read into the cycle as themselves. A non-standing entry (superseded,
@@ -99,7 +99,7 @@ class CycleResult:
     recall_admissions: tuple[RecallOutcome, ...] = ()
     stale_ids: tuple[str, ...] = ()  # conscious items that stopped standing: not broadcast
     # Every bus proposal of the broadcast with its outcome (won | inhibited, and why), as kept in
-    # the record (issue 11 item 4; kg_context.cycle.thoughts).
+    # the record (kg_context.cycle.thoughts).
     thoughts: tuple[BusThought, ...] = ()
 
 

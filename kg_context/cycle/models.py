@@ -1,4 +1,4 @@
-"""The typed data of the selection-broadcast cycle (seed 000): pure, immutable values.
+"""The typed data of the selection-broadcast cycle: pure, immutable values.
 
 Candidates wait in the preconscious buffer; competition winners become conscious items; the
 conscious workspace is broadcast as one ``BroadcastContext`` that every subscriber shares;
@@ -44,7 +44,7 @@ TaskValue = str | int | float | bool
 
 
 class CandidateOrigin(StrEnum):
-    """Where a preconscious candidate came from (seed 000's allowed buffer inputs)."""
+    """Where a preconscious candidate came from (the buffer's allowed inputs)."""
 
     STORED = "stored"  # offered by the caller (a stored item)
     RECALLED = "recalled"  # an admitted query_memory proposal's match, read from the record

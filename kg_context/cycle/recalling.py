@@ -1,4 +1,4 @@
-"""The cycle's recall of non-standing entries (issue 11 item 5): a superseded, retired,
+"""The cycle's recall of non-standing entries: a superseded, retired,
 invalidated or explored entry that an admitted ``query_memory`` names by id reaches the
 workspace only as a recall copy the gate admitted (``RecallGate.admit``, one recall set and
 receipt per asking subscriber and broadcast); a copy still held is read again instead."""

@@ -1,16 +1,12 @@
 """Every bus proposal lands in the record as a thought: winners, and inhibited ones with reasons.
 
-A broadcast's proposals are the subscribers' thoughts (seed 003); seed 002 r8 keeps everything
-produced in the record. ``bus_thoughts`` turns one broadcast's reports, arbitration and
-admission into ``BusThought`` values (pure): ``won`` for a proposal arbitration accepted and
-admission applied, ``inhibited`` with the reason (an ``ArbitrationReason`` and the proposal that
-beat it, or an ``AdmissionReason``) otherwise. ``GraphThoughtLog`` writes them, one batched
-statement per broadcast, as ``(:BusProposal:Thought)`` nodes of the boundary: never entries,
-never resident, so they cost the window nothing; ``history.search_thoughts`` finds them by their
-boundary. A durable winner's gate outcome is added after the gate decided.
-
-Ids: ``<broadcast id>/<subscriber>/<position in its report>``, so a retried write is a no-op.
-Subscribers' reports that timed out or failed carry no proposals: nothing to keep.
+``bus_thoughts`` turns one broadcast's reports, arbitration and admission into ``BusThought``
+values (pure): ``won`` when arbitration accepted it and admission applied it, ``inhibited`` with
+the reason (an ``ArbitrationReason`` and the proposal that beat it, or an ``AdmissionReason``)
+otherwise. ``GraphThoughtLog`` writes them, one batched statement per broadcast, as
+``(:BusProposal:Thought)`` nodes of the boundary (never entries, never resident); a durable
+winner's gate outcome is added after the gate decided. Ids are
+``<broadcast id>/<subscriber>/<position in its report>``, so a retried write is a no-op.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ package's (``check_schema``):
   refuses with one line naming the command;
 - newer than the package: refused (an older kg-context never downgrades a schema).
 
-Version 4 (issue 13) indexes the boundary with the text (``Entry.boundary_token`` in the
+Version 4 indexes the boundary with the text (``Entry.boundary_token`` in the
 fulltext index), adds the per-boundary key, embedding-queue and attention indexes, and backfills
 ``boundary_token`` and ``embedding_pending`` on entries written before it (``backfill_entries``).
 

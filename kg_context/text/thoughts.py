@@ -1,5 +1,5 @@
 """A thought's text as the record keeps it: the text up to a bound, its digest, and whether it
-was cut (seed 002 r8: everything produced lands in the record; seed 003's ``thought``).
+was cut (everything produced lands in the record, a thought included).
 
 The bound is ``THOUGHT_MAX_CHARS``, the same 262,144 characters the gate's contract allows an
 entry body (``kg_context.gate.contracts.MAX_BODY_CHARS``; a unit test holds them equal): a
