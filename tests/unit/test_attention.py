@@ -279,7 +279,7 @@ def test_seed_condition_fires_after_sustained_misses_only() -> None:
     c.wrote(2, ["a"], "b1")
     c.read("x", hit=False, mismatch_misses=3, strict=True)
     c.read("y", hit=False, mismatch_misses=3, strict=True)
-    assert workspace_attention_telemetry().suspected_engine_mismatch  # the seed's flag
+    assert workspace_attention_telemetry().suspected_engine_mismatch
     with pytest.raises(ConfigurationError):
         c.read("z", hit=False, mismatch_misses=3, strict=True)
 
@@ -549,18 +549,18 @@ def test_scores_and_track_records_are_read_per_boundary_by_default() -> None:
         [{"composite": 0.5, "id": "w/a"}] if p["boundary_id"] == "b1" else []
     )
     ex.answers["attention/record_outcome"] = lambda p: [{"id": p["proposal_id"]}]
-    team = WorkspaceAttention(
+    boundary = WorkspaceAttention(
         FakeEngine(ex),
         boundary_id="b1",
         sink=FakeSink(),
         settings=settings(),
         embedder=FakeEmbedder(),
     )
-    assert team.scope is AttentionScope.BOUNDARY
-    read = team.attention_score("a")
+    assert boundary.scope is AttentionScope.BOUNDARY
+    read = boundary.attention_score("a")
     assert (read.score, read.scope, read.boundary_id) == (0.5, AttentionScope.BOUNDARY, "b1")
-    team.collect_proposals(OUTPUTS, "cache?", "task-1")
-    team.record_outcome("w/a", "invalidated")
+    boundary.collect_proposals(OUTPUTS, "cache?", "task-1")
+    boundary.record_outcome("w/a", "invalidated")
     by_name = {name: params for _, name, params in ex.calls}
     assert by_name["attention/score_in_boundary"]["boundary_id"] == "b1"
     assert by_name["attention/track_records_in_boundary"]["boundary_id"] == "b1"

@@ -1,4 +1,4 @@
-"""The benchmarks' honest-baseline check (issue 13): a compared statement that plans a scan
+"""The benchmarks' honest-baseline check: a compared statement that plans a scan
 stops the run, one that seeks by index passes (the plans here are shaped as the driver reports
 them; tests/integration/test_scale_benchmark.py runs the check on the real server's plans)."""
 

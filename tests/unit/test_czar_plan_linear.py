@@ -1,6 +1,5 @@
-"""The czar's residency step is linear in the live state (issue 13): the set of entries that
-should be resident (reached | interfaces) is built once per plan, not once per entry, which made
-a plan on 50,000 live entries take minutes."""
+"""The czar's residency step is linear in the live state: the set of entries that should be
+resident (reached | interfaces) is built once per plan, not once per entry."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The pure arithmetic of the error rates (issue 11 item 7): ratios, nearest-rank percentiles and
+"""The pure arithmetic of the error rates: ratios, nearest-rank percentiles and
 detection distances; a rate with nothing to count is null, never 0."""
 
 from __future__ import annotations

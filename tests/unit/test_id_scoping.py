@@ -1,4 +1,4 @@
-"""Ids are scoped to their boundary (issue 10, item 10): every Cypher statement that looks an
+"""Ids are scoped to their boundary: every Cypher statement that looks an
 ``:Entry``, ``:Set``, ``:Proposal`` or ``:Writer`` up by ``id`` (a ``:Target`` by ``key``) also
 names its ``boundary_id``, so the lookup can only ever find the boundary's own node, and seeks the
 composite ``(boundary_id, id)`` uniqueness index (tests/integration/test_schema.py EXPLAINs them).

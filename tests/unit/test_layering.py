@@ -17,8 +17,8 @@ modules; docs/architecture.md says the same in words)::
     record     history, search, invalidation,   base, text, db, gate
                observability, ontology
     engine     the composition root             base, text, db, gate, residency, record
-    attention  seed 001                         base, text, db, gate.sink, gate.contracts
-    cycle      seed 000                         base, text, db, gate.sink, gate.contracts
+    attention  workspace attention              base, text, db, gate.sink, gate.contracts
+    cycle      the selection-broadcast cycle    base, text, db, gate.sink, gate.contracts
     loop       the reference agent loop         base, gate (a boundary is a protocol to it)
     api        the HTTP API (FastAPI)           base, gate, residency, record, engine,
                                                 attention (never db: no Cypher, no executor)
@@ -121,10 +121,10 @@ MAX_GATE_FUNCTION_LINES = 80
 
 # -- what breaks a rule today (remove an entry when its code is fixed) ----------------------------
 PENDING_LAYER_FIXES: dict[str, str] = {}
-PENDING_LAYER_REASON = "issue 9: operations take a Boundary, so nothing below the engine needs it"
+PENDING_LAYER_REASON = "operations take a Boundary, so nothing below the engine needs it"
 
 PENDING_FUNCTION_SPLITS: frozenset[str] = frozenset()
-PENDING_SPLIT_REASON = "issue 9: being split by the integrator"
+PENDING_SPLIT_REASON = "being split"
 
 
 # -- the import graph -----------------------------------------------------------------------------

@@ -43,7 +43,7 @@ def test_a_live_pid_that_is_not_neo4j_is_not_taken_for_the_server(tmp_path: Path
     assert not neo4j_local.status(settings).running
 
 
-# -- issue 15, item 5: the local server is not a back door ----------------------------------------
+# -- the local server is not a back door ----------------------------------------
 
 
 def test_provisioning_generates_a_random_password_kept_0600(tmp_path: Path) -> None:
@@ -85,7 +85,8 @@ def test_a_server_without_its_password_is_an_error_saying_what_to_do(tmp_path: P
     settings = _settings(tmp_path)
     with pytest.raises(LocalServerError, match="kg-context neo4j start"):
         neo4j_local.local_password(settings)
-    (tmp_path / "home" / "data" / "dbms").mkdir(parents=True)  # provisioned before issue 15
+    # provisioned before the server generated its own password
+    (tmp_path / "home" / "data" / "dbms").mkdir(parents=True)
     with pytest.raises(LocalServerError, match="KG_CONTEXT_LOCAL_PASSWORD"):
         neo4j_local.local_password(settings)
 

@@ -1,6 +1,6 @@
 """Outages, without a database: the executor's retry loop bounds unavailability apart from
 transient transaction errors, the unavailable error keeps its cause, driver warnings stay in the
-``logging`` tree, and a Bolt URI without a host is refused (issue 15, item 3).
+``logging`` tree, and a Bolt URI without a host is refused.
 
 The driver here is a stand-in that raises what the real one raises when the server is down; the
 real outage (a killed server, then restarted) is in tests/reliability/test_outages.py.

@@ -770,7 +770,7 @@ ROWS: list[Row] = [
         S(_czar(_czar_transition("base", JustificationCase.UNCLEAR, "two roots disagree"))),
         S(_czar(_czar_transition("base", U, "no root path at seq 7")), claims=_unreached("base")),
     ),
-    # -- issue 10: authority ----------------------------------------------------------------
+    # -- authority ----------------------------------------------------------------
     Row(
         "a writer registered in the boundary as another kind",
         ReasonCode.WRITER_KIND,
@@ -896,7 +896,7 @@ ROWS: list[Row] = [
         ),
         S(_czar(_window_in("out")), states=(_OUT,), claims=(("out", _REACHED),)),
     ),
-    # -- issue 10: the shape of the declared graph -------------------------------------------
+    # -- the shape of the declared graph -------------------------------------------
     Row(
         "a DERIVED_FROM cycle among the set's entries",
         ReasonCode.DEPENDENCY_CYCLE,
@@ -1047,7 +1047,7 @@ ROWS: list[Row] = [
         ),
         S(_proposal(_entry("x", "scratch"), _entry("a", requires=_on("x")))),
     ),
-    # -- issue 10: adoption ------------------------------------------------------------------
+    # -- adoption ------------------------------------------------------------------
     Row(
         "a cited adoption receipt that does not cover the entry's key",
         ReasonCode.ADOPTION_SCOPE,

@@ -1,4 +1,4 @@
-"""Every receipt kind belongs to one of seed 003's receipt families, defined once
+"""Every receipt kind belongs to one of the receipt families, defined once
 (``ReceiptKind.family``), and the receipts audit reads old receipts (written before ``family``
 was recorded) with the same mapping."""
 

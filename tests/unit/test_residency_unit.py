@@ -363,7 +363,7 @@ def _resident(entry_id: str, status: str, resident: bool, writer: str = "w") -> 
 
 
 def test_the_czar_plans_from_one_read_transaction_and_never_moves_an_entry_twice() -> None:
-    """Issue 10, defect 7: every planning read runs in one read transaction (one snapshot), an
+    """Every planning read runs in one read transaction (one snapshot), an
     entry its compaction moves is never also an unclear case, and no planned transition is one
     the status machine forbids."""
     from kg_context.residency.czar_plan import plan_compaction

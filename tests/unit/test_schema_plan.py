@@ -19,12 +19,12 @@ from kg_context.db.schema import (
 VERSION_DIGEST = {
     2: "8c3bbe607b8f5bdfd1ae1513f2bfadc25f6c3e19d5ad796760f4c3ed5d49f404",
     3: "a6fd08622d8ca9221d9e7a1a9744386c5f6296d1e71069f9245f16a2f48c96fa",
-    # 4 (issue 13): the boundary token in the fulltext index; (boundary_id, key),
+    # 4: the boundary token in the fulltext index; (boundary_id, key),
     # (boundary_id, embedding_pending) and per-boundary attention indexes.
     4: "4de7f538bd01952b92ee4bb5ddf5f5b8d057727c3abb79a16bb6d4d9aaaacae8",
-    # 5 (issue 11): the governed history index (IndexEntry, item 10); (boundary_id, id) of
-    # :LeaseRenewal unique (item 1); the fulltext index over thoughts (Thought.key, text,
-    # boundary_token) and (boundary_id, id) uniqueness of bus proposals (item 4).
+    # 5: the governed history index (IndexEntry); (boundary_id, id) of
+    # :LeaseRenewal unique; the fulltext index over thoughts (Thought.key, text,
+    # boundary_token) and (boundary_id, id) uniqueness of bus proposals.
     5: "08cf1bebec6b3ab2a7f25f1e200c8c3ad5986053ed3bf5bcf0fbba323a4874b8",
     6: "10f8423978645df60604c9658a589bd45b8ed84877cd2cd3044791939ce76e3e",
 }

@@ -1,4 +1,4 @@
-"""The soak's memory figure (issue 15, item 7: "no growth beyond 10% after warm-up"): growth is
+"""The soak's memory figure ("no growth beyond 10% after warm-up"): growth is
 read peak to peak, the first fifth after warm-up against the last, so a working set that swings
 with the batches in flight is not growth, and a rise of the peaks is."""
 

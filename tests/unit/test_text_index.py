@@ -1,4 +1,4 @@
-"""The boundary as one fulltext token (issue 13): distinct, word-only, and always required."""
+"""The boundary as one fulltext token: distinct, word-only, and always required."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Thoughts (issue 11 item 4) without a database: the bounded text, what each bus proposal of a
+"""Thoughts without a database: the bounded text, what each bus proposal of a
 broadcast came to, and the cycle handing every one of them to its thought log."""
 
 from __future__ import annotations
