@@ -95,26 +95,28 @@ def proposal(boundary_id: str, prefix: str, i: int, *, chained: bool = True) -> 
 
 
 def _writer(engine: Engine, boundary_id: str, prefix: str, count: int) -> None:
-    team = engine.boundary(boundary_id, create=False)
+    boundary = engine.boundary(boundary_id, create=False)
     for i in range(count):
-        decision, attempts = retrying(lambda i=i: team.commit(proposal(boundary_id, prefix, i)))
+        decision, attempts = retrying(lambda i=i: boundary.commit(proposal(boundary_id, prefix, i)))
         print(time.time(), f"{prefix}-{i}", decision.outcome, decision.seq, attempts, flush=True)
 
 
 def _upkeep(engine: Engine, boundary_id: str, stop_file: Path) -> None:
-    team = engine.boundary(boundary_id, create=False)
+    boundary = engine.boundary(boundary_id, create=False)
     runs = challenges = 0
     while not stop_file.exists():
-        retrying(team.run_czar)
+        retrying(boundary.run_czar)
         runs += 1
-        entries = retrying(lambda: team.window().entries)[0]
+        entries = retrying(lambda: boundary.window().entries)[0]
         facts = [e.id for e in entries if e.id.endswith("-f") and e.status == "live"]
         if facts:
             # StateError "already challenged": the attempt the kill cut short did commit (an
             # invalidation is derived from the record as it stands, so a retry after its commit
             # finds nothing left to move, and says so)
             with contextlib.suppress(StateError):
-                retrying(partial(team.challenge, facts[0], reason="crash", writer_id="operator"))
+                retrying(
+                    partial(boundary.challenge, facts[0], reason="crash", writer_id="operator")
+                )
             challenges += 1
         time.sleep(0.2)
     print("czar", runs, flush=True)
@@ -129,15 +131,15 @@ def main() -> None:
         elif role == "upkeep":
             _upkeep(engine, boundary_id, Path(sys.argv[3]))
         elif role == "submit":
-            team = engine.boundary(boundary_id, create=False)
+            boundary = engine.boundary(boundary_id, create=False)
             count = int(sys.argv[4])
             prefix = sys.argv[3]
-            team.submit([proposal(boundary_id, prefix, i, chained=False) for i in range(count)])
+            boundary.submit([proposal(boundary_id, prefix, i, chained=False) for i in range(count)])
             print("submitted", count, flush=True)
         elif role == "gate":
-            team = engine.boundary(boundary_id, create=False)
+            boundary = engine.boundary(boundary_id, create=False)
             print("closing", flush=True)
-            print("closed", len(team.close()), flush=True)
+            print("closed", len(boundary.close()), flush=True)
         else:
             raise SystemExit(f"unknown role {role}")
 

@@ -1,4 +1,4 @@
-"""Processes of the concurrency test (issue 15, item 1): writers and gates over many boundaries,
+"""Processes of the concurrency test: writers and gates over many boundaries,
 through the Python API or the HTTP API.
 
     python -m tests.reliability.load py-writer W N BOUNDARY...          Python API writer
@@ -63,13 +63,13 @@ def py_writer(writer: int, count: int, boundaries: list[str]) -> None:
     with Engine.connect(_target(), check_schema=False) as engine:
         teams = [engine.boundary(b, create=False) for b in boundaries]
         for i in range(count):
-            team = teams[(writer + i) % len(teams)]
-            body = proposal(writer, i, team.id)
+            boundary = teams[(writer + i) % len(teams)]
+            body = proposal(writer, i, boundary.id)
             if i % 2:
-                team.submit(body)
+                boundary.submit(body)
             else:
-                team.commit(body)
-            print(body["id"], team.id, expected(i), flush=True)
+                boundary.commit(body)
+            print(body["id"], boundary.id, expected(i), flush=True)
         _retries(engine)
 
 
@@ -79,8 +79,8 @@ def py_gate(stop_file: Path, boundaries: list[str]) -> None:
         closes = 0
         while True:
             last = stop_file.exists()
-            for team in teams:
-                team.close()
+            for boundary in teams:
+                boundary.close()
                 closes += 1
             if last:
                 break

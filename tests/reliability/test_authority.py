@@ -1,8 +1,8 @@
-"""Boundaries of authority (issue 15, item 6), against the real database and the real API.
+"""Boundaries of authority, against the real database and the real API.
 
-Written in the direction of issue 10b (authority per boundary: the constitution names the czar
-``czar`` and the operator ``operator``): every actor here uses those ids, so the same tests hold
-before and after it merges. Also: Neo4j runs with authentication on, and no password or token
+Authority is per boundary (the constitution names the czar ``czar`` and the operator
+``operator``), and every actor here uses those ids. Also: Neo4j runs with authentication on, and
+no password or token
 ever reaches a log or an output (the server's logs, the CLI's output, the API server's log).
 """
 
@@ -58,16 +58,16 @@ def raw(neo4j_target: Target) -> Iterator[Engine]:
 def test_global_material_changes_a_local_boundary_only_with_an_adoption_receipt(
     engine: Engine, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id, verse="local")
+    boundary = engine.boundary(boundary_id, verse="local")
     before = _counts(engine, boundary_id)
     entry = {"id": "g-1", "class": "decision", "key": "shared-db", "body": "Use Neo4j"}
-    halted = team.commit(_proposal(boundary_id, "p-global", {**entry, "verse": "global"}))
+    halted = boundary.commit(_proposal(boundary_id, "p-global", {**entry, "verse": "global"}))
     assert (halted.outcome, halted.reason_code) == ("halt", "VERSE_ADOPTION")
     after = _counts(engine, boundary_id)
     assert (after["entries"], after["seq"]) == (before["entries"], before["seq"])
 
     receipt = engine.adopt(boundary_id, operator_id="operator", reason="ok", keys=["shared-db"])
-    adopted = team.commit(
+    adopted = boundary.commit(
         _proposal(
             boundary_id,
             "p-adopted",
@@ -82,11 +82,11 @@ def test_global_material_changes_a_local_boundary_only_with_an_adoption_receipt(
 def test_a_writer_cannot_commit_a_class_the_constitution_forbids_for_its_kind(
     engine: Engine, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
-    allowed = team.constitution().writers
+    boundary = engine.boundary(boundary_id)
+    allowed = boundary.constitution().writers
     assert "decision" not in {c.value for c in allowed.tool}
     before = _counts(engine, boundary_id)
-    refused = team.commit(
+    refused = boundary.commit(
         {
             **_proposal(boundary_id, "p-tool", {"class": "decision", "key": "k", "body": "b"}),
             "writer_id": "tool-1",
@@ -121,8 +121,8 @@ def _czar_retires(boundary_id: str, pid: str, entry_id: str) -> dict[str, Any]:
 
 
 def test_the_czar_cannot_compact_its_own_writers_sets(engine: Engine, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
-    own = team.commit(
+    boundary = engine.boundary(boundary_id)
+    own = boundary.commit(
         {
             **_proposal(
                 boundary_id, "p-czar", {"id": "mine", "class": "scratch", "key": "s", "body": "x"}
@@ -132,11 +132,11 @@ def test_the_czar_cannot_compact_its_own_writers_sets(engine: Engine, boundary_i
         }
     )
     assert own.outcome == "commit", own
-    refused = team.commit(_czar_retires(boundary_id, "p-compact", "mine"))
+    refused = boundary.commit(_czar_retires(boundary_id, "p-compact", "mine"))
     assert (refused.outcome, refused.reason_code) == ("reject", "CZAR_INDEPENDENCE")
     assert engine.run_audit("czar_independence", boundary_id=boundary_id).rows == []
     # and the czar's own run leaves its own entry alone
-    team.run_czar()
+    boundary.run_czar()
     rows = engine.executor.read("audits/boundary_entries", boundary_id=boundary_id)
     assert {r["id"]: r["status"] for r in rows}["mine"] == "live"
 
@@ -146,7 +146,7 @@ def test_the_czar_cannot_compact_a_set_it_co_wrote(engine: Engine, boundary_id: 
     the czar's is the czar's work too. Before, the czar's plan and the gate looked only at the
     entry's own writer, so the czar retired the agent's half of a set it co-signed, and the
     ``czar_independence`` audit (which reads the set's writers) caught it afterwards."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     agent = _proposal(
         boundary_id, "p-joint-agent", {"id": "joint", "class": "scratch", "key": "j", "body": "x"}
     )
@@ -158,12 +158,12 @@ def test_the_czar_cannot_compact_a_set_it_co_wrote(engine: Engine, boundary_id: 
         "writer_kind": "czar",
         "set_id": agent["set_id"],
     }
-    team.submit([agent, czar])
-    (joint,) = team.close()
+    boundary.submit([agent, czar])
+    (joint,) = boundary.close()
     assert joint.outcome == "commit", joint
-    refused = team.commit(_czar_retires(boundary_id, "p-retire-joint", "joint"))
+    refused = boundary.commit(_czar_retires(boundary_id, "p-retire-joint", "joint"))
     assert (refused.outcome, refused.reason_code) == ("reject", "CZAR_INDEPENDENCE"), refused
-    report = team.run_czar()
+    report = boundary.run_czar()
     assert {"joint", "note"} <= set(report.plan.skipped_own)
     rows = engine.executor.read("audits/boundary_entries", boundary_id=boundary_id)
     assert {r["id"]: r["status"] for r in rows}["joint"] == "live"
@@ -214,10 +214,10 @@ def test_who_is_asking_is_settled_before_a_body_is_read(engine: Engine, boundary
 def test_an_operator_action_is_always_attributed(
     engine: Engine, raw: Engine, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     entry = {"class": "decision", "key": "k", "body": "b", "verse": "global"}
-    first = team.commit(_proposal(boundary_id, "p-1", {**entry, "id": "e-1"}))
-    second = team.commit(_proposal(boundary_id, "p-2", {**entry, "id": "e-2", "key": "k2"}))
+    first = boundary.commit(_proposal(boundary_id, "p-1", {**entry, "id": "e-1"}))
+    second = boundary.commit(_proposal(boundary_id, "p-2", {**entry, "id": "e-2", "key": "k2"}))
     assert first.halt_id and second.halt_id
     before = _counts(engine, boundary_id)
     with pytest.raises(KgContextError):  # no operator named: refused, nothing written
@@ -240,10 +240,10 @@ def test_an_operator_action_is_always_attributed(
     adoption = engine.adopt(boundary_id, operator_id="operator", reason="why", keys=["k"])
     receipt = raw.executor.read("authority/receipt", receipt_id=adoption)
     assert receipt[0]["r"]["operator_id"] == "operator"
-    text = team.constitution().text.replace(
-        f'version = "{team.constitution().version}"', f'version = "attr-{boundary_id[-10:]}"'
+    text = boundary.constitution().text.replace(
+        f'version = "{boundary.constitution().version}"', f'version = "attr-{boundary_id[-10:]}"'
     )
-    changed = team.propose_constitution(text, writer_id="operator", reason="attributed")
+    changed = boundary.propose_constitution(text, writer_id="operator", reason="attributed")
     assert changed.outcome == "commit"
     ledger = engine.executor.read("audits/ledger", boundary_id=boundary_id)
     assert [r["writer_id"] for r in ledger if r["set_id"] == changed.set_id] == ["operator"]

@@ -1,4 +1,4 @@
-"""Bad input (issue 15, item 4): generated proposals (hypothesis), Cypher injection in every text
+"""Bad input: generated proposals (hypothesis), Cypher injection in every text
 field, 1 MB bodies, deeply nested JSON, a dependency chain 10,000 deep and cycles in declared
 dependencies. Nothing crashes; every malformed input is a typed rejection
 (``InputValidationError`` in Python, a 422/413 problem over HTTP) and changes nothing (nodes and
@@ -160,10 +160,10 @@ def test_the_contracts_accept_or_refuse_with_a_typed_error_only(data: dict[str, 
 def test_generated_proposals_through_the_gate_change_nothing_when_refused(
     engine: Engine, raw: Engine, boundary_id: str
 ) -> None:
-    """EXAMPLES generated proposals through ``team.commit`` on the real database: malformed
+    """EXAMPLES generated proposals through ``boundary.commit`` on the real database: malformed
     ones raise ``InputValidationError`` and the graph keeps its node and relationship counts;
     the others are decided (commit, halt or reject), and a rejection adds no entry."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     seen: Counter[str] = Counter()
 
     @settings(
@@ -179,7 +179,7 @@ def test_generated_proposals_through_the_gate_change_nothing_when_refused(
         before = _graph(raw)
         entries_before = engine.executor.read("audits/record_counts", boundary_id=boundary_id)
         try:
-            decision = team.commit(data)
+            decision = boundary.commit(data)
         except InputValidationError:
             seen["malformed"] += 1
             assert _graph(raw) == before
@@ -251,15 +251,15 @@ def _injected(boundary_id: str, n: int, payload: str) -> dict[str, Any]:
 def test_cypher_injection_in_every_text_field_is_stored_as_text(
     engine: Engine, raw: Engine, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     nodes_before = _graph(raw)[0]
     for n, payload in enumerate(INJECTIONS):
-        decision = team.commit(_injected(boundary_id, n, payload))
+        decision = boundary.commit(_injected(boundary_id, n, payload))
         assert decision.outcome == "commit", decision
         stored = engine.executor.read("audits/boundary_entries", boundary_id=boundary_id)
         (entry,) = [row for row in stored if row["id"] == f"inj-{n}-e"]
         assert entry["key"] == (payload or "k")
-        supersede = team.commit(
+        supersede = boundary.commit(
             {
                 "id": f"inj-{n}-s",
                 "boundary_id": boundary_id,
@@ -280,33 +280,33 @@ def test_cypher_injection_in_every_text_field_is_stored_as_text(
         )
         assert supersede.outcome in ("commit", "halt"), supersede
         with pytest.raises(InputValidationError):
-            team.commit({**_injected(boundary_id, 99, payload), "id": payload})
+            boundary.commit({**_injected(boundary_id, 99, payload), "id": payload})
     assert _pwned(engine) == 0
     assert _graph(raw)[0] > nodes_before  # the sets were written, as text
     # the search and recall paths take the text as parameters too
-    assert isinstance(team.recall(INJECTIONS[0], k=3), list)
-    assert isinstance(team.search(INJECTIONS[1], k=3), list)
+    assert isinstance(boundary.recall(INJECTIONS[0], k=3), list)
+    assert isinstance(boundary.search(INJECTIONS[1], k=3), list)
     assert _pwned(engine) == 0
 
 
 def test_oversized_and_deeply_nested_input_is_a_typed_rejection(
     engine: Engine, raw: Engine, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     before = _graph(raw)
     megabyte = "x" * 1_048_576
     with pytest.raises(InputValidationError, match="body"):
-        team.commit(_injected(boundary_id, 1, megabyte))
+        boundary.commit(_injected(boundary_id, 1, megabyte))
     nested: Any = "leaf"
     for _ in range(10_000):
         nested = [nested]
     with pytest.raises(InputValidationError):
-        team.commit({**_injected(boundary_id, 2, "x"), "entries": nested})
+        boundary.commit({**_injected(boundary_id, 2, "x"), "entries": nested})
     deep: Any = {"k": "v"}
     for _ in range(10_000):
         deep = {"k": deep}
     with pytest.raises(InputValidationError):
-        team.commit(
+        boundary.commit(
             {**_injected(boundary_id, 3, "x"), "entries": [{**_entry(), "attributes": deep}]}
         )
     assert _graph(raw) == before
@@ -372,7 +372,7 @@ def test_a_dependency_chain_10000_deep_is_walked_within_bounds(
     over it answers: why (the root path, all of it), the czar's reachability (nothing to
     retire), the invalidation walk from the bottom (cut by its depth bound, and saying so),
     the history walk and the blast-radius audit (bounded)."""
-    team = engine.boundary(boundary_id, constitution=_wide_fanout(boundary_id))
+    boundary = engine.boundary(boundary_id, constitution=_wide_fanout(boundary_id))
     timings: dict[str, float] = {}
     started = time.monotonic()
     per_set = 1000
@@ -388,7 +388,7 @@ def test_a_dependency_chain_10000_deep_is_walked_within_bounds(
             if i == CHAIN - 1:
                 entry["class"] = "goal"
             entries.append(entry)
-        decision = team.commit(
+        decision = boundary.commit(
             {
                 "id": f"chain-{start}",
                 "boundary_id": boundary_id,
@@ -402,17 +402,17 @@ def test_a_dependency_chain_10000_deep_is_walked_within_bounds(
     timings["commit"] = time.monotonic() - started
 
     started = time.monotonic()
-    path = team.why("c0")
+    path = boundary.why("c0")
     timings["why"] = time.monotonic() - started
     assert path.held and len(path.nodes) == CHAIN
 
     started = time.monotonic()
-    report = team.run_czar()
+    report = boundary.run_czar()
     timings["czar"] = time.monotonic() - started
     assert not [d for d in report.decisions if d.outcome == "commit"]  # all of it is held
 
     started = time.monotonic()
-    radius = team.challenge("c0", reason="the bottom failed", writer_id="operator")
+    radius = boundary.challenge("c0", reason="the bottom failed", writer_id="operator")
     timings["invalidation"] = time.monotonic() - started
     assert radius.decision.outcome == "commit", radius.decision
     limits = engine.settings.invalidation
@@ -420,7 +420,7 @@ def test_a_dependency_chain_10000_deep_is_walked_within_bounds(
     assert radius.walk.cut  # the summary says a bound cut the walk
 
     started = time.monotonic()
-    walked = team.walk("chain-0")
+    walked = boundary.walk("chain-0")
     timings["history walk"] = time.monotonic() - started
     assert walked is not None
     started = time.monotonic()
@@ -437,9 +437,9 @@ def test_cycles_in_declared_dependencies_are_refused_or_walked_to_an_end(
     engine: Engine, boundary_id: str
 ) -> None:
     """A proposal whose new entries derive from and require each other in a ring: refused
-    (DEPENDENCY_CYCLE, once issue 10b lands) or committed, and then every walk ends."""
-    team = engine.boundary(boundary_id)
-    root = team.commit(
+    (DEPENDENCY_CYCLE) or committed, and then every walk ends."""
+    boundary = engine.boundary(boundary_id)
+    root = boundary.commit(
         {
             "id": "root",
             "boundary_id": boundary_id,
@@ -465,7 +465,7 @@ def test_cycles_in_declared_dependencies_are_refused_or_walked_to_an_end(
         }
         for i, name in enumerate(ring)
     ]
-    decision = team.commit(
+    decision = boundary.commit(
         {
             "id": "ring",
             "boundary_id": boundary_id,
@@ -480,11 +480,11 @@ def test_cycles_in_declared_dependencies_are_refused_or_walked_to_an_end(
         assert decision.reason_code == "DEPENDENCY_CYCLE"
     if decision.outcome == "commit":
         # a ring holds itself, but no root holds it: the walk ends, and says so
-        assert not team.why("a").held
-    radius = team.challenge("g", reason="the goal failed", writer_id="operator")
+        assert not boundary.why("a").held
+    radius = boundary.challenge("g", reason="the goal failed", writer_id="operator")
     assert radius.decision.outcome == "commit"
     expected = {"a", "b", "c"} if decision.outcome == "commit" else set()
     assert set(radius.moved_at_risk) == expected
-    assert team.run_czar() is not None
+    assert boundary.run_czar() is not None
     dirty = [r for r in engine.invariants(boundary_id) if r.rows]
     assert dirty == [], [(r.audit.name, r.rows[:3]) for r in dirty]

@@ -1,4 +1,4 @@
-"""Concurrency (issue 15, item 1): 8 writer processes and 2 gate processes over 10 boundaries,
+"""Concurrency: 8 writer processes and 2 gate processes over 10 boundaries,
 through the Python API and through the HTTP API (2 ``kg-context serve`` processes with tokens):
 every boundary's ledger is contiguous, every proposal is committed, halted or rejected exactly
 once (as its content says it must be), ``kg-context audit all`` is clean for every boundary, and

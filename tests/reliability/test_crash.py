@@ -1,4 +1,4 @@
-"""Crash faults (issue 15, item 2), on a server of the test's own that it kills with SIGKILL.
+"""Crash faults, on a server of the test's own that it kills with SIGKILL.
 
 1. Five kill -9 of the Neo4j server during a commit stream of two writer processes and a czar +
    invalidation process, each restarted with ``kg-context neo4j start``: clients that submit the
@@ -204,11 +204,11 @@ def test_five_server_kills_during_a_commit_stream_lose_nothing_and_commit_nothin
         committed = _check_sets_whole(server, boundary_id, list(outputs))
         assert committed == len(reported)
         # the czar and the invalidation walk run again cleanly after the crashes
-        team = engine.boundary(boundary_id)
-        assert team.run_czar() is not None
-        window = team.window().entries
+        boundary = engine.boundary(boundary_id)
+        assert boundary.run_czar() is not None
+        window = boundary.window().entries
         decision = next(e.id for e in window if e.id.endswith("-d"))
-        radius = team.challenge(decision, reason="after the crashes", writer_id="operator")
+        radius = boundary.challenge(decision, reason="after the crashes", writer_id="operator")
         assert radius.decision.outcome == "commit", radius.decision
         dirty = [r for r in engine.invariants(boundary_id) if r.rows]
         assert dirty == [], [(r.audit.name, r.rows[:3]) for r in dirty]
@@ -254,8 +254,8 @@ def test_kill_9_of_the_gate_process_mid_commit_rolls_back_and_another_gate_decid
 def test_the_partial_sets_audit_sees_a_set_written_in_part(server: KillableServer) -> None:
     """The audit can fail: a raw write takes one entry out of a committed set."""
     with Engine.connect(server.target) as engine:
-        team = engine.boundary("broken")
-        done = team.commit(proposal("broken", "x", 0))
+        boundary = engine.boundary("broken")
+        done = boundary.commit(proposal("broken", "x", 0))
         assert done.outcome == "commit"
         assert engine.run_audit("partial_sets", boundary_id="broken").rows == []
         with _raw(server) as raw:

@@ -1,7 +1,6 @@
-"""Memory of a long-running engine (found by the soak, issue 15, item 7): the gate keeps the
-proposals it submitted in memory only until they are decided. It kept every one (up to 20,000 of
-any size) after its decision: a process's RSS grew with every set it committed, and one writer's
-large proposals could pin gigabytes."""
+"""Memory of a long-running engine: the gate keeps the proposals it submitted in memory only
+until they are decided, so a process's RSS does not grow with every set it commits and one
+writer's large proposals cannot pin gigabytes."""
 
 from __future__ import annotations
 
@@ -22,13 +21,15 @@ def _proposal(boundary_id: str, i: int) -> dict[str, Any]:
 
 
 def test_decided_proposals_are_not_kept_in_memory(engine: Engine, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     store = engine._gate_store
     for i in range(30):
-        assert team.commit(_proposal(boundary_id, i)).outcome == "commit"
-    team.submit([_proposal(boundary_id, i) for i in range(30, 40)])  # pending: kept until closed
+        assert boundary.commit(_proposal(boundary_id, i)).outcome == "commit"
+    boundary.submit(
+        [_proposal(boundary_id, i) for i in range(30, 40)]
+    )  # pending: kept until closed
     kept = {key for key in store._submitted if key[0] == boundary_id}
     assert kept == {(boundary_id, f"p-{i}") for i in range(30, 40)}
-    assert len(team.close()) == 10
-    assert team.commit(_proposal(boundary_id, 3)).outcome == "commit"  # a replay
+    assert len(boundary.close()) == 10
+    assert boundary.commit(_proposal(boundary_id, 3)).outcome == "commit"  # a replay
     assert not [key for key in store._submitted if key[0] == boundary_id]

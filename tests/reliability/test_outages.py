@@ -1,4 +1,4 @@
-"""Outages (issue 15, item 3): the database killed and down for 10 s under an open engine and a
+"""Outages: the database killed and down for 10 s under an open engine and a
 running HTTP API. Every Python call raises ``DatabaseUnavailableError`` within the configured
 bound with the cause ("Connection refused") in its message; the HTTP API answers 503 with
 Retry-After; nothing of the driver reaches stderr; and both answer again by themselves once the
@@ -50,8 +50,8 @@ def test_a_10s_outage_is_a_bounded_typed_error_and_both_apis_recover_by_themselv
         Engine.connect(server.target, engine_settings=settings) as engine,
         running(engine, boundary_id) as api,
     ):
-        team = engine.boundary(boundary_id)
-        assert team.commit(_proposal(boundary_id, 0)).outcome == "commit"
+        boundary = engine.boundary(boundary_id)
+        assert boundary.commit(_proposal(boundary_id, 0)).outcome == "commit"
         assert api.call("PUT", f"/boundaries/{boundary_id}", "operator").ok
         capfd.readouterr()
 
@@ -62,7 +62,7 @@ def test_a_10s_outage_is_a_bounded_typed_error_and_both_apis_recover_by_themselv
             calls += 1
             asked = time.monotonic()
             with pytest.raises(DatabaseUnavailableError) as caught:
-                team.commit(_proposal(boundary_id, calls))
+                boundary.commit(_proposal(boundary_id, calls))
             took = time.monotonic() - asked
             # the bound, one connection attempt, and scheduling slack on a loaded machine
             assert took < BOUND_S + CONNECT_S + 2.0, took
@@ -87,7 +87,7 @@ def test_a_10s_outage_is_a_bounded_typed_error_and_both_apis_recover_by_themselv
         restarted_in = server.start()
         print(f"outage: {calls} calls refused in {OUTAGE_S:.0f}s; restart took {restarted_in:.1f}s")
         # the same engine and the same API server answer again, with nothing reconnected
-        after = team.commit(_proposal(boundary_id, 1000))
+        after = boundary.commit(_proposal(boundary_id, 1000))
         assert (after.outcome, after.seq) == ("commit", 2)
         answer = api.call(
             "POST",
@@ -96,7 +96,7 @@ def test_a_10s_outage_is_a_bounded_typed_error_and_both_apis_recover_by_themselv
         )
         assert answer.status_code == 200 and answer.json()["outcome"] == "commit"
         assert api.call("GET", "/healthz", role=None).status_code == 200
-        refused = [p for p in range(1, calls + 1) if team.decision(f"p-{p}") is not None]
+        refused = [p for p in range(1, calls + 1) if boundary.decision(f"p-{p}") is not None]
         assert refused == []  # a refused call recorded nothing
 
 

@@ -1,4 +1,4 @@
-"""The soak's short variant (issue 15, item 7): ``python -m benchmarks.soak`` for a minute against
+"""The soak's short variant: ``python -m benchmarks.soak`` for a minute against
 the suite's database. Every kind of work ran, nothing failed, every invariant audit over the
 soak's boundaries is clean, and the report (JSON and Markdown) is written. The RSS curve and the
 latencies are printed, not asserted: flatness is judged by the 30-minute run (``make soak``)."""
@@ -65,19 +65,19 @@ class _WriterMeanwhile:
     write stream faster than the model). Refuses to encode more than ``limit`` times: before
     the fix, embed_pending chased the stream for ever."""
 
-    def __init__(self, team: BoundaryHandle, limit: int) -> None:
-        self.inner = get_embedder(team.settings.embedding)
+    def __init__(self, boundary: BoundaryHandle, limit: int) -> None:
+        self.inner = get_embedder(boundary.settings.embedding)
         self.settings = self.inner.settings
-        self.team, self.limit, self.calls = team, limit, 0
+        self.handle, self.limit, self.calls = boundary, limit, 0
 
     def encode(self, texts: list[str]) -> Any:
         self.calls += 1
         assert self.calls <= self.limit, "embed_pending is chasing the write stream"
         n = f"more-{self.calls}"
-        decision = self.team.commit(
+        decision = self.handle.commit(
             {
                 "id": n,
-                "boundary_id": self.team.id,
+                "boundary_id": self.handle.id,
                 "writer_id": "planner",
                 "writer_kind": "agent",
                 "set_id": f"{n}-set",
@@ -91,7 +91,7 @@ class _WriterMeanwhile:
 def test_recall_returns_while_writers_keep_committing(engine: Engine, boundary_id: str) -> None:
     """Found by the soak: ``recall`` embeds what is pending first, and kept going until nothing
     was; a writer faster than the model kept it from returning (3 reader rounds in 30 min)."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     word = f"w{uuid.uuid4().hex}"  # the indexes span boundaries: a word no other boundary holds
     for i in range(3):
         body = {
@@ -100,7 +100,7 @@ def test_recall_returns_while_writers_keep_committing(engine: Engine, boundary_i
             "body": f"{word} {i}",
             "attributes": {"source": "t"},
         }
-        done = team.commit(
+        done = boundary.commit(
             {
                 "id": f"p-{i}",
                 "boundary_id": boundary_id,
@@ -111,9 +111,9 @@ def test_recall_returns_while_writers_keep_committing(engine: Engine, boundary_i
             }
         )
         assert done.outcome == "commit", done
-    meanwhile = _WriterMeanwhile(team, limit=10)
-    embedded = embed_pending(team, cast(Embedder, meanwhile), batch=1)
+    meanwhile = _WriterMeanwhile(boundary, limit=10)
+    embedded = embed_pending(boundary, cast(Embedder, meanwhile), batch=1)
     assert (embedded, meanwhile.calls) == (3, 3)  # the three pending when it began, no more
-    assert embed_pending(team) == 3  # the three committed meanwhile: the next call's
-    hits = team.recall(word, k=5)
+    assert embed_pending(boundary) == 3  # the three committed meanwhile: the next call's
+    hits = boundary.recall(word, k=5)
     assert {h.entry_id for h in hits} >= {"e-0", "e-1", "e-2"}
