@@ -95,8 +95,8 @@ CROSS_BOUNDARY_ALL = ("\nallowed = []", '\nallowed = ["derived_from", "requires"
 def seed_datastore_with_retired_fact(engine: Any, boundary_id: str) -> Any:
     """A goal ``e-goal``, the datastore decision ``e-db`` (both roots) and a benchmark fact
     ``e-bench`` that nothing holds, which the czar then retires. The boundary's handle."""
-    team = engine.boundary(boundary_id)
-    seeded = team.commit(
+    boundary = engine.boundary(boundary_id)
+    seeded = boundary.commit(
         proposal(
             boundary_id,
             entry(cls="goal", id="e-goal", key="ship", body="Ship the social graph"),
@@ -113,6 +113,6 @@ def seed_datastore_with_retired_fact(engine: Any, boundary_id: str) -> Any:
         )
     )
     assert seeded.outcome == "commit", seeded
-    assert team.run_czar().record["retired"] == 1
-    assert team.why("e-bench").status == "retired"
-    return team
+    assert boundary.run_czar().record["retired"] == 1
+    assert boundary.why("e-bench").status == "retired"
+    return boundary

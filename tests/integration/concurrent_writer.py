@@ -35,7 +35,7 @@ def _target() -> Target:
 
 
 def _write(engine: Engine, boundary_id: str, prefix: str, count: int) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     for i in range(count):
         pid = f"{boundary_id}-{prefix}-{i}"
         entry = (
@@ -48,7 +48,7 @@ def _write(engine: Engine, boundary_id: str, prefix: str, count: int) -> None:
                 "attributes": {"source": "test"},
             }
         )
-        decision = team.commit(
+        decision = boundary.commit(
             {
                 "id": pid,
                 "boundary_id": boundary_id,
@@ -62,11 +62,11 @@ def _write(engine: Engine, boundary_id: str, prefix: str, count: int) -> None:
 
 
 def _czar(engine: Engine, boundary_id: str, stop_file: Path) -> None:
-    team = engine.boundary(boundary_id, create=False)
+    boundary = engine.boundary(boundary_id, create=False)
     runs = committed = 0
     while True:
         last = stop_file.exists()
-        report = team.run_czar()
+        report = boundary.run_czar()
         runs += 1
         committed += sum(1 for d in report.decisions if d.outcome == "commit")
         if last:

@@ -66,8 +66,8 @@ class HostileMoves:
 
     def act(self, mode: str, which: int, n: int) -> list[Any]:
         """Run one move; the decisions the gate made (in the order made)."""
-        team = self.teams[which]
-        decisions: list[Any] = getattr(self, f"_{mode}")(team, which, n)
+        boundary = self.teams[which]
+        decisions: list[Any] = getattr(self, f"_{mode}")(boundary, which, n)
         for d in decisions:
             self.tally(mode, _outcome(d))
         return decisions
@@ -102,7 +102,7 @@ class HostileMoves:
         return decisions
 
     # -- the moves -------------------------------------------------------------------------------
-    def _set_kind(self, team: Any, _: int, n: int) -> list[Any]:
+    def _set_kind(self, boundary: Any, _: int, n: int) -> list[Any]:
         """A writer declares the gate's set kinds: an agent or the operator a compaction set,
         an agent, the operator or the czar a constitution set."""
         kind = ("compaction", "constitution")[n % 2]
@@ -111,20 +111,20 @@ class HostileMoves:
             ("operator", "operator"),
             ("czar", "czar"),
         )[(n >> 1) % (3 if kind == "constitution" else 2)]
-        body = self._plain(team.id, writer, writer_kind, kind=kind)
+        body = self._plain(boundary.id, writer, writer_kind, kind=kind)
         if writer_kind == "czar":
             body["entries"][0]["class"] = "scratch"
         elif kind == "constitution":
             body["entries"] = [{"class": "pin", "key": "constitution", "body": 'version = "x"'}]
-        before = team.state()["constitution_version"]
-        decisions = self._expect([team.commit(body)], "reject:SET_KIND")
-        assert team.state()["constitution_version"] == before
+        before = boundary.state()["constitution_version"]
+        decisions = self._expect([boundary.commit(body)], "reject:SET_KIND")
+        assert boundary.state()["constitution_version"] == before
         return decisions
 
-    def _reserved_id(self, team: Any, _: int, n: int) -> list[Any]:
+    def _reserved_id(self, boundary: Any, _: int, n: int) -> list[Any]:
         """A proposal or set id in a namespace the gate reserves: refused before anything is
         recorded, sent alone or with a well-formed companion (neither is recorded)."""
-        bid = team.id
+        bid = boundary.id
         fresh = uuid.uuid4().hex[:12]
         variant = n % 5
         squatted = ("czar_id", "czar_set_id", "constitution_id", "other_czar", "czar_next_plan")
@@ -142,11 +142,14 @@ class HostileMoves:
             fields = {"id": f"{bid}/czar/czar-2/{fresh}", "kind": "compaction"}
         else:  # the id the czar's next run would use, where it plans one (as run_czar does)
             plan = plan_compaction(
-                team.executor, bid, team.constitution(), settings=team.settings.residency
+                boundary.executor,
+                bid,
+                boundary.constitution(),
+                settings=boundary.settings.residency,
             )
             unclear = plan.unclear_proposal()
             planned = [
-                *plan.proposals(team.constitution().density.max_set_fanout),
+                *plan.proposals(boundary.constitution().density.max_set_fanout),
                 *([unclear] if unclear is not None else []),
             ]
             taken = planned[0].id if planned else f"{bid}/czar/czar/{fresh}"
@@ -157,23 +160,23 @@ class HostileMoves:
             squat["entries"][0]["class"] = "scratch"
         companion = self._plain(bid, self._fresh("honest"))
         send: Callable[[], Any] = (
-            lambda: team.commit(squat),
-            lambda: team.commit_many([companion, squat]),
-            lambda: team.submit([companion, squat]),
+            lambda: boundary.commit(squat),
+            lambda: boundary.commit_many([companion, squat]),
+            lambda: boundary.submit([companion, squat]),
         )[(n >> 3) % 3]
         with pytest.raises(ReservedIdError, match="reserved") as refused:
             send()
         assert refused.value.reason_code == "RESERVED_ID"
-        assert team.decision(companion["id"]) is None
+        assert boundary.decision(companion["id"]) is None
         self.tally("reserved_id", "refused:RESERVED_ID")
         self.tally("reserved_id", f"squatted:{name}")
         self.tally("reserved_id", f"sent:{('commit', 'commit_many', 'submit')[(n >> 3) % 3]}")
         return []
 
-    def _no_operator(self, team: Any, _: int, n: int) -> list[Any]:
+    def _no_operator(self, boundary: Any, _: int, n: int) -> list[Any]:
         """A constitution change that names no operator who can act (none, an id nobody holds,
         writers registered with another kind), or one proposed by a non-operator."""
-        current = team.constitution()
+        current = boundary.constitution()
         version = f"{current.version}-{uuid.uuid4().hex[:8]}"
         operators = ("[]", f'["nobody-{n}"]', '["w1", "mallory"]', '["operator"]')[n % 4]
         text = current.text.replace(f'version = "{current.version}"', f'version = "{version}"')
@@ -182,20 +185,20 @@ class HostileMoves:
         if n % 4 == 3:  # keeps the operator, proposed by someone else
             proposer = ("w1", "mallory", "czar")[(n >> 2) % 3]
             with pytest.raises(AuthorizationError, match="operator"):
-                team.propose_constitution(text, writer_id=proposer, reason="take over")
+                boundary.propose_constitution(text, writer_id=proposer, reason="take over")
             self.tally("no_operator", "refused:AuthorizationError")
             decisions: list[Any] = []
         else:
-            decided = team.propose_constitution(text, writer_id="operator", reason="lock out")
+            decided = boundary.propose_constitution(text, writer_id="operator", reason="lock out")
             decisions = self._expect([decided], "reject:NO_OPERATOR")
-        assert team.state()["constitution_version"] == current.version
+        assert boundary.state()["constitution_version"] == current.version
         return decisions
 
-    def _fragment_evade(self, team: Any, which: int, n: int) -> list[Any]:
+    def _fragment_evade(self, boundary: Any, which: int, n: int) -> list[Any]:
         """A fresh base of 4 entries, then a change of 8 edges on it in two halves of 4: the
         second half under a second writer id, or with no target. Boundary A's fan-out limit (6)
         halts the second half; B's (64) commits both."""
-        bid = team.id
+        bid = boundary.id
         tag = self._fresh("frag")
         base = [f"{bid}/{tag}-base{i}" for i in range(4)]
         entries = [
@@ -203,7 +206,7 @@ class HostileMoves:
             for i, b in enumerate(base)
         ]
         made = self._expect(
-            [team.commit(self._plain(bid, f"{tag}-w", entries=entries))], "commit:COMMIT"
+            [boundary.commit(self._plain(bid, f"{tag}-w", entries=entries))], "commit:COMMIT"
         )
         shadow = n % 2 == 0
         halves = [
@@ -223,17 +226,19 @@ class HostileMoves:
             )
             for h in range(2)
         ]
-        split = team.commit_many(halves) if (n >> 1) % 2 else [team.commit(h) for h in halves]
+        split = (
+            boundary.commit_many(halves) if (n >> 1) % 2 else [boundary.commit(h) for h in halves]
+        )
         second = "halt:FRAGMENTATION" if which == 0 else "commit:COMMIT"
         self.tally("fragment_evade", "shadow_writer" if shadow else "no_target")
         return [*made, *self._expect(split, "commit:COMMIT", second)]
 
-    def _adoption_twice(self, team: Any, which: int, n: int) -> list[Any]:
+    def _adoption_twice(self, boundary: Any, which: int, n: int) -> list[Any]:
         """An operator issues a one-use receipt; two sets cite it. In the own boundary (global
         material of a fresh key) the second halts ``ADOPTION_SCOPE``; across (A's sets deriving
         from B's anchor, B allowing no cross-boundary edge at all) the second, or both, are
         rejected ``CROSS_BOUNDARY``. The issuing boundary's ``adoption_overuse`` stays empty."""
-        bid, other = team.id, self.w.other(which)
+        bid, other = boundary.id, self.w.other(which)
         across = n % 2 == 1
         issuer = other if across else bid
         key = ANCHOR if across else self._fresh("adopted")
@@ -250,7 +255,9 @@ class HostileMoves:
             else:
                 body["entries"][0].update(verse="global", key=key)
             bodies.append(body)
-        decided = team.commit_many(bodies) if (n >> 1) % 2 else [team.commit(b) for b in bodies]
+        decided = (
+            boundary.commit_many(bodies) if (n >> 1) % 2 else [boundary.commit(b) for b in bodies]
+        )
         if not across:
             wanted = ("commit:COMMIT", "halt:ADOPTION_SCOPE")
         elif which == 0:
@@ -261,13 +268,13 @@ class HostileMoves:
         assert self.engine.executor.read("audits/adoption_overuse", boundary_id=issuer) == []
         return decided
 
-    def _revoke(self, team: Any, which: int, n: int) -> list[Any]:
+    def _revoke(self, boundary: Any, which: int, n: int) -> list[Any]:
         """An operator's revocation, or an attempt at one by someone who may not make it."""
-        bid = team.id
+        bid = boundary.id
         variant = n % 6
         if variant == 4:  # not an operator
             with pytest.raises(OperatorActRefused) as refused:
-                team.revoke(
+                boundary.revoke(
                     "writer",
                     "w1",
                     operator_id=("w1", "mallory", "czar")[(n >> 3) % 3],
@@ -278,44 +285,44 @@ class HostileMoves:
             return []
         if variant == 5:  # a named id: the constitution's to change
             with pytest.raises(OperatorActRefused) as refused:
-                team.revoke("writer", _NAMED[(n >> 3) % 2], operator_id="operator", reason="r")
+                boundary.revoke("writer", _NAMED[(n >> 3) % 2], operator_id="operator", reason="r")
             assert refused.value.code == "NOT_AUTHORIZED"
             self.tally("revoke", "refused:NOT_AUTHORIZED")
             return []
         if variant == 3:
-            return self._revoke_receipt(team, which, n)
+            return self._revoke_receipt(boundary, which, n)
         decisions: list[Any] = []
         if variant == 2:  # a fresh writer, registered by a set of its own first
             writer = self._fresh("rogue")
-            decisions += self._expect([team.commit(self._plain(bid, writer))], "commit:COMMIT")
+            decisions += self._expect([boundary.commit(self._plain(bid, writer))], "commit:COMMIT")
         else:
             writer = ("mallory", "w3")[variant]
-        self._revoke_once(team, "writer", writer)
+        self._revoke_once(boundary, "writer", writer)
         kind = self._registered_kind(bid, writer)
         probe = self._plain(bid, writer, kind)
         if kind == "tool":
             probe["entries"] = [{"class": "scratch", "key": "probe", "body": "probe"}]
-        return decisions + self._expect([team.commit(probe)], "reject:WRITER_REVOKED")
+        return decisions + self._expect([boundary.commit(probe)], "reject:WRITER_REVOKED")
 
-    def _revoke_receipt(self, team: Any, which: int, n: int) -> list[Any]:
+    def _revoke_receipt(self, boundary: Any, which: int, n: int) -> list[Any]:
         """A receipt this boundary issued (A: ``own`` and ``cross-A``; B: ``cross-B``) revoked;
         a set citing it afterwards is rejected ``ADOPTION_REVOKED``."""
-        bid = team.id
+        bid = boundary.id
         names = ("own", f"cross-{bid}") if which == 0 else (f"cross-{bid}",)
         receipt = self.w.receipts[names[(n >> 3) % len(names)]]
-        self._revoke_once(team, "adoption", receipt)
+        self._revoke_once(boundary, "adoption", receipt)
         probe = self._plain(bid, self._fresh("citer"), adoption_receipt_id=receipt)
         probe["entries"][0].update(verse="global", key="g")
-        return self._expect([team.commit(probe)], "reject:ADOPTION_REVOKED")
+        return self._expect([boundary.commit(probe)], "reject:ADOPTION_REVOKED")
 
-    def _revoke_once(self, team: Any, subject: str, subject_id: str) -> None:
+    def _revoke_once(self, boundary: Any, subject: str, subject_id: str) -> None:
         """Revoke; a second revocation of the same subject is refused, nothing written."""
-        if self.revoked[(team.id, subject_id)]:
+        if self.revoked[(boundary.id, subject_id)]:
             with pytest.raises(StateError, match="revoked already"):
-                team.revoke(subject, subject_id, operator_id="operator", reason="again")
+                boundary.revoke(subject, subject_id, operator_id="operator", reason="again")
             self.tally("revoke", f"refused:{subject}_revoked_already")
             return
-        done = team.revoke(subject, subject_id, operator_id="operator", reason="withdrawn")
+        done = boundary.revoke(subject, subject_id, operator_id="operator", reason="withdrawn")
         assert (done.subject.value, done.subject_id) == (subject, subject_id)
-        self.revoked[(team.id, subject_id)] += 1
+        self.revoked[(boundary.id, subject_id)] += 1
         self.tally("revoke", f"revoked:{subject}")

@@ -359,7 +359,7 @@ class Generator:
         ]
 
     def _set_reuse(self, n: int) -> list[dict[str, Any]]:
-        # ids of the own boundary (ids shared across boundaries are issue 10's identity half)
+        # ids of the own boundary (ids shared across boundaries are tested in test_identity.py)
         own = [i for i in self.w.set_ids if i.startswith(f"{self.bid}/")]
         reused = self.pick(n, [*own, f"{self.bid}/seed", f"{self.bid}/seed-moves"])
         return [self.base(n, set_id=reused, entries=[self.entry(n)])]

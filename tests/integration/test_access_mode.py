@@ -157,9 +157,9 @@ def names_by_text(catalog: Catalog) -> dict[str, str]:
 def run_flow(engine: Engine, boundary_id: str) -> None:
     """What a planner and an auditor do: connect, commit, read back, audit, score."""
     engine.check_schema()
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     goal_id, first_id = f"{boundary_id}-goal", f"{boundary_id}-db1"
-    first = team.commit(
+    first = boundary.commit(
         proposal(
             boundary_id,
             entry("goal", "lookups", "User lookups answer within 10 ms", id=goal_id),
@@ -174,7 +174,7 @@ def run_flow(engine: Engine, boundary_id: str) -> None:
         )
     )
     assert first.outcome == "commit", first
-    second = team.commit(
+    second = boundary.commit(
         proposal(
             boundary_id,
             entry(
@@ -189,19 +189,19 @@ def run_flow(engine: Engine, boundary_id: str) -> None:
         )
     )
     assert second.outcome == "commit", second
-    assert {e.id for e in team.window().entries} >= {goal_id, f"{boundary_id}-db2"}
-    team.stats()
-    assert team.why(f"{boundary_id}-db2") is not None
-    assert team.recall("which datastore holds users", k=5)
-    team.search("datastore", k=5)
-    team.walk(first.set_id)
-    team.as_of(1)
-    team.history_index()
-    team.run_czar()
-    team.brief(since_seq=0)
-    team.audit()
+    assert {e.id for e in boundary.window().entries} >= {goal_id, f"{boundary_id}-db2"}
+    boundary.stats()
+    assert boundary.why(f"{boundary_id}-db2") is not None
+    assert boundary.recall("which datastore holds users", k=5)
+    boundary.search("datastore", k=5)
+    boundary.walk(first.set_id)
+    boundary.as_of(1)
+    boundary.history_index()
+    boundary.run_czar()
+    boundary.brief(since_seq=0)
+    boundary.audit()
     engine.invariants(boundary_id)
-    team.halts()
+    boundary.halts()
     store = AttentionStore(engine.executor)
     store.latest_score("specialist-a", boundary_id)
     store.outcome_counts(["specialist-a"], 20, boundary_id)

@@ -1,4 +1,4 @@
-"""Issue 10, defect 5: adoption is an operator-governed act whose receipt is matched by key, and
+"""Adoption is an operator-governed act whose receipt is matched by key, and
 whose use is counted and bounded (against the real Neo4j)."""
 
 from __future__ import annotations
@@ -24,29 +24,29 @@ def _uses(engine: Any, receipt_id: str) -> int:
 
 def test_a_receipt_admits_only_its_keys_once(engine: Any, boundary_id: str) -> None:
     """Repro: a receipt for `pricing` admitted `security`, and was reused without limit."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     receipt = engine.adopt(boundary_id, operator_id="operator", reason="vetted", keys=["pricing"])
-    other_key = team.commit(_global(boundary_id, "security", receipt, f"{boundary_id}/p1"))
+    other_key = boundary.commit(_global(boundary_id, "security", receipt, f"{boundary_id}/p1"))
     assert (other_key.outcome, other_key.reason_code) == ("halt", "ADOPTION_SCOPE")
     assert "security" in (other_key.detail or "")
-    first = team.commit(_global(boundary_id, "pricing", receipt, f"{boundary_id}/p2"))
+    first = boundary.commit(_global(boundary_id, "pricing", receipt, f"{boundary_id}/p2"))
     assert first.outcome == "commit"
-    again = team.commit(_global(boundary_id, "pricing", receipt, f"{boundary_id}/p3"))
+    again = boundary.commit(_global(boundary_id, "pricing", receipt, f"{boundary_id}/p3"))
     assert (again.outcome, again.reason_code) == ("halt", "ADOPTION_SCOPE")
     assert "used" in (again.detail or "")
     assert _uses(engine, receipt) == 1
 
 
 def test_a_receipt_states_its_uses_and_its_validity(engine: Any, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     twice = engine.adopt(boundary_id, operator_id="operator", reason="r", keys=["k"], uses=2)
     outcomes = [
-        team.commit(_global(boundary_id, "k", twice, f"{boundary_id}/t{i}")).outcome
+        boundary.commit(_global(boundary_id, "k", twice, f"{boundary_id}/t{i}")).outcome
         for i in range(3)
     ]
     assert outcomes == ["commit", "commit", "halt"]
     assert _uses(engine, twice) == 2
-    seq = team.state()["seq"]
+    seq = boundary.state()["seq"]
     until = engine.adopt(
         boundary_id,
         operator_id="operator",
@@ -55,8 +55,10 @@ def test_a_receipt_states_its_uses_and_its_validity(engine: Any, boundary_id: st
         uses=10,
         valid_until_seq=seq + 1,
     )
-    assert team.commit(_global(boundary_id, "v", until, f"{boundary_id}/v1")).outcome == "commit"
-    expired = team.commit(_global(boundary_id, "v", until, f"{boundary_id}/v2"))
+    assert (
+        boundary.commit(_global(boundary_id, "v", until, f"{boundary_id}/v1")).outcome == "commit"
+    )
+    expired = boundary.commit(_global(boundary_id, "v", until, f"{boundary_id}/v2"))
     assert (expired.outcome, expired.reason_code) == ("halt", "ADOPTION_SCOPE")
     assert "expired" in (expired.detail or "")
 
@@ -77,8 +79,8 @@ def test_the_halt_names_the_adoption_remedy_and_the_adopt_command_gives_it(
     the CLI's ``adopt`` command issues one that the writer then cites."""
     from kg_context.cli.app import app
 
-    team = engine.boundary(boundary_id)
-    halted = team.commit(_global(boundary_id, "weather", None, f"{boundary_id}/w1"))
+    boundary = engine.boundary(boundary_id)
+    halted = boundary.commit(_global(boundary_id, "weather", None, f"{boundary_id}/w1"))
     assert halted.reason_code == "VERSE_ADOPTION"
     remedy = halted.suggested_amendment or ""
     assert "adoption receipt for key 'weather'" in remedy and "--" not in remedy
@@ -88,5 +90,5 @@ def test_the_halt_names_the_adoption_remedy_and_the_adopt_command_gives_it(
     )
     assert done.exit_code == 0, done.output
     receipt = done.output.strip().split()[-1]
-    admitted = team.commit(_global(boundary_id, "weather", receipt, f"{boundary_id}/w2"))
+    admitted = boundary.commit(_global(boundary_id, "weather", receipt, f"{boundary_id}/w2"))
     assert admitted.outcome == "commit", admitted

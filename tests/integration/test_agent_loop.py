@@ -60,10 +60,10 @@ class ScriptedModel:
 def test_the_loop_tells_a_model_why_and_the_model_corrects_itself(
     czar_free_engine: Any, boundary_id: str
 ) -> None:
-    team = seed_datastore_with_retired_fact(czar_free_engine, boundary_id)
+    boundary = seed_datastore_with_retired_fact(czar_free_engine, boundary_id)
     model = ScriptedModel()
     result = run_agent_loop(
-        team,
+        boundary,
         model,
         "Record how the social graph is modelled; it rests on the datastore decision.",
         writer_id="schema-model",
@@ -102,7 +102,7 @@ def test_the_loop_tells_a_model_why_and_the_model_corrects_itself(
     assert last.decision is not None and last.decision.entry_ids == ("e-schema",)
     assert last.feedback.startswith(f"COMMITTED: set {last.decision.set_id}")
     assert "new entries: e-schema" in last.feedback
-    walked = team.walk(last.decision.set_id)
+    walked = boundary.walk(last.decision.set_id)
     assert {(d["other"], d["edge"], d["essential"]) for d in walked.depended_on} == {
         ("e-db", "DERIVED_FROM", True),
         ("e-bench", "DERIVED_FROM", False),
@@ -112,7 +112,7 @@ def test_the_loop_tells_a_model_why_and_the_model_corrects_itself(
     drafts = [a.draft for a in result.attempts[:3]]
     assert all(d is not None and d.outcome == "commit" for d in drafts)
     assert last.draft is None
-    state = history.as_of(team, int(team.state()["seq"]))
+    state = history.as_of(boundary, int(boundary.state()["seq"]))
     by_id = {e.id: e for e in state.entries}
     for attempt in result.attempts[:3]:
         kept = by_id[str(attempt.draft_entry_id)]
@@ -126,14 +126,14 @@ def test_the_loop_tells_a_model_why_and_the_model_corrects_itself(
 def test_the_loop_stops_after_its_retries_and_keeps_every_draft(
     czar_free_engine: Any, boundary_id: str
 ) -> None:
-    team = czar_free_engine.boundary(boundary_id)
+    boundary = czar_free_engine.boundary(boundary_id)
     prompts: list[str] = []
 
     def stubborn(prompt: str) -> str:
         prompts.append(prompt)
         return "I would rather not answer in JSON."
 
-    result = run_agent_loop(team, stubborn, "Say something.", writer_id="m-1", max_retries=1)
+    result = run_agent_loop(boundary, stubborn, "Say something.", writer_id="m-1", max_retries=1)
     assert len(result.attempts) == 2 and not result.committed and result.decision is None
     assert all(a.outcome == UNPARSEABLE and a.draft is not None for a in result.attempts)
     assert "- $: expected one JSON object" in result.feedback[0]

@@ -1,4 +1,4 @@
-"""Halt classes become predicates (issue 11 item 9, seed 002 section 5) on the real graph: a halt
+"""Halt classes become predicates, on the real graph: a halt
 class the operator resolved the same way, recurring, yields a parameterized amendment; ratified
 as a governed constitution change (an operator's act only), the same kind of set then commits,
 decided by the amended predicate; a class resolved inconsistently yields nothing."""
@@ -17,10 +17,10 @@ from tests.factories import entry, proposal
 from tests.integration.test_cli_and_demo import _cli
 
 
-def _fanout(team: Any, b: str, edges: int, n: int) -> Any:
+def _fanout(boundary: Any, b: str, edges: int, n: int) -> Any:
     """A set of ``edges`` entries, each declaring one REQUIRES on the base entry (fan-out
     ``edges``), on a target of its own (no fragment group)."""
-    return team.commit(
+    return boundary.commit(
         proposal(
             b,
             *[entry(key=f"s{n}-{i}", requires=[{"entry_id": f"{b}-base"}]) for i in range(edges)],
@@ -30,27 +30,27 @@ def _fanout(team: Any, b: str, edges: int, n: int) -> Any:
 
 
 def _halted(engine: Any, b: str, resolutions: list[tuple[int, str]]) -> tuple[Any, list[str]]:
-    team = engine.boundary(b)
-    assert team.commit(proposal(b, entry(key="base", id=f"{b}-base"))).outcome == "commit"
+    boundary = engine.boundary(b)
+    assert boundary.commit(proposal(b, entry(key="base", id=f"{b}-base"))).outcome == "commit"
     ids = []
     for n, (edges, resolution) in enumerate(resolutions):
-        decision = _fanout(team, b, edges, n)
+        decision = _fanout(boundary, b, edges, n)
         assert decision.reason_code == "DENSITY", decision
         engine.halts.resolve(decision.halt_id, resolution, operator_id="operator", reason="r")
         ids.append(decision.halt_id)
-    return team, ids
+    return boundary, ids
 
 
 def test_recurring_density_halts_become_a_ratified_threshold(
     engine: Any, neo4j_target: Any, boundary_id: str
 ) -> None:
     b = boundary_id
-    team, ids = _halted(
+    boundary, ids = _halted(
         engine, b, [(65, "approve"), (70, "approve"), (66, "approve"), (90, "reject")]
     )
-    before = team.state()["constitution_version"]
+    before = boundary.state()["constitution_version"]
 
-    (suggestion,) = suggest_amendments(engine.executor, team)
+    (suggestion,) = suggest_amendments(engine.executor, boundary)
     assert suggestion.id == "DENSITY:density.max_set_fanout=70"
     assert (suggestion.reason_code, suggestion.parameter) == (
         ReasonCode.DENSITY,
@@ -62,16 +62,16 @@ def test_recurring_density_halts_become_a_ratified_threshold(
     assert suggestion.fragment == "[density]\nmax_set_fanout = 70\n"
     assert "max_set_fanout = 70" in suggestion.constitution_text
     # Only halts opened since a seq count: the last two alone do not recur.
-    assert suggest_amendments(engine.executor, team, since_seq=3) == []
+    assert suggest_amendments(engine.executor, boundary, since_seq=3) == []
     # The operator's briefing proposes it (item 8 reports what item 9 suggests).
-    briefed = team.brief()
+    briefed = boundary.brief()
     assert [(a["id"], a["count"]) for a in briefed.amendments] == [(suggestion.id, 4)]
     assert f"adopt-suggestion {suggestion.id} -b {b}" in briefed.render()
 
     # A writer the constitution does not name as operator is refused; nothing changes.
     with pytest.raises(AuthorizationError):
-        adopt_suggestion(team, suggestion.id, writer_id="writer-1")
-    assert team.state()["constitution_version"] == before
+        adopt_suggestion(boundary, suggestion.id, writer_id="writer-1")
+    assert boundary.state()["constitution_version"] == before
 
     # The operator reads the suggestions and adopts one from the CLI.
     shown = _cli(neo4j_target, "constitution", "suggest", "-b", b, "--json")
@@ -80,25 +80,25 @@ def test_recurring_density_halts_become_a_ratified_threshold(
     adopted = _cli(neo4j_target, "constitution", "adopt-suggestion", suggestion.id, "-b", b)
     assert adopted.returncode == 0, adopted.stderr
     assert adopted.stdout.startswith("commit: set ")
-    assert team.state()["constitution_version"] == suggestion.constitution_version
-    assert team.constitution().density.max_set_fanout == 70
-    assert suggest_amendments(engine.executor, team) == []  # decided by the constitution now
+    assert boundary.state()["constitution_version"] == suggestion.constitution_version
+    assert boundary.constitution().density.max_set_fanout == 70
+    assert suggest_amendments(engine.executor, boundary) == []  # decided by the constitution now
 
     # The same kind of set now commits under the new predicate, with its receipt; beyond the
     # approved range it still halts.
-    again = _fanout(team, b, 68, 10)
+    again = _fanout(boundary, b, 68, 10)
     assert again.outcome == "commit" and again.receipt_id
     assert again.constitution_version == suggestion.constitution_version
     receipts = {
         r["id"]: r for r in engine.executor.read("audits/receipts", boundary_id=b, family=None)
     }
     assert receipts[again.receipt_id]["kind"] == "commit"
-    assert _fanout(team, b, 71, 11).reason_code == "DENSITY"
+    assert _fanout(boundary, b, 71, 11).reason_code == "DENSITY"
 
 
 def test_a_class_resolved_inconsistently_suggests_nothing(engine: Any, boundary_id: str) -> None:
     # 68 was rejected while 70 and 72 were approved: no threshold decides them all as resolved.
-    team, _ = _halted(
+    boundary, _ = _halted(
         engine, boundary_id, [(65, "approve"), (68, "reject"), (70, "approve"), (72, "approve")]
     )
-    assert suggest_amendments(engine.executor, team) == []
+    assert suggest_amendments(engine.executor, boundary) == []

@@ -112,7 +112,7 @@ def test_an_invalidation_reported_later_turns_a_success_into_a_failure(
 
 
 def test_one_boundarys_invalidated_work_does_not_move_a_score_in_another(engine: Engine) -> None:
-    """The must-show of issue 13: specialist S wins in team A and in team B; its work in B is
+    """Specialist S wins in boundary A and in boundary B; its work in B is
     invalidated through the gate's blast-radius walk and it scores lower in B's next wave. In A
     nothing moves: the score reads A's proposals only and A's next wave scores S with A's track
     record alone. The global scope, the explicit option, sees B."""

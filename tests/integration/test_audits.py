@@ -78,9 +78,9 @@ def test_the_demo_runs_the_whole_session_and_its_database_is_clean(
 def test_audit_all_fails_on_a_broken_invariant(
     engine: Any, ungoverned: Engine, neo4j_target: Target, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
-    team.commit(proposal(boundary_id, entry(id=f"{boundary_id}-old", key="k"), targets=["k"]))
-    team.commit(
+    boundary = engine.boundary(boundary_id)
+    boundary.commit(proposal(boundary_id, entry(id=f"{boundary_id}-old", key="k"), targets=["k"]))
+    boundary.commit(
         proposal(
             boundary_id,
             entry(
@@ -107,7 +107,7 @@ def test_every_audit_runs_and_the_reports_agree_with_the_engine(
     engine: Any, demo: dict[str, Any], neo4j_target: Target
 ) -> None:
     b = demo["boundary_id"]
-    team = engine.boundary(b, create=False)
+    boundary = engine.boundary(b, create=False)
     ledger = engine.run_audit("ledger", boundary_id=b).rows
     first_set = ledger[0]["set_id"]
     # A ProposalNode id is <wave id>/<specialist id>.
@@ -137,14 +137,14 @@ def test_every_audit_runs_and_the_reports_agree_with_the_engine(
     assert expected <= reports_with_rows
     # why_resident (Cypher) and why (the engine) find the same root path.
     for entry_id in (f"{b}/p95", f"{b}/step", f"{b}/db-1"):
-        path = team.why(entry_id)
+        path = boundary.why(entry_id)
         rows = engine.run_audit("why_resident", boundary_id=b, params={"entry_id": entry_id}).rows
         assert bool(rows) == path.held, entry_id
         if rows:
             assert rows[0]["root"] == path.nodes[0]["id"] and rows[0]["hops"] == len(path.edges)
     # retention_over_seq replays the ledger to the gate's running counts.
     last = engine.run_audit("retention_over_seq", boundary_id=b).rows[-1]
-    stats = team.stats()
+    stats = boundary.stats()
     assert (last["committed_tokens"], last["resident_tokens"]) == (
         stats.committed_tokens,
         stats.resident_tokens,

@@ -1,4 +1,4 @@
-"""Issue 10, defect 2: authority is bound, never self-declared (against the real Neo4j).
+"""Authority is bound, never self-declared (against the real Neo4j).
 
 A writer's kind is fixed when it is first registered in a boundary; only the czar and operator
 ids the boundary's constitution names may act as czar or operator; operator acts (constitution
@@ -52,10 +52,10 @@ def _retire(boundary_id: str, entry_id: str, writer_id: str, case: str, evidence
     }
 
 
-def _decision(team: Any, boundary_id: str, writer_id: str = "planner") -> str:
+def _decision(boundary: Any, boundary_id: str, writer_id: str = "planner") -> str:
     """A live decision: a root, so reachable."""
     decision_id = f"{boundary_id}/decision"
-    done = team.commit(
+    done = boundary.commit(
         proposal(boundary_id, entry(id=decision_id, key="db", body="Neo4j"), writer_id=writer_id)
     )
     assert done.outcome == "commit", done
@@ -67,9 +67,9 @@ def test_a_czar_kind_claimed_by_any_writer_id_is_not_authorized(
 ) -> None:
     """Repro 1: writer_kind czar from any id, retiring a reachable decision with the evidence
     'UNREACHABLE: lie', committed."""
-    team = engine.boundary(boundary_id)
-    decision_id = _decision(team, boundary_id)
-    forged = team.commit(_retire(boundary_id, decision_id, "mallory", "UNREACHABLE", "lie"))
+    boundary = engine.boundary(boundary_id)
+    decision_id = _decision(boundary, boundary_id)
+    forged = boundary.commit(_retire(boundary_id, decision_id, "mallory", "UNREACHABLE", "lie"))
     assert (forged.outcome, forged.reason_code) == ("reject", "NOT_AUTHORIZED")
     assert _entries(engine, boundary_id)[decision_id]["status"] == "live"
 
@@ -77,20 +77,22 @@ def test_a_czar_kind_claimed_by_any_writer_id_is_not_authorized(
 def test_the_named_czar_cannot_retire_what_the_graph_shows_reachable(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
-    decision_id = _decision(team, boundary_id)
-    lie = team.commit(_retire(boundary_id, decision_id, "czar", "UNREACHABLE", "lie"))
+    boundary = engine.boundary(boundary_id)
+    decision_id = _decision(boundary, boundary_id)
+    lie = boundary.commit(_retire(boundary_id, decision_id, "czar", "UNREACHABLE", "lie"))
     assert (lie.outcome, lie.reason_code) == ("reject", "CASE_NOT_SHOWN")
     assert decision_id in (lie.detail or "")
     fact_id = f"{boundary_id}/fact"
-    team.commit(
+    boundary.commit(
         proposal(
             boundary_id,
             entry(cls="fact", key="f", id=fact_id, attributes={"source": "t"}),
             writer_id="planner",
         )
     )
-    true_case = team.commit(_retire(boundary_id, fact_id, "czar", "UNREACHABLE", "no root path"))
+    true_case = boundary.commit(
+        _retire(boundary_id, fact_id, "czar", "UNREACHABLE", "no root path")
+    )
     assert true_case.outcome == "commit", true_case
     assert _entries(engine, boundary_id)[fact_id]["status"] == "retired"
 
@@ -99,17 +101,17 @@ def test_a_second_id_cannot_retire_its_own_entry_and_a_registered_kind_is_fixed(
     engine: Any, boundary_id: str
 ) -> None:
     """Repro 2: the same agent under a second id retired its own entry."""
-    team = engine.boundary(boundary_id)
-    decision_id = _decision(team, boundary_id, writer_id="agent-7")
-    shadow = team.commit(_retire(boundary_id, decision_id, "agent-7b", "UNREACHABLE", "lie"))
+    boundary = engine.boundary(boundary_id)
+    decision_id = _decision(boundary, boundary_id, writer_id="agent-7")
+    shadow = boundary.commit(_retire(boundary_id, decision_id, "agent-7b", "UNREACHABLE", "lie"))
     assert (shadow.outcome, shadow.reason_code) == ("reject", "NOT_AUTHORIZED")
-    other_kind = team.commit(
+    other_kind = boundary.commit(
         proposal(boundary_id, entry(cls="scratch"), writer_id="agent-7", writer_kind="tool")
     )
     assert (other_kind.outcome, other_kind.reason_code) == ("reject", "WRITER_KIND")
-    as_agent = team.commit(proposal(boundary_id, entry(cls="scratch"), writer_id="agent-7"))
+    as_agent = boundary.commit(proposal(boundary_id, entry(cls="scratch"), writer_id="agent-7"))
     assert as_agent.outcome == "commit"
-    named = team.commit(
+    named = boundary.commit(
         proposal(boundary_id, entry(cls="scratch"), writer_id="operator", writer_kind="agent")
     )
     assert (named.outcome, named.reason_code) == ("reject", "WRITER_KIND")
@@ -121,22 +123,22 @@ def test_any_writer_id_ratifying_a_constitution_is_refused_before_anything_is_wr
     engine: Any, boundary_id: str
 ) -> None:
     """Repro 3: any writer id could ratify a new constitution as an 'operator'."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     text = DEFAULT.text.replace(
         f'version = "{DEFAULT.version}"', f'version = "auth-{boundary_id[-12:]}"'
     )
     before = _counts(engine, boundary_id)
     with pytest.raises(AuthorizationError, match="mallory"):
-        team.propose_constitution(text, writer_id="mallory", reason="I say so")
+        boundary.propose_constitution(text, writer_id="mallory", reason="I say so")
     assert _counts(engine, boundary_id) == before
-    assert team.state()["constitution_version"] == DEFAULT.version
-    ok = team.propose_constitution(text, writer_id="operator", reason="named operator")
+    assert boundary.state()["constitution_version"] == DEFAULT.version
+    ok = boundary.propose_constitution(text, writer_id="operator", reason="named operator")
     assert ok.outcome == "commit"
 
 
 def test_halt_resolution_and_adoption_need_a_named_operator(engine: Any, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
-    halted = team.commit(proposal(boundary_id, entry(verse="global", key="g")))
+    boundary = engine.boundary(boundary_id)
+    halted = boundary.commit(proposal(boundary_id, entry(verse="global", key="g")))
     assert halted.reason_code == "VERSE_ADOPTION"
     before = _counts(engine, boundary_id)
     with pytest.raises(AuthorizationError, match="'ops-ann' is not an operator"):

@@ -1,5 +1,5 @@
-"""A boundary past the exact bound gets a vector index of its own (issue 13, item 1: retrieval
-exact per boundary, and flat in the size of the database).
+"""A boundary past the exact bound gets a vector index of its own (retrieval exact per boundary,
+and flat in the size of the database).
 
 The bound is lowered to 5 entries so a 40-entry boundary is "large". The first search creates
 the boundary's index (labelling what was embedded before) and answers through the shared
@@ -28,7 +28,7 @@ TOPICS = ["payments ledger", "graph database", "office plants", "release notes",
 
 
 def _fill(engine: Engine, boundary_id: str, sets: int = 8) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     proposals = [
         proposal(
             boundary_id,
@@ -37,7 +37,7 @@ def _fill(engine: Engine, boundary_id: str, sets: int = 8) -> None:
         )
         for s in range(sets)
     ]
-    assert [d.outcome for d in team.commit_many(proposals)] == ["commit"] * sets
+    assert [d.outcome for d in boundary.commit_many(proposals)] == ["commit"] * sets
 
 
 @pytest.fixture()
@@ -61,16 +61,16 @@ def test_a_large_boundary_is_searched_through_its_own_index_exactly(
 ) -> None:
     engine = small_bound
     _fill(engine, boundary_id)
-    team = engine.boundary(boundary_id)
-    assert embed_pending(team) == 40
+    boundary = engine.boundary(boundary_id)
+    assert embed_pending(boundary) == 40
     assert boundary_index_state(engine.executor, boundary_id) is BoundaryIndex.ABSENT
     vector = get_embedder().encode(["where does the payments ledger live"])[0]
-    first = vector_search(team, vector, 10)
+    first = vector_search(boundary, vector, 10)
     # The first search created the index; it answered meanwhile, exactly or through it.
     assert boundary_index_state(engine.executor, boundary_id) is not BoundaryIndex.ABSENT
     assert len(first.rows) == 10
     engine.executor.write("admin/await_indexes", timeout_s=120)
-    found = vector_search(team, vector, 10)
+    found = vector_search(boundary, vector, 10)
     assert found.strategy == "boundary-index"
     assert [str(r["entry_id"]) for r in found.rows] == _truth(engine, boundary_id, vector, 10)
     scores = [float(r["score"]) for r in found.rows]
@@ -152,16 +152,16 @@ def test_a_dropped_index_is_forgotten_and_made_again(small_bound: Engine, bounda
     drops it, the next search falls back to the shared strategies and makes it again."""
     engine = small_bound
     _fill(engine, boundary_id)
-    team = engine.boundary(boundary_id)
-    embed_pending(team)
+    boundary = engine.boundary(boundary_id)
+    embed_pending(boundary)
     ensure_boundary_index(engine.executor, boundary_id, 384)
     engine.executor.write("admin/await_indexes", timeout_s=120)
     vector = get_embedder().encode(["release notes for the on-call rota"])[0]
-    assert vector_search(team, vector, 5).strategy == "boundary-index"
+    assert vector_search(boundary, vector, 5).strategy == "boundary-index"
     engine.executor.write("admin/drop_index", name=boundary_vector_label(boundary_id))
     assert boundary_index_state(engine.executor, boundary_id) is BoundaryIndex.ABSENT
-    fallback = vector_search(team, vector, 5)
+    fallback = vector_search(boundary, vector, 5)
     assert [str(r["entry_id"]) for r in fallback.rows] == _truth(engine, boundary_id, vector, 5)
     assert boundary_index_state(engine.executor, boundary_id) is not BoundaryIndex.ABSENT
     engine.executor.write("admin/await_indexes", timeout_s=120)
-    assert vector_search(team, vector, 5).strategy == "boundary-index"
+    assert vector_search(boundary, vector, 5).strategy == "boundary-index"

@@ -1,4 +1,4 @@
-"""The operator's briefing (issue 11 item 8): what happened since the last briefing, from the
+"""The operator's briefing: what happened since the last briefing, from the
 record, recorded as an audit event so the next one starts where it ended."""
 
 from __future__ import annotations
@@ -22,21 +22,21 @@ def _fact(key: str, **extra: Any) -> dict[str, Any]:
 def test_the_briefing_reports_since_the_last_one_and_is_recorded(
     engine: Engine, boundary_id: str, neo4j_target: Target
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     goal, src, loose = (f"{boundary_id}-{n}" for n in ("g", "src", "loose"))
-    team.commit(proposal(boundary_id, entry(cls="goal", key="ship", body="Ship", id=goal)))
-    team.commit(proposal(boundary_id, _fact("src", id=src), targets=["a"]))
+    boundary.commit(proposal(boundary_id, entry(cls="goal", key="ship", body="Ship", id=goal)))
+    boundary.commit(proposal(boundary_id, _fact("src", id=src), targets=["a"]))
     derived = entry(
         key="db",
         body="use neo4j",
         id=f"{boundary_id}-d",
         derived_from=[{"entry_id": src, "essential": True}],
     )
-    team.commit(proposal(boundary_id, derived, targets=["b"]))
-    team.commit(proposal(boundary_id, _fact("loose", id=loose), targets=["c"]))
-    czar = team.run_czar()  # retires the loose fact (and the unrequired source)
+    boundary.commit(proposal(boundary_id, derived, targets=["b"]))
+    boundary.commit(proposal(boundary_id, _fact("loose", id=loose), targets=["c"]))
+    czar = boundary.run_czar()  # retires the loose fact (and the unrequired source)
     assert czar.record["retired"] >= 1
-    halted = team.commit(  # needs a retired entry: halts, left open
+    halted = boundary.commit(  # needs a retired entry: halts, left open
         proposal(
             boundary_id,
             entry(key="x", body="x", requires=[{"entry_id": loose}]),
@@ -44,11 +44,11 @@ def test_the_briefing_reports_since_the_last_one_and_is_recorded(
         )
     )
     assert (halted.outcome, halted.reason_code) == ("halt", "NON_STANDING_DEPENDENCY")
-    radius = team.invalidate(src, reason="the source was wrong", writer_id="operator")
+    radius = boundary.invalidate(src, reason="the source was wrong", writer_id="operator")
     assert radius.decision is not None and radius.decision.outcome == "commit"
 
-    first = team.brief()
-    assert first.since_seq == 0 and first.seq == team.state()["seq"]
+    first = boundary.brief()
+    assert first.since_seq == 0 and first.seq == boundary.state()["seq"]
     outcomes = first.sets_by_outcome
     assert outcomes["halted"] == 1 and outcomes["ratified"] == first.seq
     assert first.halts[0].status == "open"
@@ -68,18 +68,18 @@ def test_the_briefing_reports_since_the_last_one_and_is_recorded(
     recorded = engine.executor.read("briefing/last", boundary_id=boundary_id)
     assert [(r["id"], r["seq"]) for r in recorded] == [(first.id, first.seq)]
 
-    second = team.brief()  # since the last briefing: nothing new but the open halt
+    second = boundary.brief()  # since the last briefing: nothing new but the open halt
     assert second.since_seq == first.seq and second.sets_by_outcome == {}
     assert second.czar_runs == [] and second.invalidations == []
     assert [h.halt_ids for h in second.halts] == [[halted.halt_id]]  # open ones always
 
     # an explicit since_seq: the invalidation set, and the set halted after the czar's set (no seq:
     # placed by when it closed)
-    again = team.brief(since_seq=first.seq - 1)
+    again = boundary.brief(since_seq=first.seq - 1)
     assert again.sets_by_outcome == {"ratified": 1, "halted": 1}
-    assert team.brief(since_seq=first.seq).sets_by_outcome == {}
+    assert boundary.brief(since_seq=first.seq).sets_by_outcome == {}
     with pytest.raises(InputValidationError, match="brief since must be >= 0"):
-        team.brief(since_seq=-1)
+        boundary.brief(since_seq=-1)
 
     out = _cli(neo4j_target, "brief", "-b", boundary_id, "--since", "0", "--json")
     assert out.returncode == 0, out.stderr

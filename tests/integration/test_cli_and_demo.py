@@ -39,8 +39,8 @@ def _cli(
 def test_operator_resolves_a_halt_from_the_cli(
     engine: Any, neo4j_target: Target, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
-    halted = team.commit(proposal(boundary_id, entry(verse="global", key="g")))
+    boundary = engine.boundary(boundary_id)
+    halted = boundary.commit(proposal(boundary_id, entry(verse="global", key="g")))
     listed = _cli(neo4j_target, "halts", "list", "--boundary", boundary_id)
     assert listed.returncode == 0, listed.stderr
     assert "VERSE_ADOPTION" in listed.stdout
@@ -104,8 +104,8 @@ def test_schema_json_exports_the_contracts(neo4j_target: Target, tmp_path: Path)
 def test_commands_take_ids_under_their_boundary_and_speak_json(
     engine: Any, neo4j_target: Target, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
-    first = team.commit(
+    boundary = engine.boundary(boundary_id)
+    first = boundary.commit(
         proposal(boundary_id, entry(cls="goal", id=f"{boundary_id}-g", key="g"), targets=["g"])
     )
     why = _cli(neo4j_target, "why", f"{boundary_id}-g", "-b", boundary_id, "--json")

@@ -20,7 +20,7 @@ def test_full_batches_close_without_an_empty_transaction(
     czar_free_engine: Any, boundary_id: str
 ) -> None:
     engine = czar_free_engine
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     counter = get_token_counter(engine.settings.embedding)
     store = GateStore(engine.executor, engine.constitutions.get, counter.count, batch_limit=3)
     for size, transactions in ((6, 2), (7, 3)):
@@ -31,6 +31,6 @@ def test_full_batches_close_without_an_empty_transaction(
             for n in range(size)
         ]
         before = _opened(engine)
-        decisions = store.close(boundary_id, team.gateway_id, proposals)
+        decisions = store.close(boundary_id, boundary.gateway_id, proposals)
         assert [d.outcome for d in decisions] == ["commit"] * size
         assert _opened(engine) - before == transactions

@@ -77,16 +77,16 @@ def _entry(rng: random.Random, bid: str, n: int, earlier: list[str]) -> dict[str
 
 def _build(engine: Engine, rng: random.Random, size: int) -> BoundaryHandle:
     bid = f"test-context-{uuid.uuid4().hex[:10]}"
-    team = engine.boundary(bid)
+    boundary = engine.boundary(bid)
     ids: list[str] = []
     for batch in range(0, size, 8):
         entries = [_entry(rng, bid, n, ids) for n in range(batch, min(size, batch + 8))]
-        decision = team.commit(proposal(bid, *entries, targets=[f"t{batch}"]))
+        decision = boundary.commit(proposal(bid, *entries, targets=[f"t{batch}"]))
         assert decision.outcome == "commit", decision
         ids += [e["id"] for e in entries]
     # a superseded decision: the record holds something the window does not
     old = {"id": f"{bid}/old", "class": "decision", "key": "choice", "body": "cache in region"}
-    assert team.commit(proposal(bid, old, targets=["choice"])).outcome == "commit"
+    assert boundary.commit(proposal(bid, old, targets=["choice"])).outcome == "commit"
     new = {
         "id": f"{bid}/new",
         "class": "decision",
@@ -94,8 +94,8 @@ def _build(engine: Engine, rng: random.Random, size: int) -> BoundaryHandle:
         "body": "graph database with a cache",
         "supersedes": [{"entry_id": old["id"], "reason": "cheaper"}],
     }
-    assert team.commit(proposal(bid, new, targets=["choice"])).outcome == "commit"
-    return team
+    assert boundary.commit(proposal(bid, new, targets=["choice"])).outcome == "commit"
+    return boundary
 
 
 @pytest.fixture(scope="module")
@@ -138,21 +138,21 @@ COUNTERS: dict[str, Callable[[str], int] | None] = {"engine": None, "words": wor
 def test_the_context_of_a_random_window_keeps_its_promises(
     boundaries: list[BoundaryHandle], which: int, budget: int, query: str | None, counter: str
 ) -> None:
-    team = boundaries[which]
+    boundary = boundaries[which]
     count = COUNTERS[counter]
-    ctx = team.context(budget, query=query, count_tokens=count)
+    ctx = boundary.context(budget, query=query, count_tokens=count)
     measure = count or _engine_count
     # never over the budget, by the counter given
     assert ctx.tokens == measure(ctx.text) <= budget == ctx.budget_tokens
     # every id the text cites resolves in the boundary
-    seq = int(team.state()["seq"] or 0)
-    record = {e.id for e in team.as_of(seq).entries} if seq else set()
-    sets = {line.set_id for line in team.history_index()}
+    seq = int(boundary.state()["seq"] or 0)
+    record = {e.id for e in boundary.as_of(seq).entries} if seq else set()
+    sets = {line.set_id for line in boundary.history_index()}
     cited_entries, cited_sets = _ids_in(ctx.text)
     assert cited_entries <= record, cited_entries - record
     assert cited_sets <= sets, cited_sets - sets
     # included plus left out is the whole window, in ids and in tokens
-    window = team.window()
+    window = boundary.window()
     in_window = {e.id for e in window.entries} | {line.set_id for line in window.index}
     m = ctx.manifest
     kept = {i for s in m.sections if s.name != "record" for i in s.ids}
@@ -161,7 +161,7 @@ def test_the_context_of_a_random_window_keeps_its_promises(
     kept_tokens = sum(s.tokens for s in m.sections if s.name != "record")
     left_tokens = sum(o.tokens for o in m.left_out if o.section != "record")
     assert kept_tokens + left_tokens == m.window_tokens
-    assert m.window_tokens == team.context(20_000, count_tokens=count).manifest.window_tokens
+    assert m.window_tokens == boundary.context(20_000, count_tokens=count).manifest.window_tokens
     # record candidates are never window entries, and are marked as record
     for section in m.sections:
         if section.name == "record":
@@ -170,7 +170,7 @@ def test_the_context_of_a_random_window_keeps_its_promises(
     if ctx.text:
         assert ctx.text.splitlines()[-1].startswith("Left out: ")
     # the same inputs give byte-identical output
-    again = team.context(budget, query=query, count_tokens=count)
+    again = boundary.context(budget, query=query, count_tokens=count)
     assert again.text == ctx.text and again.manifest == ctx.manifest
 
 
@@ -181,36 +181,38 @@ def _engine_count(text: str) -> int:
 def test_a_full_budget_shows_every_resident_entry_with_its_id_and_needs(
     boundaries: list[BoundaryHandle],
 ) -> None:
-    team = boundaries[3]
-    ctx = team.context(1_000_000)
-    window = team.window()
+    boundary = boundaries[3]
+    ctx = boundary.context(1_000_000)
+    window = boundary.window()
     for e in window.entries:
         assert f"] {e.id} " in ctx.text
     assert ctx.text.splitlines()[-1] == "Left out: nothing."
     assert "needs: " in ctx.text  # the random window has REQUIRES edges
-    assert f"] {team.id}/old " not in ctx.text  # superseded: not a window line
+    assert f"] {boundary.id}/old " not in ctx.text  # superseded: not a window line
 
 
 def test_a_query_brings_record_candidates_marked_as_record(
     boundaries: list[BoundaryHandle],
 ) -> None:
-    team = boundaries[1]
-    ctx = team.context(20_000, query="cache in region")
-    old = f"{team.id}/old"
+    boundary = boundaries[1]
+    ctx = boundary.context(20_000, query="cache in region")
+    old = f"{boundary.id}/old"
     record = next(s for s in ctx.manifest.sections if s.name == "record")
     assert old in record.ids
     line = next(x for x in ctx.text.splitlines() if f"] {old} " in x)
-    assert line.startswith("- [superseded; record, matched in set ") and f"{team.id}/new" in line
+    assert (
+        line.startswith("- [superseded; record, matched in set ") and f"{boundary.id}/new" in line
+    )
     assert "## record, not window: candidates for 'cache in region'" in ctx.text
 
 
 def test_a_context_reads_and_writes_nothing(engine: Engine, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     entry = {"class": "decision", "key": "db", "body": "Use Neo4j for the graph"}
-    assert team.commit(proposal(boundary_id, entry)).outcome == "commit"
-    before = team.state()
-    ctx = team.context(100, query="graph")
-    assert team.state() == before
+    assert boundary.commit(proposal(boundary_id, entry)).outcome == "commit"
+    before = boundary.state()
+    ctx = boundary.context(100, query="graph")
+    assert boundary.state() == before
     pending = engine.executor.read(
         "record/pending_embeddings", boundary_id=boundary_id, batch=10, up_to_seq=10
     )
@@ -219,8 +221,8 @@ def test_a_context_reads_and_writes_nothing(engine: Engine, boundary_id: str) ->
 
 
 def test_bad_budgets_and_queries_are_refused(boundaries: list[BoundaryHandle]) -> None:
-    team = boundaries[1]
+    boundary = boundaries[1]
     with pytest.raises(InputValidationError, match="at least 0"):
-        team.context(-1)
+        boundary.context(-1)
     with pytest.raises(InputValidationError):
-        team.context(100, query="   ")
+        boundary.context(100, query="   ")

@@ -1,4 +1,4 @@
-"""Issue 10, defect 9: counters that do not lie (against the real Neo4j)."""
+"""Counters that do not lie (against the real Neo4j)."""
 
 from __future__ import annotations
 
@@ -14,17 +14,17 @@ def test_the_halt_rate_counts_every_halt_raised_with_open_and_resolved_apart(
 ) -> None:
     """Repro: halt_rate counted only sets still halted, so it read 0.00% once operators had
     approved every halt."""
-    team = engine.boundary(boundary_id)
-    team.commit(proposal(boundary_id, entry(key="plain")))
-    first = team.commit(proposal(boundary_id, entry(verse="global", key="g1")))
-    second = team.commit(proposal(boundary_id, entry(verse="global", key="g2")))
+    boundary = engine.boundary(boundary_id)
+    boundary.commit(proposal(boundary_id, entry(key="plain")))
+    first = boundary.commit(proposal(boundary_id, entry(verse="global", key="g1")))
+    second = boundary.commit(proposal(boundary_id, entry(verse="global", key="g2")))
     engine.halts.resolve(first.halt_id, "approve", operator_id="operator", reason="vetted")
-    current = stats(team)
+    current = stats(boundary)
     assert current.sets == {"ratified": 2, "halted": 1}
     assert (current.halts_open, current.halts_resolved) == (1, 1)
     assert current.halt_rate == 2 / 3
     engine.halts.resolve(second.halt_id, "approve", operator_id="operator", reason="vetted")
-    after = stats(team)
+    after = stats(boundary)
     assert (after.halts_open, after.halts_resolved, after.halt_rate) == (0, 2, 2 / 3)
     assert after.as_dict()["halt_rate"] == 2 / 3
 
@@ -34,16 +34,16 @@ def test_as_of_reports_an_entry_created_explored_as_explored_and_out_of_the_wind
 ) -> None:
     """Repro: as_of assumed every entry started live, so an entry created `explored` (out of the
     window from birth) read as live and resident."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     tried = f"{boundary_id}/tried"
-    team.commit(
+    boundary.commit(
         proposal(
             boundary_id, entry(cls="scratch", id=tried, key="t", attributes={"explored": True})
         )
     )
     kept = f"{boundary_id}/kept"
-    team.commit(proposal(boundary_id, entry(id=kept, key="k")))
-    then = as_of(team, 2)
+    boundary.commit(proposal(boundary_id, entry(id=kept, key="k")))
+    then = as_of(boundary, 2)
     assert then.states()[tried] == ("explored", False)
     assert then.states()[kept] == ("live", True)
     assert tried not in {e.id for e in then.window}

@@ -55,9 +55,9 @@ def test_load_linked_leaves_out_non_standing_entries_and_other_boundaries(
     # other boundary's adoption receipt
     receipt = engine.adopt(foreign_boundary.id, operator_id="operator", reason="x", keys=["f"])
     rules = constitution_variant(f"cycle-{boundary_id[-12:]}", CROSS_BOUNDARY_ALL)
-    team = engine.boundary(boundary_id, constitution=rules)
+    boundary = engine.boundary(boundary_id, constitution=rules)
     commit(
-        team,
+        boundary,
         "seed",
         *[
             {"id": n[k], "class": "decision", "key": f"key-{k}", "body": f"body of {k}"}
@@ -65,7 +65,7 @@ def test_load_linked_leaves_out_non_standing_entries_and_other_boundaries(
         ],
     )
     commit(
-        team,
+        boundary,
         "links",
         {
             "id": n["a"],
@@ -81,7 +81,7 @@ def test_load_linked_leaves_out_non_standing_entries_and_other_boundaries(
         },
         adoption_receipt_id=receipt,
     )
-    moved = team.commit(
+    moved = boundary.commit(
         {
             "id": f"{boundary_id}-moves",
             "boundary_id": boundary_id,

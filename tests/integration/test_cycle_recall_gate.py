@@ -1,4 +1,4 @@
-"""The cycle recalls through the gate (issue 11 item 5) on the real graph: a superseded or
+"""The cycle recalls through the gate, on the real graph: a superseded or
 explored entry never reaches a broadcast as itself (offered, linked, recalled by key or by id);
 named by id in an admitted query_memory, it comes back as a recall copy the gate admitted (a
 ratified recall set with a commit receipt), broadcast tagged with its original's status; a
@@ -20,11 +20,11 @@ from kg_context.engine import Engine
 from kg_context.settings import CycleSettings
 
 
-def _commit(team: Any, pid: str, *entries: dict[str, Any], **extra: Any) -> Any:
-    decision = team.commit(
+def _commit(boundary: Any, pid: str, *entries: dict[str, Any], **extra: Any) -> Any:
+    decision = boundary.commit(
         {
-            "id": f"{team.id}-{pid}",
-            "boundary_id": team.id,
+            "id": f"{boundary.id}-{pid}",
+            "boundary_id": boundary.id,
             "writer_id": "seeder",
             "writer_kind": "agent",
             "targets": ["cycle-recall"],
@@ -40,9 +40,9 @@ def test_non_standing_entries_reach_a_broadcast_only_as_gate_admitted_tagged_cop
     engine: Engine, boundary_id: str
 ) -> None:
     n = {k: f"{boundary_id}-{k}" for k in ("old", "new", "tried", "hub", "live")}
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     _commit(
-        team,
+        boundary,
         "p1",
         {"id": n["old"], "class": "decision", "key": "db", "body": "use postgres"},
         {"id": n["live"], "class": "decision", "key": "cache", "body": "use redis"},
@@ -55,7 +55,7 @@ def test_non_standing_entries_reach_a_broadcast_only_as_gate_admitted_tagged_cop
         },
     )
     _commit(
-        team,
+        boundary,
         "p2",
         {
             "id": n["new"],
@@ -87,7 +87,7 @@ def test_non_standing_entries_reach_a_broadcast_only_as_gate_admitted_tagged_cop
         boundary_id=boundary_id,
         bus=BroadcastBus([BusSubscriber("reader", reader)], default_timeout_s=10.0),
         source=GraphEntrySource(engine.executor, boundary_id),
-        gate=team,
+        gate=boundary,
         settings=CycleSettings(
             min_activation=0.3, workspace_decay=1.0, link_activation_gain=0.9, token_budget=512
         ),
@@ -144,7 +144,7 @@ def test_non_standing_entries_reach_a_broadcast_only_as_gate_admitted_tagged_cop
     sixth = cycle.run()
     assert n["live"] in {i.id for i in sixth.context.items}
     _commit(
-        team,
+        boundary,
         "p3",
         {
             "id": f"{boundary_id}-cache2",
@@ -164,10 +164,10 @@ def test_without_a_recall_gate_non_standing_entries_are_reported_not_read(
     engine: Engine, boundary_id: str
 ) -> None:
     old = f"{boundary_id}-old"
-    team = engine.boundary(boundary_id)
-    _commit(team, "p1", {"id": old, "class": "decision", "key": "db", "body": "use postgres"})
+    boundary = engine.boundary(boundary_id)
+    _commit(boundary, "p1", {"id": old, "class": "decision", "key": "db", "body": "use postgres"})
     _commit(
-        team,
+        boundary,
         "p2",
         {
             "class": "decision",

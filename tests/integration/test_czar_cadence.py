@@ -29,8 +29,8 @@ from tests.factories import entry, proposal
 CADENCE = ResidencySettings().czar_every_commits
 
 
-def _commit(team: Any, *entries: dict[str, Any]) -> Any:
-    decision = team.commit(proposal(team.id, *entries, targets=[f"t-{id(entries)}"]))
+def _commit(boundary: Any, *entries: dict[str, Any]) -> Any:
+    decision = boundary.commit(proposal(boundary.id, *entries, targets=[f"t-{id(entries)}"]))
     assert decision.outcome == "commit", (decision.reason_code, decision.detail)
     return decision
 
@@ -53,15 +53,15 @@ def test_the_default_cadence_runs_the_czar_and_keeps_its_report(
 ) -> None:
     assert CADENCE == 25  # the documented default, what the suite's engine runs with
     assert engine.settings.residency.czar_every_commits == CADENCE
-    team = engine.boundary(boundary_id)
-    assert team.state()["czar_every_commits"] == CADENCE  # the boundary keeps its cadence
-    _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
+    boundary = engine.boundary(boundary_id)
+    assert boundary.state()["czar_every_commits"] == CADENCE  # the boundary keeps its cadence
+    _commit(boundary, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
     for n in range(CADENCE - 2):
-        _commit(team, _fact(f"loose-{n}", id=f"{boundary_id}-f{n}"))
+        _commit(boundary, _fact(f"loose-{n}", id=f"{boundary_id}-f{n}"))
     _idle(engine)
     assert _reports(engine, boundary_id) == []  # seq 24: not yet
-    assert team.stats().czar.runs == 0
-    _commit(team, _fact("last", id=f"{boundary_id}-last"))  # seq 25: the cadence is due
+    assert boundary.stats().czar.runs == 0
+    _commit(boundary, _fact("last", id=f"{boundary_id}-last"))  # seq 25: the cadence is due
     _idle(engine)
 
     (report,) = _reports(engine, boundary_id)
@@ -71,46 +71,46 @@ def test_the_default_cadence_runs_the_czar_and_keeps_its_report(
     assert report["seq"] == 26  # after its own compaction set
     assert (report["resident_entries"], report["resident_tokens"]) == (
         1,
-        team.stats().resident_tokens,
+        boundary.stats().resident_tokens,
     )
-    window_ids = {e["id"] for g in team.window().as_dict()["groups"] for e in g["entries"]}
+    window_ids = {e["id"] for g in boundary.window().as_dict()["groups"] for e in g["entries"]}
     assert window_ids == {f"{boundary_id}-g"}
 
-    czar = team.stats().czar
+    czar = boundary.stats().czar
     assert (czar.runs, czar.last_seq, czar.last_trigger) == (1, 26, "cadence")
     assert (czar.last_retired, czar.retired_total) == (CADENCE - 1, CADENCE - 1)
     assert czar.last_ran_at is not None and czar.last_warning is None
 
-    manual = team.run_czar()  # nothing left to compact: still a report, trigger manual
+    manual = boundary.run_czar()  # nothing left to compact: still a report, trigger manual
     assert manual.record["trigger"] == "manual" and manual.record["retired"] == 0
-    czar = team.stats().czar
+    czar = boundary.stats().czar
     assert (czar.runs, czar.last_trigger, czar.retired_total) == (2, "manual", CADENCE - 1)
 
 
 def test_a_window_the_czar_would_empty_is_kept_with_a_warning(
     engine: Engine, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     for n in range(CADENCE):  # facts only: no committed class is a root
-        _commit(team, _fact(f"orphan-{n}", id=f"{boundary_id}-o{n}"))
+        _commit(boundary, _fact(f"orphan-{n}", id=f"{boundary_id}-o{n}"))
     _idle(engine)
 
     (report,) = _reports(engine, boundary_id)
     assert report["retired"] == 0 and report["resident_entries"] == CADENCE
     assert report["warning"].startswith("the czar kept the window")
     assert "no committed class is a root" in report["warning"]
-    assert team.stats().resident_entries == CADENCE
-    czar = team.stats().czar
+    assert boundary.stats().resident_entries == CADENCE
+    czar = boundary.stats().czar
     assert czar.warnings == 1 and czar.last_warning == report["warning"]
 
 
 def test_a_window_whose_roots_are_all_gone_is_kept_with_a_warning(
     engine: Engine, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     goal = f"{boundary_id}-g"
-    _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=goal))
-    _commit(team, _fact("held", id=f"{boundary_id}-held"))
+    _commit(boundary, entry(cls="goal", key="ship", body="Ship v1", id=goal))
+    _commit(boundary, _fact("held", id=f"{boundary_id}-held"))
     retire = {
         "id": f"{boundary_id}-drop-goal",
         "boundary_id": boundary_id,
@@ -119,11 +119,11 @@ def test_a_window_whose_roots_are_all_gone_is_kept_with_a_warning(
         "targets": ["t"],
         "transitions": [{"entry_id": goal, "to": "retired", "reason": "goal dropped"}],
     }
-    assert team.commit(retire).outcome == "commit"
-    report = team.run_czar()
+    assert boundary.commit(retire).outcome == "commit"
+    report = boundary.run_czar()
     assert report.warning is not None and "no live root" in report.warning
     assert report.record["warning"] == report.warning
-    assert team.stats().resident_entries == 1  # the fact stays
+    assert boundary.stats().resident_entries == 1  # the fact stays
 
 
 def test_commits_from_an_engine_with_the_cadence_off_still_get_the_boundarys_czar(
@@ -133,12 +133,12 @@ def test_commits_from_an_engine_with_the_cadence_off_still_get_the_boundarys_cza
     and the facts no root holds are retired on the boundary's cadence all the same."""
     assert czar_free_engine.settings.residency.czar_every_commits == 0
     engine.boundary(boundary_id)  # created with the default cadence
-    team = czar_free_engine.boundary(boundary_id)  # exists: its cadence stays the boundary's
-    assert team.state()["czar_every_commits"] == CADENCE
-    _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
+    boundary = czar_free_engine.boundary(boundary_id)  # exists: its cadence stays the boundary's
+    assert boundary.state()["czar_every_commits"] == CADENCE
+    _commit(boundary, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
     facts = [f"{boundary_id}-f{n}" for n in range(99)]
     for n, fact in enumerate(facts):
-        _commit(team, _fact(f"loose-{n}", id=fact))
+        _commit(boundary, _fact(f"loose-{n}", id=fact))
         _idle(czar_free_engine)  # each run done before the next commit: a deterministic ledger
     # runs claimed at seq 25, 50, 75 and 100 (each followed by its compaction set): the 96 facts
     # committed by then are retired, the 3 since wait for the next cadence
@@ -170,12 +170,12 @@ def test_no_writers_commit_runs_the_czar(
         return plan(*args, **kwargs)
 
     monkeypatch.setattr(czar_module, "plan_compaction", held_plan)
-    team = engine.boundary(boundary_id, czar_every_commits=5)
-    _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
+    boundary = engine.boundary(boundary_id, czar_every_commits=5)
+    _commit(boundary, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
     for n in range(3):
-        _commit(team, _fact(f"loose-{n}", id=f"{boundary_id}-f{n}"))
-    due = _commit(team, _fact("last", id=f"{boundary_id}-last"))  # seq 5: due
-    assert due.seq == 5 and team.state()["seq"] == 5  # back, and no compaction set yet
+        _commit(boundary, _fact(f"loose-{n}", id=f"{boundary_id}-f{n}"))
+    due = _commit(boundary, _fact("last", id=f"{boundary_id}-last"))  # seq 5: due
+    assert due.seq == 5 and boundary.state()["seq"] == 5  # back, and no compaction set yet
     release.set()
     _idle(engine)
     assert planned_on == ["kg-context-czar"]
@@ -221,14 +221,14 @@ def test_two_engines_on_one_boundary_run_one_czar_per_cadence_without_rejected_s
 def test_only_an_operator_changes_the_boundarys_cadence(
     engine: Engine, czar_free_engine: Engine, boundary_id: str
 ) -> None:
-    team = czar_free_engine.boundary(boundary_id)
-    assert team.state()["czar_every_commits"] == 0  # the creating engine's setting
+    boundary = czar_free_engine.boundary(boundary_id)
+    assert boundary.state()["czar_every_commits"] == 0  # the creating engine's setting
     with pytest.raises(AuthorizationError):
         engine.set_czar_cadence(boundary_id, 2, operator_id="planner-a", reason="faster")
-    assert team.state()["czar_every_commits"] == 0
+    assert boundary.state()["czar_every_commits"] == 0
     assert engine.set_czar_cadence(boundary_id, 2, operator_id="operator", reason="faster") == 2
-    _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
-    _commit(team, _fact("loose", id=f"{boundary_id}-f"))  # seq 2: due on this engine too
+    _commit(boundary, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
+    _commit(boundary, _fact("loose", id=f"{boundary_id}-f"))  # seq 2: due on this engine too
     _idle(czar_free_engine)
     (report,) = _reports(engine, boundary_id)
     assert (report["trigger"], report["retired"]) == ("cadence", 1)
@@ -237,17 +237,17 @@ def test_only_an_operator_changes_the_boundarys_cadence(
 def test_the_cli_sets_the_cadence_as_the_operator(
     engine: Engine, boundary_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     runner = CliRunner()
     monkeypatch.setenv("KG_CONTEXT_OPERATOR", "planner-a")  # not an operator: refused
     refused = runner.invoke(app, ["czar", "cadence", boundary_id, "7", "--reason", "r"])
-    assert refused.exit_code != 0 and team.state()["czar_every_commits"] == CADENCE
+    assert refused.exit_code != 0 and boundary.state()["czar_every_commits"] == CADENCE
     monkeypatch.delenv("KG_CONTEXT_OPERATOR")
     args = ["czar", "cadence", boundary_id, "7", "--reason", "a slower team", "--json"]
     done = runner.invoke(app, args)
     assert done.exit_code == 0, done.output
     assert json.loads(done.output)["czar_every_commits"] == 7
-    assert team.state()["czar_every_commits"] == 7
+    assert boundary.state()["czar_every_commits"] == 7
 
 
 def test_czar_watch_runs_a_due_cadence_no_engine_scheduled(
@@ -255,14 +255,14 @@ def test_czar_watch_runs_a_due_cadence_no_engine_scheduled(
 ) -> None:
     """Commits through a gate store that signals no one (a writer whose process never schedules
     the czar) leave the cadence due in the graph; ``kg-context czar watch`` runs it."""
-    team = engine.boundary(boundary_id, czar_every_commits=2)
+    boundary = engine.boundary(boundary_id, czar_every_commits=2)
     counter = get_token_counter(engine.settings.embedding)
     silent = GateStore(engine.executor, engine.constitutions.get, counter.count)
     goal = entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g")
     for made in (goal, _fact("loose", id=f"{boundary_id}-f")):
         (decision,) = silent.close(
             boundary_id,
-            team.gateway_id,
+            boundary.gateway_id,
             [parse_proposal(proposal(boundary_id, made, targets=[f"t-{made['id']}"]))],
         )
         assert decision.outcome == "commit"
@@ -286,10 +286,10 @@ def test_an_engine_with_the_czar_out_of_process_schedules_nothing_and_czar_watch
     ``run_due_czars`` (one round of ``kg-context czar watch``) runs it from elsewhere."""
     settings = EngineSettings(residency=ResidencySettings(czar_in_process=False))
     with Engine.connect(neo4j_target, check_schema=False, engine_settings=settings) as writer:
-        team = writer.boundary(boundary_id, czar_every_commits=2)
-        _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
-        _commit(team, _fact("loose", id=f"{boundary_id}-f"))
-        _commit(team, _fact("loose-2", id=f"{boundary_id}-f2"))
+        boundary = writer.boundary(boundary_id, czar_every_commits=2)
+        _commit(boundary, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
+        _commit(boundary, _fact("loose", id=f"{boundary_id}-f"))
+        _commit(boundary, _fact("loose-2", id=f"{boundary_id}-f2"))
         assert writer.czar_idle(timeout=0) and writer.czar_failures == ()  # none scheduled
     assert _reports(engine, boundary_id) == []  # due since seq 2, and nobody ran it
     (report,) = run_due_czars(engine.executor, engine.boundary, boundary_ids=[boundary_id])
@@ -304,25 +304,25 @@ def test_a_czar_run_ends_its_claim_in_its_report_write_and_a_run_that_raises_rel
     """A finished run takes its boundary's lock once after its sets (the report's write ends
     the claim: no separate release), and the claim is free at once for the next run; a run that
     raises before its report still releases its claim (the next run does not wait its lease)."""
-    team = czar_free_engine.boundary(boundary_id)
-    _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
-    _commit(team, _fact("loose", id=f"{boundary_id}-f"))
+    boundary = czar_free_engine.boundary(boundary_id)
+    _commit(boundary, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
+    _commit(boundary, _fact("loose", id=f"{boundary_id}-f"))
     counts = czar_free_engine.executor.statement_counts
     before = counts()
-    report = team.run_czar()
+    report = boundary.run_czar()
     sent = {name: n - before.get(name, 0) for name, n in counts().items()}
     assert report.summary()["retired"] == [f"{boundary_id}-f"]
     assert sent["czar/claim_run"] == 1 and sent["czar/record_report"] == 1
     assert sent.get("czar/release_run", 0) == 0
     short = ResidencySettings(czar_run_lease_s=1)  # waits 6 s at most for a claim held
-    assert czar_module.run_czar(team, settings=short).decisions == ()  # claim free: it ran
+    assert czar_module.run_czar(boundary, settings=short).decisions == ()  # claim free: it ran
 
     def failing_plan(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("planning failed")
 
     monkeypatch.setattr(czar_module, "plan_compaction", failing_plan)
     with pytest.raises(RuntimeError, match="planning failed"):
-        team.run_czar()  # claimed with the default lease (600 s), then raised
+        boundary.run_czar()  # claimed with the default lease (600 s), then raised
     monkeypatch.undo()
-    assert czar_module.run_czar(team, settings=short).decisions == ()  # released: it ran
+    assert czar_module.run_czar(boundary, settings=short).decisions == ()  # released: it ran
     assert [r["trigger"] for r in _reports(czar_free_engine, boundary_id)] == ["manual"] * 3

@@ -66,10 +66,10 @@ def runs_on(target: Target, default: Engine, boundary_id: str) -> None:
     """Schema, a commit and its window on the other database; none of it in the default one."""
     with Engine.connect(target, check_schema=False) as other:
         apply_schema(other.executor)
-        team = other.boundary(boundary_id)
-        decision = team.commit(proposal(boundary_id, entry(id=f"{boundary_id}-e1")))
+        boundary = other.boundary(boundary_id)
+        decision = boundary.commit(proposal(boundary_id, entry(id=f"{boundary_id}-e1")))
         assert decision.outcome == "commit", decision
-        assert [e.id for e in team.window().entries] == [f"{boundary_id}-e1"]
+        assert [e.id for e in boundary.window().entries] == [f"{boundary_id}-e1"]
         assert other.executor.database == target.database
     assert default.executor.read("boundary/get", boundary_id=boundary_id) == []
 

@@ -1,4 +1,4 @@
-"""The engine's API against the real Neo4j (issue 9): a boundary is written once per engine,
+"""The engine's API against the real Neo4j: a boundary is written once per engine,
 reading never creates one, handles carry the engine's settings (read once, not from the
 environment later), and the handle's methods are the module functions over the same receiver."""
 
@@ -21,8 +21,8 @@ from kg_context.settings import EngineSettings, ResidencySettings
 from tests.factories import constitution_variant, entry, proposal
 
 
-def _commit(team: Any, *entries: dict[str, Any]) -> Any:
-    decision = team.commit(proposal(team.id, *entries, targets=[f"t-{id(entries)}"]))
+def _commit(boundary: Any, *entries: dict[str, Any]) -> Any:
+    decision = boundary.commit(proposal(boundary.id, *entries, targets=[f"t-{id(entries)}"]))
     assert decision.outcome == "commit", (decision.reason_code, decision.detail)
     return decision
 
@@ -81,16 +81,16 @@ def test_handles_read_the_engine_settings_not_the_environment(
         # Read after the engine was constructed: ignored by it.
         monkeypatch.setenv("KG_CONTEXT_RESIDENCY_CZAR_ID", "czar-env")
         monkeypatch.setenv("KG_CONTEXT_RESIDENCY_CZAR_EVERY_COMMITS", "0")
-        team = configured.boundary(boundary_id, constitution=rules)
-        assert team.settings is configured.settings is settings
+        boundary = configured.boundary(boundary_id, constitution=rules)
+        assert boundary.settings is configured.settings is settings
         goal, loose = f"{boundary_id}-g", f"{boundary_id}-f"
-        _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=goal))
-        _commit(team, _fact("loose", id=loose))  # seq 2: held by no root
-        assert loose not in reachable(team).reached
-        assert team.state()["czar_every_commits"] == 2  # the engine's, recorded on creation
+        _commit(boundary, entry(cls="goal", key="ship", body="Ship v1", id=goal))
+        _commit(boundary, _fact("loose", id=loose))  # seq 2: held by no root
+        assert loose not in reachable(boundary).reached
+        assert boundary.state()["czar_every_commits"] == 2  # the engine's, recorded on creation
         assert configured.czar_idle(timeout=60) and not configured.czar_failures
         # The cadence (every 2 commits) ran the czar, beside the writer, as the engine's czar.
-        last = index(team)[-1]
+        last = index(boundary)[-1]
         assert (last.kind, last.writer_id) == ("compaction", "czar-engine")
         rows = configured.executor.read("audits/boundary_entries", boundary_id=boundary_id)
         assert {r["id"]: r["status"] for r in rows}[loose] == "retired"
@@ -105,11 +105,11 @@ def test_handles_read_the_engine_settings_not_the_environment(
 def test_handle_methods_are_the_module_functions_over_the_same_receiver(
     engine: Engine, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     goal, dec = f"{boundary_id}-g", f"{boundary_id}-d"
-    _commit(team, entry(cls="goal", key="ship", body="Ship v1", id=goal))
+    _commit(boundary, entry(cls="goal", key="ship", body="Ship v1", id=goal))
     _commit(
-        team,
+        boundary,
         entry(
             key="db",
             body="Use Neo4j for the ledger",
@@ -117,13 +117,13 @@ def test_handle_methods_are_the_module_functions_over_the_same_receiver(
             derived_from=[{"entry_id": goal, "essential": True}],
         ),
     )
-    assert team.window() == window(team)
-    assert team.stats() == stats(team)
-    assert team.why(dec) == why(team, dec) and team.why(dec).held
-    assert team.audit() == audit(team)
-    assert [h.entry_id for h in team.recall("ledger")][:1] == [dec]
-    assert team.run_czar().decisions == ()
-    blast = team.challenge(goal, reason="doubt", writer_id="operator")
+    assert boundary.window() == window(boundary)
+    assert boundary.stats() == stats(boundary)
+    assert boundary.why(dec) == why(boundary, dec) and boundary.why(dec).held
+    assert boundary.audit() == audit(boundary)
+    assert [h.entry_id for h in boundary.recall("ledger")][:1] == [dec]
+    assert boundary.run_czar().decisions == ()
+    blast = boundary.challenge(goal, reason="doubt", writer_id="operator")
     assert blast.decision.outcome == "commit" and blast.moved_at_risk == (dec,)
 
 

@@ -1,4 +1,4 @@
-"""Error observability as rates (seed 002 section 5, issue 11 item 7) against the real Neo4j: a
+"""Error observability as rates, against the real Neo4j: a
 small boundary built through the gate with one retirement later shown needed, one never
 questioned, an invalidation whose at-risk descendants are revalidated, abandoned and left at risk,
 a supersession by an entry later invalidated, and a recall; every rate's numerator and
@@ -28,12 +28,12 @@ def test_error_rates_count_exactly_what_the_graph_shows(
     engine: Any, neo4j_target: Target, boundary_id: str
 ) -> None:
     b = boundary_id
-    team = engine.boundary(b)
-    empty = rates(team)
+    boundary = engine.boundary(b)
+    empty = rates(boundary)
     assert empty.false_retirement == Ratio(0, 0) and empty.false_retirement.value is None
     assert empty.detection() == Distances(count=0, mean=None, p50=None, max=None)
 
-    commit = team.commit
+    commit = boundary.commit
     _committed(commit(proposal(b, entry(key="api", body="REST", id=f"{b}-A"))))
     # seq 2: B supersedes A (executed): a well-formed lie, found out at seq 6
     superseded_at = _committed(
@@ -77,7 +77,7 @@ def test_error_rates_count_exactly_what_the_graph_shows(
             )
         )
     )
-    walked = invalidate(team, f"{b}-B", reason="gRPC was never chosen", writer_id="operator")
+    walked = invalidate(boundary, f"{b}-B", reason="gRPC was never chosen", writer_id="operator")
     invalidated_at = _committed(walked.decision)
     _committed(
         commit(
@@ -85,15 +85,15 @@ def test_error_rates_count_exactly_what_the_graph_shows(
             | {"revalidates": [f"{b}-B"]}
         )
     )
-    abandoned = invalidate(team, f"{b}-P2", reason="built on gRPC", writer_id="operator")
+    abandoned = invalidate(boundary, f"{b}-P2", reason="built on gRPC", writer_id="operator")
     abandoned_at = _committed(abandoned.decision)
     # A later set needs the retired scratch entry: halted, approved by the operator.
     needed_at = _committed(depend_on_retired(engine, b, f"{b}-tmp"))
-    recalled_at = _committed(admit(team, [f"{b}-A"], writer_id="agent-7").decision)
+    recalled_at = _committed(admit(boundary, [f"{b}-A"], writer_id="agent-7").decision)
     assert (superseded_at, plans_at, retired_at, invalidated_at) == (2, 3, 5, 6)
     assert (abandoned_at, needed_at, recalled_at) == (8, 9, 10)
 
-    found = rates(team)
+    found = rates(boundary)
     # false retirements: tmp (needed at seq 9) of the two retirements at seq 5
     assert found.false_retirement == Ratio(1, 2) and found.false_retirement.value == 0.5
     # supersession candidates: A, superseded at seq 2 by B, which seq 6 invalidated
@@ -135,7 +135,7 @@ def test_error_rates_count_exactly_what_the_graph_shows(
     assert found.detection() == Distances(count=3, mean=11 / 3, p50=4, max=4)
 
     # the same figures in stats, the CLI's audit rates and stats --json
-    assert team.stats().error_rates == found
+    assert boundary.stats().error_rates == found
     env = {
         "NEO4J_URI": neo4j_target.uri,
         "NEO4J_USERNAME": neo4j_target.username,

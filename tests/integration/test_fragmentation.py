@@ -1,4 +1,4 @@
-"""Issue 10, defect 8: fragmentation has the right shape (against the real Neo4j).
+"""Fragmentation has the right shape (against the real Neo4j).
 
 Set-level invariants (the fan-out and the entries per set) are evaluated over a set's fragment
 group: the set plus every set ratified within the last ``[window] sets`` seqs, or earlier in the
@@ -24,9 +24,9 @@ def _narrow(engine: Any, boundary_id: str, fanout: int = 6) -> Any:
     return engine.boundary(boundary_id, constitution=parse_constitution(text))
 
 
-def _base(team: Any, boundary_id: str, n: int = 4) -> list[str]:
+def _base(boundary: Any, boundary_id: str, n: int = 4) -> list[str]:
     ids = [f"{boundary_id}/base-{i}" for i in range(n)]
-    done = team.commit(
+    done = boundary.commit(
         proposal(
             boundary_id, *[entry(id=i, key=f"b{n}") for n, i in enumerate(ids)], writer_id="seed"
         )
@@ -49,9 +49,11 @@ def _half(boundary_id: str, name: str, base: list[str], writer: str = "w") -> di
 def test_two_explicit_sets_over_the_fanout_together_halt_when_sent_together(
     engine: Any, boundary_id: str
 ) -> None:
-    team = _narrow(engine, boundary_id)
-    base = _base(team, boundary_id)
-    decisions = team.commit_many([_half(boundary_id, "mig", base), _half(boundary_id, "q", base)])
+    boundary = _narrow(engine, boundary_id)
+    base = _base(boundary, boundary_id)
+    decisions = boundary.commit_many(
+        [_half(boundary_id, "mig", base), _half(boundary_id, "q", base)]
+    )
     assert [(d.outcome, d.reason_code) for d in decisions] == [
         ("commit", None),
         ("halt", "FRAGMENTATION"),
@@ -61,10 +63,10 @@ def test_two_explicit_sets_over_the_fanout_together_halt_when_sent_together(
 
 def test_sending_slowly_does_not_evade_fragmentation(engine: Any, boundary_id: str) -> None:
     """Repro: the same two sets sent by two sequential commit() calls both committed."""
-    team = _narrow(engine, boundary_id)
-    base = _base(team, boundary_id)
-    first = team.commit(_half(boundary_id, "mig", base))
-    second = team.commit(_half(boundary_id, "q", base))
+    boundary = _narrow(engine, boundary_id)
+    base = _base(boundary, boundary_id)
+    first = boundary.commit(_half(boundary_id, "mig", base))
+    second = boundary.commit(_half(boundary_id, "q", base))
     assert first.outcome == "commit"
     assert (second.outcome, second.reason_code) == ("halt", "FRAGMENTATION")
     assert "8 edges" in (second.detail or "")
@@ -75,16 +77,16 @@ def test_small_sets_sharing_a_target_are_not_fragments_and_other_writers_halves_
 ) -> None:
     """Co-pending explicit sets are not halted merely for sharing a target; two halves over the
     limit together are fragments whoever wrote them."""
-    team = _narrow(engine, boundary_id)
-    base = _base(team, boundary_id)
-    other_writer = team.commit_many(
+    boundary = _narrow(engine, boundary_id)
+    base = _base(boundary, boundary_id)
+    other_writer = boundary.commit_many(
         [_half(boundary_id, "mig", base, writer="w1"), _half(boundary_id, "q", base, writer="w2")]
     )
     assert [(d.outcome, d.reason_code) for d in other_writer] == [
         ("commit", None),
         ("halt", "FRAGMENTATION"),
     ]
-    small = team.commit_many(
+    small = boundary.commit_many(
         [
             proposal(boundary_id, entry(key="x"), set_id=f"{boundary_id}/x", targets=["db"]),
             proposal(boundary_id, entry(key="y"), set_id=f"{boundary_id}/y", targets=["db"]),
@@ -98,7 +100,7 @@ def test_fifty_ordered_commits_on_the_same_targets_all_commit(
 ) -> None:
     """Repro: commit_many of ordered commits touching the same targets halted most sets
     FRAGMENTATION. Each set here builds on the previous one (supersedes and derives from it)."""
-    team = _narrow(engine, boundary_id)
+    boundary = _narrow(engine, boundary_id)
     proposals = []
     previous = None
     for i in range(50):
@@ -119,8 +121,8 @@ def test_fifty_ordered_commits_on_the_same_targets_all_commit(
             )
         )
         previous = current
-    decisions = team.commit_many(proposals)
+    decisions = boundary.commit_many(proposals)
     assert [d.outcome for d in decisions] == ["commit"] * 50, [
         (d.set_id, d.reason_code) for d in decisions if d.outcome != "commit"
     ]
-    assert team.state()["seq"] == 50
+    assert boundary.state()["seq"] == 50

@@ -50,12 +50,12 @@ def _fingerprint(engine: Any, boundary_id: str) -> tuple[Any, ...]:
 def test_a_set_with_a_supersession_commits_and_flips_the_old_entry(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
-    first = team.commit(
+    boundary = engine.boundary(boundary_id)
+    first = boundary.commit(
         proposal(boundary_id, entry(key="db", body="Use Postgres", id=f"{boundary_id}-e1"))
     )
     assert (first.outcome, first.seq) == ("commit", 1)
-    second = team.commit(
+    second = boundary.commit(
         proposal(
             boundary_id,
             entry(
@@ -93,24 +93,24 @@ def test_a_set_with_a_supersession_commits_and_flips_the_old_entry(
         assert set(kinds) == {"review", "commit"}
         assert kinds["commit"]["constitution_version"] == DEFAULT.version
         assert kinds["commit"]["state_revision"] == row["seq"]
-    state = team.state()
+    state = boundary.state()
     assert state["seq"] == 2
 
 
 def test_resubmitting_a_committed_proposal_returns_the_original_receipt(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     data = proposal(boundary_id, entry(key="k", body="once"))
-    original = team.commit(data)
-    again = team.commit(data)
+    original = boundary.commit(data)
+    again = boundary.commit(data)
     assert again.replayed and not original.replayed
     assert (again.receipt_id, again.set_id, again.seq) == (
         original.receipt_id,
         original.set_id,
         original.seq,
     )
-    assert team.close() == []  # nothing pending: a retried close commits nothing twice
+    assert boundary.close() == []  # nothing pending: a retried close commits nothing twice
     counts = engine.executor.read("audits/record_counts", boundary_id=boundary_id)[0]
     assert (counts["seq"], counts["entries"], counts["sets"]) == (1, 1, 1)
 
@@ -118,31 +118,33 @@ def test_resubmitting_a_committed_proposal_returns_the_original_receipt(
 def test_a_replayed_commit_closes_nothing_else(engine: Any, boundary_id: str) -> None:
     """commit() records and decides in one locked transaction; for a proposal decided before it
     returns the recorded decision and leaves what others left pending to their close."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     data = proposal(boundary_id, entry(key="k", body="once"))
-    original = team.commit(data)
+    original = boundary.commit(data)
     waiting = proposal(boundary_id, entry(key="w", body="waits"))
-    team.submit(waiting)
-    again = team.commit(data)
+    boundary.submit(waiting)
+    again = boundary.commit(data)
     assert again.replayed and again.receipt_id == original.receipt_id
-    assert team.decision(waiting["id"]) is None  # still pending
-    (closed,) = team.close()
+    assert boundary.decision(waiting["id"]) is None  # still pending
+    (closed,) = boundary.close()
     assert (closed.proposal_ids, closed.outcome, closed.seq) == ((waiting["id"],), "commit", 2)
 
 
 def test_a_reused_proposal_id_with_other_content_is_refused(engine: Any, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     data = proposal(boundary_id, entry(body="first"))
-    team.commit(data)
+    boundary.commit(data)
     changed = {**data, "entries": [entry(body="second")]}
     with pytest.raises(InputValidationError, match="already recorded with other content"):
-        team.commit(changed)
+        boundary.commit(changed)
 
 
 def _seed(engine: Any, boundary_id: str, **kw: Any) -> Any:
-    team = engine.boundary(boundary_id, **kw)
-    team.commit(proposal(boundary_id, entry(key="db", body="Postgres", id=f"{boundary_id}-base")))
-    return team
+    boundary = engine.boundary(boundary_id, **kw)
+    boundary.commit(
+        proposal(boundary_id, entry(key="db", body="Postgres", id=f"{boundary_id}-base"))
+    )
+    return boundary
 
 
 # (reason code, outcome, proposal builder given the boundary id)
@@ -213,10 +215,10 @@ PREDICATE_CASES: list[tuple[str, str, Any]] = [
 def test_each_predicate_trips_with_its_code_and_changes_nothing_but_the_record(
     engine: Any, boundary_id: str, code: str, outcome: str, build: Any
 ) -> None:
-    team = _seed(engine, boundary_id)
+    boundary = _seed(engine, boundary_id)
     before = _fingerprint(engine, boundary_id)
     counts_before = engine.executor.read("audits/record_counts", boundary_id=boundary_id)[0]
-    decision = team.commit(build(boundary_id))
+    decision = boundary.commit(build(boundary_id))
     assert (decision.outcome, decision.reason_code) == (outcome, code), decision.detail
     assert decision.seq is None and decision.entry_ids == ()
     assert _fingerprint(engine, boundary_id) == before
@@ -239,12 +241,12 @@ def test_each_predicate_trips_with_its_code_and_changes_nothing_but_the_record(
 def test_supersession_of_an_entry_that_is_no_longer_live_halts(
     engine: Any, boundary_id: str
 ) -> None:
-    team = _seed(engine, boundary_id)
+    boundary = _seed(engine, boundary_id)
     base = f"{boundary_id}-base"
     replace = entry(key="db", body="Neo4j", supersedes=[{"entry_id": base, "reason": "r"}])
-    assert team.commit(proposal(boundary_id, replace)).outcome == "commit"
+    assert boundary.commit(proposal(boundary_id, replace)).outcome == "commit"
     again = entry(key="db", body="Neo4j 5", supersedes=[{"entry_id": base, "reason": "r"}])
-    decision = team.commit(proposal(boundary_id, again))
+    decision = boundary.commit(proposal(boundary_id, again))
     assert decision.reason_code == "SUPERSESSION_TARGET"
     assert "superseded, not live" in (decision.detail or "")
 
@@ -269,8 +271,8 @@ def test_two_explicit_sets_on_one_target_are_decided_in_order_not_halted_for_it(
 ) -> None:
     """Sharing a target is not fragmentation by itself (the FRAGMENTATION predicate evaluates
     set-level invariants over the fragment group: tests/integration/test_fragmentation.py)."""
-    team = _seed(engine, boundary_id)
-    team.submit(
+    boundary = _seed(engine, boundary_id)
+    boundary.submit(
         [
             proposal(
                 boundary_id, entry(key="migration"), set_id=f"{boundary_id}-A", targets=["db"]
@@ -278,7 +280,7 @@ def test_two_explicit_sets_on_one_target_are_decided_in_order_not_halted_for_it(
             proposal(boundary_id, entry(key="query"), set_id=f"{boundary_id}-B", targets=["db"]),
         ]
     )
-    decisions = team.close()
+    decisions = boundary.close()
     assert [(d.set_id, d.outcome, d.seq) for d in decisions] == [
         (f"{boundary_id}-A", "commit", 2),
         (f"{boundary_id}-B", "commit", 3),
@@ -288,7 +290,7 @@ def test_two_explicit_sets_on_one_target_are_decided_in_order_not_halted_for_it(
 def test_proposals_sharing_a_target_or_dependency_close_into_one_set(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     first = proposal(boundary_id, entry(key="a", id=f"{boundary_id}-a"), targets=["db"])
     second = proposal(boundary_id, entry(key="b"), targets=["db"])
     third = proposal(
@@ -297,7 +299,7 @@ def test_proposals_sharing_a_target_or_dependency_close_into_one_set(
         targets=["api"],
     )
     alone = proposal(boundary_id, entry(key="d"), targets=["ui"])
-    decisions = team.commit_many([first, second, third, alone])
+    decisions = boundary.commit_many([first, second, third, alone])
     assert [d.outcome for d in decisions] == ["commit", "commit"]
     assert set(decisions[0].proposal_ids) == {first["id"], second["id"], third["id"]}
     assert decisions[1].proposal_ids == (alone["id"],)
@@ -305,9 +307,9 @@ def test_proposals_sharing_a_target_or_dependency_close_into_one_set(
 
 
 def test_verse_adoption_receipt_lets_global_material_in(engine: Any, boundary_id: str) -> None:
-    team = _seed(engine, boundary_id)
+    boundary = _seed(engine, boundary_id)
     receipt = engine.adopt(boundary_id, operator_id="operator", reason="vetted", keys=["g"])
-    decision = team.commit(
+    decision = boundary.commit(
         proposal(boundary_id, entry(verse="global", key="g"), adoption_receipt_id=receipt)
     )
     assert decision.outcome == "commit"
@@ -318,26 +320,26 @@ def test_density_ratio_of_requires_edges_per_live_entry_halts(
 ) -> None:
     """Over-declaration: every new entry requires all 20 earlier ones. Each set stays under the
     fan-out limit, so the edges-per-live-entry ratio is what trips, before the window grows."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     ids = [f"{boundary_id}-n{i}" for i in range(20)]
-    team.commit(proposal(boundary_id, *[entry(key=f"n{i}", id=e) for i, e in enumerate(ids)]))
+    boundary.commit(proposal(boundary_id, *[entry(key=f"n{i}", id=e) for i, e in enumerate(ids)]))
     outcomes = []
     for j in range(10):
         needs_all = entry(key=f"m{j}", requires=[{"entry_id": i} for i in ids])
         # each on its own target: not fragments of one change (FRAGMENTATION), so the ratio trips
-        decision = team.commit(proposal(boundary_id, needs_all, targets=[f"m{j}"]))
+        decision = boundary.commit(proposal(boundary_id, needs_all, targets=[f"m{j}"]))
         outcomes.append(decision.reason_code or decision.outcome)
         if decision.outcome != "commit":
             break
     # 20k edges over 20 + k live entries passes 4.0 at the sixth such set
     assert outcomes == ["commit"] * 5 + ["DENSITY"]
     assert "per live entry" in (decision.detail or "")
-    assert team.state()["seq"] == 6
+    assert boundary.state()["seq"] == 6
 
 
 def test_czar_may_not_compact_its_own_writing(engine: Any, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
-    team.commit(
+    boundary = engine.boundary(boundary_id)
+    boundary.commit(
         proposal(
             boundary_id,
             entry(cls="scratch", key="x", id=f"{boundary_id}-own"),
@@ -345,7 +347,7 @@ def test_czar_may_not_compact_its_own_writing(engine: Any, boundary_id: str) -> 
             writer_kind="czar",
         )
     )
-    decision = team.commit(
+    decision = boundary.commit(
         proposal(
             boundary_id,
             entry(cls="interface", key="x-if", derived_from=[{"entry_id": f"{boundary_id}-own"}]),
@@ -366,8 +368,8 @@ def test_append_only_boundary_records_supersession_without_executing_it(
     )
     from kg_context.gate.constitution import parse_constitution
 
-    team = _seed(engine, boundary_id, task_horizon=10, constitution=parse_constitution(text))
-    decision = team.commit(
+    boundary = _seed(engine, boundary_id, task_horizon=10, constitution=parse_constitution(text))
+    decision = boundary.commit(
         proposal(
             boundary_id,
             entry(key="db", supersedes=[{"entry_id": f"{boundary_id}-base", "reason": "r"}]),
@@ -401,11 +403,11 @@ def test_append_only_boundary_records_supersession_without_executing_it(
 def test_malformed_input_is_a_typed_error_and_stores_nothing(
     engine: Any, boundary_id: str, mutate: Any, words: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     data = proposal(boundary_id, entry())
     mutate(data)
     with pytest.raises(InputValidationError, match=words):
-        team.commit(data)
+        boundary.commit(data)
     counts = engine.executor.read("audits/record_counts", boundary_id=boundary_id)[0]
     assert (counts["proposals"], counts["sets"], counts["entries"]) == (0, 0, 0)
 
@@ -422,7 +424,7 @@ INJECTIONS = [
 def test_injection_strings_in_every_text_field_are_stored_verbatim(
     engine: Any, boundary_id: str, text: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     data = proposal(
         boundary_id,
         entry(
@@ -434,7 +436,7 @@ def test_injection_strings_in_every_text_field_are_stored_verbatim(
         targets=[text],
         summary=text,
     )
-    decision = team.commit(data)
+    decision = boundary.commit(data)
     assert decision.outcome == "commit"
     (stored,) = _entries(engine, boundary_id).values()
     assert (stored["key"], stored["body"]) == (text, text)
@@ -450,8 +452,8 @@ def test_injection_strings_in_every_text_field_are_stored_verbatim(
 
 
 def test_operator_approves_a_halt_and_the_set_commits(engine: Any, boundary_id: str) -> None:
-    team = _seed(engine, boundary_id)
-    halted = team.commit(proposal(boundary_id, entry(verse="global", key="g")))
+    boundary = _seed(engine, boundary_id)
+    halted = boundary.commit(proposal(boundary_id, entry(verse="global", key="g")))
     assert halted.reason_code == "VERSE_ADOPTION"
     result = engine.halts.resolve(
         halted.halt_id, "approve", operator_id="operator", reason="vetted by hand"
@@ -478,9 +480,9 @@ def test_operator_approves_a_halt_and_the_set_commits(engine: Any, boundary_id: 
 
 
 def test_operator_rejects_a_halt(engine: Any, boundary_id: str) -> None:
-    team = _seed(engine, boundary_id)
+    boundary = _seed(engine, boundary_id)
     before = _fingerprint(engine, boundary_id)
-    halted = team.commit(proposal(boundary_id, entry(verse="global", key="g")))
+    halted = boundary.commit(proposal(boundary_id, entry(verse="global", key="g")))
     result = engine.halts.resolve(halted.halt_id, "reject", operator_id="operator", reason="no")
     assert result.resolution == "reject"
     assert _fingerprint(engine, boundary_id) == before
@@ -493,8 +495,8 @@ def test_operator_rejects_a_halt(engine: Any, boundary_id: str) -> None:
 def test_operator_amends_the_constitution_and_the_set_commits_under_it(
     engine: Any, boundary_id: str
 ) -> None:
-    team = _seed(engine, boundary_id)
-    halted = team.commit(
+    boundary = _seed(engine, boundary_id)
+    halted = boundary.commit(
         proposal(
             boundary_id,
             *[
@@ -520,28 +522,28 @@ def test_operator_amends_the_constitution_and_the_set_commits_under_it(
     assert result.constitution_decision.outcome == "commit"
     assert result.decision is not None and result.decision.outcome == "commit"
     assert result.decision.constitution_version == f"amend-{boundary_id[-12:]}"
-    assert team.state()["constitution_version"] == f"amend-{boundary_id[-12:]}"
+    assert boundary.state()["constitution_version"] == f"amend-{boundary_id[-12:]}"
 
 
 def test_constitution_changes_only_through_an_operator_set(engine: Any, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     text = engine.constitutions.get(DEFAULT.version).text.replace(
         f'version = "{DEFAULT.version}"', f'version = "c-{boundary_id[-12:]}"'
     )
     with pytest.raises(AuthorizationError, match="operator's act"):
-        team.propose_constitution(text, writer_id="bot", reason="try", writer_kind="agent")  # type: ignore[arg-type]
+        boundary.propose_constitution(text, writer_id="bot", reason="try", writer_kind="agent")  # type: ignore[arg-type]
     with pytest.raises(AuthorizationError, match="'bot' is not an operator"):
-        team.propose_constitution(text, writer_id="bot", reason="try")
-    bad = team.propose_constitution("version = 3", writer_id="operator", reason="typo")
+        boundary.propose_constitution(text, writer_id="bot", reason="try")
+    bad = boundary.propose_constitution("version = 3", writer_id="operator", reason="typo")
     assert (bad.outcome, bad.reason_code) == ("reject", "INVALID_CONSTITUTION")
-    same = team.propose_constitution(
+    same = boundary.propose_constitution(
         engine.constitutions.get(DEFAULT.version).text, writer_id="operator", reason="x"
     )
     assert same.reason_code == "CONSTITUTION_VERSION_TAKEN"
-    ok = team.propose_constitution(text, writer_id="operator", reason="new rules")
+    ok = boundary.propose_constitution(text, writer_id="operator", reason="new rules")
     assert (ok.outcome, ok.seq) == ("commit", 1)
-    assert team.state()["constitution_version"] == f"c-{boundary_id[-12:]}"
-    after = team.commit(proposal(boundary_id, entry()))
+    assert boundary.state()["constitution_version"] == f"c-{boundary_id[-12:]}"
+    after = boundary.commit(proposal(boundary_id, entry()))
     assert after.constitution_version == f"c-{boundary_id[-12:]}"
 
 
@@ -559,11 +561,11 @@ def _transition(boundary_id: str, entry_id: str, writer_kind: str, writer_id: st
 def test_a_czar_retires_an_entry_through_the_gate_and_the_record_keeps_it(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     base = f"{boundary_id}-base"
     fact = entry(cls="fact", key="db", body="Postgres", id=base, attributes={"source": "t"})
-    team.commit(proposal(boundary_id, fact))  # a fact no root requires: unreachable
-    decision = team.commit(
+    boundary.commit(proposal(boundary_id, fact))  # a fact no root requires: unreachable
+    decision = boundary.commit(
         _transition(
             boundary_id,
             base,
@@ -600,23 +602,23 @@ def test_a_czar_retires_an_entry_through_the_gate_and_the_record_keeps_it(
 def test_illegal_or_unauthorized_transitions_are_rejected(
     engine: Any, boundary_id: str, writer_kind: str, first: Any, then: Any, code: str
 ) -> None:
-    team = _seed(engine, boundary_id)
+    boundary = _seed(engine, boundary_id)
     base = f"{boundary_id}-base"
     if first:
-        assert team.commit(
+        assert boundary.commit(
             _transition(boundary_id, base, "operator", "operator", **first)
         ).outcome == ("commit")
     before = _fingerprint(engine, boundary_id)
     writer = "operator" if writer_kind == "operator" else f"{writer_kind}-2"
-    decision = team.commit(_transition(boundary_id, base, writer_kind, writer, **then))
+    decision = boundary.commit(_transition(boundary_id, base, writer_kind, writer, **then))
     assert (decision.outcome, decision.reason_code) == ("reject", code)
     assert _fingerprint(engine, boundary_id) == before
 
 
 def test_a_czar_may_not_retire_what_it_wrote(engine: Any, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     mine = f"{boundary_id}-mine"
-    team.commit(
+    boundary.commit(
         proposal(
             boundary_id,
             entry(cls="scratch", key="s", id=mine),
@@ -624,5 +626,5 @@ def test_a_czar_may_not_retire_what_it_wrote(engine: Any, boundary_id: str) -> N
             writer_kind="czar",
         )
     )
-    decision = team.commit(_transition(boundary_id, mine, "czar", "czar", to="retired"))
+    decision = boundary.commit(_transition(boundary_id, mine, "czar", "czar", to="retired"))
     assert decision.reason_code == "CZAR_INDEPENDENCE"

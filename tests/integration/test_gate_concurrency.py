@@ -87,7 +87,7 @@ def test_two_processes_commit_400_sets_without_gaps_repeats_or_losses(
 def test_three_writers_and_a_czar_on_one_boundary_queue_without_a_single_deadlock(
     engine: Any, neo4j_target: Target, boundary_id: str, tmp_path: Path
 ) -> None:
-    """Issue 10, item 11: 3 processes x 200 sets on one boundary plus a czar process that
+    """3 processes x 200 sets on one boundary plus a czar process that
     compacts it meanwhile: every commit queues on the boundary's lock; the executor of every
     process counts its transaction attempts and retries by code, and not one is a deadlock."""
     engine.boundary(boundary_id)

@@ -1,4 +1,4 @@
-"""Issue 10 must-show: the gate's guarantees hold for generated proposal sequences (hypothesis),
+"""The gate's guarantees hold for generated proposal sequences (hypothesis),
 valid, invalid and hostile, interleaved across writers and two boundaries, against the real
 Neo4j. The sequences interleave the czar's runs and an operator's halt resolutions with the
 proposals, and hostile moves against the engine (``fuzz_hostile.py``: the gate's set kinds and
@@ -165,9 +165,9 @@ class Run:
             engine.boundary(self.world.b, czar_every_commits=0),
         ]
         self.declared: list[list[str]] = [[], []]
-        for team in self.teams:
-            seeds = seed_proposals(team.id)
-            decisions = team.commit_many(seeds)
+        for boundary in self.teams:
+            seeds = seed_proposals(boundary.id)
+            decisions = boundary.commit_many(seeds)
             assert [d.outcome for d in decisions] == ["commit"] * len(seeds), decisions
         w = self.world
         adopt = engine.adopt
@@ -179,22 +179,22 @@ class Run:
         self.hostile = HostileMoves(engine, w, self.teams, self._tally_hostile)
 
     def step(self, step: Step) -> None:
-        team, bid = self.teams[step.which], self.world.boundary(step.which)
+        boundary, bid = self.teams[step.which], self.world.boundary(step.which)
         before = _fingerprint(self.engine, self.world)
-        committed, touched = self._act(step, team)
+        committed, touched = self._act(step, boundary)
         after = _fingerprint(self.engine, self.world)
         _check_step(before, after, bid, self.world.other(step.which), committed, touched)
 
-    def _act(self, step: Step, team: Any) -> tuple[list[Any], set[str]]:
+    def _act(self, step: Step, boundary: Any) -> tuple[list[Any], set[str]]:
         if step.mode == "czar":
-            report = run_czar(team)
+            report = run_czar(boundary)
             self._tally(report.decisions)
             moved = {
                 t.entry_id for t in (*report.plan.transitions, *report.plan.unclear_transitions)
             }
             return [d for d in report.decisions if d.outcome == "commit"], moved
         if step.mode in ("approve", "reject"):
-            return self._resolve(team, step.mode)
+            return self._resolve(boundary, step.mode)
         if step.mode in HOSTILE_MODES:  # nothing of what a hostile move sends moves an entry
             decisions = self.hostile.act(step.mode, step.which, step.specs[0][1])
             self._tally(decisions)
@@ -205,27 +205,27 @@ class Run:
             self.tally[f"category:{category}"] += 1
         self.tally["proposals"] += len(proposals)
         self.world.set_ids.extend(p["set_id"] for p in proposals if "set_id" in p)
-        decisions = self._send(team, step.mode, proposals)
+        decisions = self._send(boundary, step.mode, proposals)
         self._tally(decisions)
         by_id = {p["id"]: p for p in proposals}
         committed = [d for d in decisions if d.outcome == "commit"]
         declared = _touched([by_id[i] for d in committed for i in d.proposal_ids])
         return committed, declared | _ruled(committed)
 
-    def _send(self, team: Any, mode: str, proposals: list[dict[str, Any]]) -> list[Any]:
+    def _send(self, boundary: Any, mode: str, proposals: list[dict[str, Any]]) -> list[Any]:
         try:
             if mode == "many":
-                return list(team.commit_many(proposals))
+                return list(boundary.commit_many(proposals))
             if mode == "each":
-                return list({d.set_id: d for d in map(team.commit, proposals)}.values())
-            team.submit(proposals)
-            return list(team.close())
+                return list({d.set_id: d for d in map(boundary.commit, proposals)}.values())
+            boundary.submit(proposals)
+            return list(boundary.close())
         except InputValidationError:  # malformed at the edge: nothing stored at all
             self.tally["input_errors"] += 1
             return []
 
-    def _resolve(self, team: Any, how: str) -> tuple[list[Any], set[str]]:
-        halts = self.engine.halts.list(team.id, HaltStatus.OPEN, 1)
+    def _resolve(self, boundary: Any, how: str) -> tuple[list[Any], set[str]]:
+        halts = self.engine.halts.list(boundary.id, HaltStatus.OPEN, 1)
         if not halts:
             return [], set()
         view = self.engine.halts.show(halts[0]["id"])
@@ -250,37 +250,39 @@ class Run:
         """No wedge: in one transaction per boundary, whatever is still pending is decided and
         a well-formed set from a fresh writer commits (so nothing was left pending: the batch
         holds that set only); then the counts and the audits."""
-        for team in self.teams:
+        for boundary in self.teams:
             fresh = f"fresh-{uuid.uuid4().hex[:8]}"
             follow = {
-                "id": f"{team.id}/{fresh}",
-                "boundary_id": team.id,
+                "id": f"{boundary.id}/{fresh}",
+                "boundary_id": boundary.id,
                 "writer_id": fresh,
                 "writer_kind": "agent",
                 "targets": [fresh],
                 "entries": [{"class": "decision", "key": fresh, "body": "well formed"}],
             }
-            decisions = team.commit_many([follow])
+            decisions = boundary.commit_many([follow])
             assert [(d.outcome, d.proposal_ids) for d in decisions] == [
                 ("commit", (follow["id"],))
             ], ("wedged or left pending", decisions)
-            current = stats(team)
+            current = stats(boundary)
             assert current.resident_tokens == current.resident_tokens_recomputed
         found = self.engine.executor.read_tx(self._audits)
         assert {k: v for k, v in found.items() if v} == {}
-        for team in self.teams:  # what `kg-context audit verify` checks
-            verified = team.verify_ledger()
-            assert verified.ok, (team.id, verified.findings[:3])
+        for boundary in self.teams:  # what `kg-context audit verify` checks
+            verified = boundary.verify_ledger()
+            assert verified.ok, (boundary.id, verified.findings[:3])
             self.tally["ledger_verified"] += 1
 
     def _audits(self, tx: Any) -> dict[str, Any]:
         """Every must-be-empty audit of the library (``cypher/audits/``, what ``kg-context audit
         all`` runs), for both boundaries, in one read transaction."""
         found: dict[str, Any] = {}
-        for team in self.teams:
+        for boundary in self.teams:
             for audit in INVARIANTS:
-                params = {"boundary_id": team.id} if "boundary_id" in audit.parameter_names else {}
-                found[f"{team.id}:{audit.name}"] = tx.run(f"audits/{audit.name}", **params)
+                params = (
+                    {"boundary_id": boundary.id} if "boundary_id" in audit.parameter_names else {}
+                )
+                found[f"{boundary.id}:{audit.name}"] = tx.run(f"audits/{audit.name}", **params)
         self.tally["audit_runs"] += len(found)
         return found
 

@@ -1,4 +1,4 @@
-"""Issue 10, defects 3 and 4: no silent dependency on non-standing state, and the shape of the
+"""No silent dependency on non-standing state, and the shape of the
 declared graph is checked (cycles, other boundaries), against the real Neo4j."""
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ def _fingerprint(engine: Any, boundary_id: str) -> tuple[Any, ...]:
     )
 
 
-def _retired(engine: Any, team: Any, boundary_id: str, how: str) -> str:
+def _retired(engine: Any, boundary: Any, boundary_id: str, how: str) -> str:
     """An entry moved out of standing state by an operator (retired or invalidated)."""
     old = f"{boundary_id}/old"
-    assert team.commit(proposal(boundary_id, entry(id=old, key="old"))).outcome == "commit"
-    moved = team.commit(
+    assert boundary.commit(proposal(boundary_id, entry(id=old, key="old"))).outcome == "commit"
+    moved = boundary.commit(
         {
             "id": f"{boundary_id}/move-old",
             "boundary_id": boundary_id,
@@ -62,11 +62,11 @@ def test_a_dependency_on_a_non_standing_entry_halts(
 ) -> None:
     """Repro: REQUIRES or essential DERIVED_FROM on a retired or invalidated entry committed, and
     the retired entry became silently load-bearing."""
-    team = engine.boundary(boundary_id)
-    old = _retired(engine, team, boundary_id, how)
+    boundary = engine.boundary(boundary_id)
+    old = _retired(engine, boundary, boundary_id, how)
     deps = {k: [{**ref, "entry_id": old} for ref in refs] for k, refs in declared.items()}
     before = _fingerprint(engine, boundary_id)
-    decision = team.commit(proposal(boundary_id, entry(key="new", **deps)))
+    decision = boundary.commit(proposal(boundary_id, entry(key="new", **deps)))
     assert (decision.outcome, decision.reason_code) == ("halt", "NON_STANDING_DEPENDENCY")
     assert old in (decision.detail or "") and how in (decision.detail or "")
     assert _fingerprint(engine, boundary_id) == before
@@ -75,9 +75,9 @@ def test_a_dependency_on_a_non_standing_entry_halts(
 def test_a_supporting_derivation_from_retired_state_is_provenance_and_commits(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
-    old = _retired(engine, team, boundary_id, "retired")
-    decision = team.commit(
+    boundary = engine.boundary(boundary_id)
+    old = _retired(engine, boundary, boundary_id, "retired")
+    decision = boundary.commit(
         proposal(
             boundary_id, entry(key="new", derived_from=[{"entry_id": old, "essential": False}])
         )
@@ -88,12 +88,12 @@ def test_a_supporting_derivation_from_retired_state_is_provenance_and_commits(
 def test_recall_admission_and_promotion_still_bring_retired_state_back_through_the_gate(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
-    old = _retired(engine, team, boundary_id, "retired")
-    admission = admit(team, [old], writer_id="planner")
+    boundary = engine.boundary(boundary_id)
+    old = _retired(engine, boundary, boundary_id, "retired")
+    admission = admit(boundary, [old], writer_id="planner")
     assert admission.decision.outcome == "commit", admission.decision
     copy = admission.copies[old]
-    promoted = team.commit(
+    promoted = boundary.commit(
         proposal(boundary_id, entry(key="uses-it", requires=[{"entry_id": copy, "policy": "hard"}]))
     )
     assert promoted.outcome == "commit", promoted
@@ -120,17 +120,17 @@ def test_recall_admission_and_promotion_still_bring_retired_state_back_through_t
 def test_cycles_are_rejected(engine: Any, boundary_id: str, entries: list[dict[str, Any]]) -> None:
     """Repro: DERIVED_FROM cycles within one set, hard REQUIRES cycles and self-derivation
     committed."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     scoped = [_scope(e, boundary_id) for e in entries]
-    decision = team.commit(proposal(boundary_id, *scoped))
+    decision = boundary.commit(proposal(boundary_id, *scoped))
     assert (decision.outcome, decision.reason_code) == ("reject", "DEPENDENCY_CYCLE")
     assert _entries(engine, boundary_id) == {}
 
 
 def test_a_soft_requires_cycle_is_not_a_dependency_cycle(engine: Any, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     a, b = f"{boundary_id}/A", f"{boundary_id}/B"
-    decision = team.commit(
+    decision = boundary.commit(
         proposal(
             boundary_id,
             entry(id=a, requires=[{"entry_id": b, "policy": "soft", "lease_sets": 3}]),

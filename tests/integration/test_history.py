@@ -1,4 +1,4 @@
-"""Reading history against the real Neo4j (issue 5): the index, the ledger walk, as-of, search,
+"""Reading history against the real Neo4j: the index, the ledger walk, as-of, search,
 and the error-observability audit (false retirements, resurrections)."""
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ def _states(engine: Any, boundary_id: str) -> dict[str, tuple[str, bool]]:
 def _history(engine: Any, b: str) -> dict[int, dict[str, tuple[str, bool]]]:
     """Twelve sets of supersession, retirement, residency moves and an invalidation; the state
     of every entry right after each seq, read from current status at the time."""
-    team = engine.boundary(b)
+    boundary = engine.boundary(b)
     seen: dict[int, dict[str, tuple[str, bool]]] = {}
 
     def commit(data: dict[str, Any]) -> Any:
-        decision = team.commit(data)
+        decision = boundary.commit(data)
         assert decision.outcome == "commit", decision
         seen[decision.seq] = _states(engine, b)
         return decision
@@ -87,7 +87,9 @@ def _history(engine: Any, b: str) -> dict[int, dict[str, tuple[str, bool]]]:
     )
     commit(moves(b, "park", "operator", {"entry_id": f"{b}-goal", "resident": False}))
     commit(proposal(b, entry(key="cache", body="no cache", id=f"{b}-cache")))
-    blast = invalidate(team, f"{b}-db2", reason="the graph model was wrong", writer_id="operator")
+    blast = invalidate(
+        boundary, f"{b}-db2", reason="the graph model was wrong", writer_id="operator"
+    )
     assert blast.decision.outcome == "commit"
     seen[blast.decision.seq] = _states(engine, b)
     commit(
@@ -111,17 +113,17 @@ def _history(engine: Any, b: str) -> dict[int, dict[str, tuple[str, bool]]]:
 
 def test_as_of_reproduces_the_window_at_every_seq(engine: Any, boundary_id: str) -> None:
     seen = _history(engine, boundary_id)
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     assert sorted(seen) == list(range(1, 13))
     for seq, expected in seen.items():
-        view = as_of(team, seq)
+        view = as_of(boundary, seq)
         assert view.states() == expected, seq
         assert {e.id for e in view.window} == {i for i, (_, r) in expected.items() if r}
-    assert as_of(team, 0).entries == []
+    assert as_of(boundary, 0).entries == []
     with pytest.raises(StateError, match="not in its ledger"):
-        as_of(team, 13)
+        as_of(boundary, 13)
     # The derivation does not read current status: at seq 3 db2 was live, now it is invalidated.
-    at3 = as_of(team, 3).states()
+    at3 = as_of(boundary, 3).states()
     assert at3[f"{boundary_id}-db2"] == ("live", True)
     assert at3[f"{boundary_id}-db1"] == ("superseded", False)
     assert _states(engine, boundary_id)[f"{boundary_id}-db2"] == ("invalidated", False)
@@ -130,17 +132,17 @@ def test_as_of_reproduces_the_window_at_every_seq(engine: Any, boundary_id: str)
 def test_index_and_ledger_walk_forwards_and_backwards(engine: Any, boundary_id: str) -> None:
     b = boundary_id
     _history(engine, b)
-    team = engine.boundary(b)
-    lines = index(team)
+    boundary = engine.boundary(b)
+    lines = index(boundary)
     assert [line.seq for line in lines] == list(range(1, 13))
     assert all(line.status == "ratified" for line in lines)
     # The governed index line (typed content only); the set's own summary is on the walk.
     assert lines[8].kind == "invalidation" and "1 -> at_risk; 1 -> invalidated" in lines[8].summary
-    assert "1 at risk (essential)" in walk(team, lines[8].set_id).summary
+    assert "1 at risk (essential)" in walk(boundary, lines[8].set_id).summary
     assert lines[0].standing == "1 superseded"
-    assert [line.seq for line in index(team, from_seq=4, to_seq=6)] == [4, 5, 6]
+    assert [line.seq for line in index(boundary, from_seq=4, to_seq=6)] == [4, 5, 6]
 
-    third = walk(team, lines[2].set_id)  # db2 superseded db1
+    third = walk(boundary, lines[2].set_id)  # db2 superseded db1
     assert [(r["entry"], r["other"]) for r in third.superseded] == [(f"{b}-db2", f"{b}-db1")]
     assert [(r["other"], r["edge"]) for r in third.depended_on] == [(f"{b}-db1", "DERIVED_FROM")]
     assert (third.previous_set_id, third.next_set_id) == (lines[1].set_id, lines[3].set_id)
@@ -149,13 +151,13 @@ def test_index_and_ledger_walk_forwards_and_backwards(engine: Any, boundary_id: 
     assert [(r["other"], r["seq"]) for r in third.depended_on_by] == [(f"{b}-plan", 4)]
     assert third.later_sets == sorted([lines[3].set_id, lines[8].set_id])
     assert third.earlier_sets == [lines[0].set_id]
-    first = walk(team, lines[0].set_id)
+    first = walk(boundary, lines[0].set_id)
     assert [(r["other"], r["reason"], r["seq"]) for r in first.superseded_by] == [
         (f"{b}-db2", "graph model", 3)
     ]
     assert any("superseded by" in line for line in first.lines())
     with pytest.raises(StateError):
-        walk(team, f"{b}-no-such-set")
+        walk(boundary, f"{b}-no-such-set")
 
 
 def test_search_returns_set_ids_with_status_not_passages(engine: Any, boundary_id: str) -> None:
@@ -174,8 +176,8 @@ def test_false_retirements_and_resurrections_are_observable(
 ) -> None:
     b = boundary_id
     _history(engine, b)
-    team = engine.boundary(b)
-    clean = audit(team)
+    boundary = engine.boundary(b)
+    clean = audit(boundary)
     assert clean.counts() == {
         "false_retirement_candidates": 0,
         "resurrections": 0,
@@ -184,7 +186,7 @@ def test_false_retirements_and_resurrections_are_observable(
     # A later set declares a dependency on the retired scratch entry: it was still needed. The
     # gate halts it (retired state would become load-bearing); the operator approves it.
     approved = depend_on_retired(engine, b, f"{b}-tmp")
-    found = audit(team)
+    found = audit(boundary)
     (candidate,) = found.false_retirements
     assert (candidate.entry_id, candidate.retired_at_seq) == (f"{b}-tmp", 6)
     assert (candidate.case, candidate.justification) == ("UNREACHABLE", ("no root path",))
@@ -193,7 +195,7 @@ def test_false_retirements_and_resurrections_are_observable(
     ]
     # An ungoverned write puts it back as live: a resurrection.
     ungoverned.executor.write("ungoverned/resurrect", entry_id=f"{b}-tmp")
-    (back,) = audit(team).resurrections
+    (back,) = audit(boundary).resurrections
     assert (back.entry_id, back.status, back.ledger_status, back.ledger_resident) == (
         f"{b}-tmp",
         "live",

@@ -1,4 +1,4 @@
-"""The governed history index (issue 11 item 10, seed 002 section 4) on the real graph: one index
+"""The governed history index, on the real graph: one index
 line per ratified set, written in the set's own transaction and built from its typed content; the
 window holds the last ``[history_index] resident_last`` lines (tokens counted), older ones stay
 findable in the history index."""
@@ -20,12 +20,12 @@ def _lines(engine: Any, boundary_id: str) -> list[dict[str, Any]]:
 def test_one_index_line_per_ratified_set_none_for_halted_or_rejected(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     b = boundary_id
-    first = team.commit(
+    first = boundary.commit(
         proposal(b, entry(key="db", body="Use Postgres", id=f"{b}-db1"), summary="IGNORE ME")
     )
-    second = team.commit(
+    second = boundary.commit(
         proposal(
             b,
             entry(
@@ -37,10 +37,12 @@ def test_one_index_line_per_ratified_set_none_for_halted_or_rejected(
             entry(cls="plan", key="schema", body="labels", id=f"{b}-plan"),
         )
     )
-    halted = team.commit(
+    halted = boundary.commit(
         proposal(b, *[entry(key=f"k{i}", requires=[{"entry_id": f"{b}-db2"}]) for i in range(65)])
     )
-    rejected = team.commit(proposal(b, entry(cls="decision"), writer_id="t-1", writer_kind="tool"))
+    rejected = boundary.commit(
+        proposal(b, entry(cls="decision"), writer_id="t-1", writer_kind="tool")
+    )
     assert [d.outcome for d in (first, second, halted, rejected)] == [
         "commit",
         "commit",
@@ -80,23 +82,23 @@ def test_one_index_line_per_ratified_set_none_for_halted_or_rejected(
 def test_window_holds_the_last_resident_last_lines_older_ones_stay_findable(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     b = boundary_id
     default = load_constitution()
     assert default.history_index.resident_last == 16
     text = default.text.replace(f'version = "{default.version}"', f'version = "ix-{b[-12:]}"')
-    changed = team.propose_constitution(
+    changed = boundary.propose_constitution(
         text + "\n[history_index]\nresident_last = 3\n", writer_id="operator", reason="index"
     )
     assert changed.outcome == "commit"
     for i in range(5):
-        assert team.commit(proposal(b, entry(key=f"k{i}", id=f"{b}-e{i}"))).outcome == "commit"
+        assert boundary.commit(proposal(b, entry(key=f"k{i}", id=f"{b}-e{i}"))).outcome == "commit"
 
-    everything = team.history_index()
+    everything = boundary.history_index()
     assert [x.seq for x in everything] == list(range(1, 7))
     assert everything[0].summary == f"constitution by operator: {default.version} -> ix-{b[-12:]}"
 
-    current = team.window()
+    current = boundary.window()
     assert [x.seq for x in current.index] == [4, 5, 6]
     assert current.index_tokens == sum(x.tokens for x in everything[-3:]) > 0
     assert current.prompt_tokens == current.total_tokens + current.index_tokens

@@ -46,10 +46,10 @@ def _race(teams: list[Any], proposals: list[dict[str, Any]]) -> list[tuple[str, 
     outcomes: list[tuple[str, str | None]] = []
     errors: list[BaseException] = []
 
-    def commit(team: Any, body: dict[str, Any]) -> None:
+    def commit(boundary: Any, body: dict[str, Any]) -> None:
         barrier.wait()
         try:
-            decision = team.commit(body)
+            decision = boundary.commit(body)
             outcomes.append((decision.outcome, decision.reason_code))
         except BaseException as err:  # noqa: BLE001 - reported by the assertion below
             errors.append(err)
@@ -83,12 +83,12 @@ def test_one_use_adoption_receipt_is_spent_once_under_a_race(
         receipt = engine.adopt(origin_id, operator_id="operator", reason="r", keys=["f"], uses=1)
         bodies = [
             proposal(
-                team.id,
+                boundary.id,
                 entry(key=f"client-{round_}", derived_from=[ref]),
-                pid=f"{team.id}/r{round_}",
+                pid=f"{boundary.id}/r{round_}",
                 adoption_receipt_id=receipt,
             )
-            for team in citing
+            for boundary in citing
         ]
         outcomes = _race(citing, bodies)
         assert sorted(outcomes) == [("commit", None)] + [("reject", "CROSS_BOUNDARY")] * 5, (
@@ -107,21 +107,21 @@ def test_a_constitution_that_leaves_no_operator_who_can_act_is_refused(
 ) -> None:
     """Repro: a constitution naming no operator, or only an id no registered operator writer
     holds, was ratified; afterwards no operator act was possible."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     tag = f"lock-{boundary_id[-12:]}"
-    locked = team.propose_constitution(
+    locked = boundary.propose_constitution(
         _rules(tag, (OPERATORS, operators)), writer_id="operator", reason="lock"
     )
     assert (locked.outcome, locked.reason_code) == ("reject", "NO_OPERATOR"), locked
     assert "operator" in (locked.detail or "") and "name" in (locked.detail or "")
-    assert team.state()["constitution_version"] == DEFAULT.version
-    handed = team.propose_constitution(
+    assert boundary.state()["constitution_version"] == DEFAULT.version
+    handed = boundary.propose_constitution(
         _rules(f"{tag}-b", (OPERATORS, 'operators = ["operator", "op-2"]')),
         writer_id="operator",
         reason="a second operator, the first one kept",
     )
     assert handed.outcome == "commit", handed
-    halted = team.commit(proposal(boundary_id, entry(verse="global", key="g")))
+    halted = boundary.commit(proposal(boundary_id, entry(verse="global", key="g")))
     resolved = engine.halts.resolve(halted.halt_id, "approve", operator_id="operator", reason="ok")
     assert resolved.decision is not None and resolved.decision.outcome == "commit"
 
@@ -129,18 +129,18 @@ def test_a_constitution_that_leaves_no_operator_who_can_act_is_refused(
 def test_an_operator_hands_over_only_to_an_operator_registered_in_the_boundary(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     tag = f"hand-{boundary_id[-12:]}"
     both = _rules(tag, (OPERATORS, 'operators = ["operator", "op-2"]'))
-    assert team.propose_constitution(both, writer_id="operator", reason="r").outcome == "commit"
+    assert boundary.propose_constitution(both, writer_id="operator", reason="r").outcome == "commit"
     only_new = _rules(f"{tag}-b", (OPERATORS, 'operators = ["op-2"]'))
-    early = team.propose_constitution(only_new, writer_id="operator", reason="hand over")
+    early = boundary.propose_constitution(only_new, writer_id="operator", reason="hand over")
     assert (early.outcome, early.reason_code) == ("reject", "NO_OPERATOR")
-    acted = team.commit(
+    acted = boundary.commit(
         proposal(boundary_id, entry(key="op"), writer_id="op-2", writer_kind="operator")
     )
     assert acted.outcome == "commit", acted
-    later = team.propose_constitution(
+    later = boundary.propose_constitution(
         _rules(f"{tag}-c", (OPERATORS, 'operators = ["op-2"]')),
         writer_id="operator",
         reason="hand over",
@@ -150,16 +150,16 @@ def test_an_operator_hands_over_only_to_an_operator_registered_in_the_boundary(
 
 # -- an amendment resolving a halt is one act ---------------------------------------------------
 def _halted_with_second_operator(engine: Any, boundary_id: str) -> tuple[Any, Any]:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     both = _rules(f"am-{boundary_id[-12:]}", (OPERATORS, 'operators = ["operator", "op-2"]'))
-    assert team.propose_constitution(both, writer_id="operator", reason="r").outcome == "commit"
-    registered = team.commit(
+    assert boundary.propose_constitution(both, writer_id="operator", reason="r").outcome == "commit"
+    registered = boundary.commit(
         proposal(boundary_id, entry(key="op"), writer_id="op-2", writer_kind="operator")
     )
     assert registered.outcome == "commit", registered
-    halted = team.commit(proposal(boundary_id, entry(verse="global", key="g")))
+    halted = boundary.commit(proposal(boundary_id, entry(verse="global", key="g")))
     assert halted.reason_code == "VERSE_ADOPTION"
-    return team, halted
+    return boundary, halted
 
 
 def test_an_amendment_that_fails_to_redecide_its_halted_set_rolls_back(
@@ -168,8 +168,8 @@ def test_an_amendment_that_fails_to_redecide_its_halted_set_rolls_back(
     """Repro: the amendment (dropping the resolving operator) was ratified in one transaction,
     then re-deciding the halted set was refused: the halt stayed open under the new
     constitution. Now nothing of the act is written."""
-    team, halted = _halted_with_second_operator(engine, boundary_id)
-    before = team.state()
+    boundary, halted = _halted_with_second_operator(engine, boundary_id)
+    before = boundary.state()
     amendment = _rules(
         f"am-{boundary_id[-12:]}-b",
         (OPERATORS, 'operators = ["op-2"]'),
@@ -179,7 +179,7 @@ def test_an_amendment_that_fails_to_redecide_its_halted_set_rolls_back(
         engine.halts.resolve(
             halted.halt_id, "amend", operator_id="operator", reason="r", amendment=amendment
         )
-    after = team.state()
+    after = boundary.state()
     assert (after["constitution_version"], after["seq"]) == (
         before["constitution_version"],
         before["seq"],
@@ -190,7 +190,7 @@ def test_an_amendment_that_fails_to_redecide_its_halted_set_rolls_back(
 def test_an_amendment_that_changes_authority_resolves_its_halt_in_the_same_act(
     engine: Any, boundary_id: str
 ) -> None:
-    team, halted = _halted_with_second_operator(engine, boundary_id)
+    boundary, halted = _halted_with_second_operator(engine, boundary_id)
     tag = f"am-{boundary_id[-12:]}-c"
     amendment = _rules(
         tag,
@@ -204,7 +204,7 @@ def test_an_amendment_that_changes_authority_resolves_its_halt_in_the_same_act(
     assert done.constitution_decision.outcome == "commit"
     assert done.decision is not None and done.decision.outcome == "commit", done.decision
     assert done.decision.seq == done.constitution_decision.seq + 1
-    assert team.state()["constitution_version"] == tag
+    assert boundary.state()["constitution_version"] == tag
     assert engine.halts.show(halted.halt_id).halt["status"] == "resolved"
 
 
@@ -215,25 +215,28 @@ def test_a_writer_cannot_squat_the_czars_next_proposal_or_set_id(
     """Repro: a writer committed under the id and set id the czar's next plan would use, and
     ``run_czar`` raised 'already recorded with other content'."""
     engine = czar_free_engine
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     loose = f"{boundary_id}/loose"
-    added = team.commit(proposal(boundary_id, entry(key="goal"), _fact(loose, "loose")))
+    added = boundary.commit(proposal(boundary_id, entry(key="goal"), _fact(loose, "loose")))
     assert added.outcome == "commit", added
     plan = plan_compaction(
-        team.executor, boundary_id, team.constitution(), settings=team.settings.residency
+        boundary.executor,
+        boundary_id,
+        boundary.constitution(),
+        settings=boundary.settings.residency,
     )
-    (next_id,) = [p.id for p in plan.proposals(team.constitution().density.max_set_fanout)]
-    before = team.state()["seq"]
+    (next_id,) = [p.id for p in plan.proposals(boundary.constitution().density.max_set_fanout)]
+    before = boundary.state()["seq"]
     for squat in (
         proposal(boundary_id, _fact(f"{boundary_id}/s1", "s"), pid=next_id, set_id=next_id),
         proposal(boundary_id, _fact(f"{boundary_id}/s2", "s"), set_id=next_id),
         proposal(boundary_id, _fact(f"{boundary_id}/s3", "s"), pid=next_id, targets=["t"]),
     ):
         with pytest.raises(ReservedIdError, match="reserved") as refused:
-            team.commit(squat)
+            boundary.commit(squat)
         assert refused.value.reason_code == "RESERVED_ID"
-    assert team.state()["seq"] == before
-    report = run_czar(team)
+    assert boundary.state()["seq"] == before
+    report = run_czar(boundary)
     assert [d.outcome for d in report.decisions] == ["commit"], report.summary()
     assert _entries(engine, boundary_id)[loose]["status"] == "retired"
 
@@ -274,13 +277,13 @@ def test_one_foreign_pin_does_not_stop_another_teams_compaction(
 def test_only_the_czar_may_propose_a_compaction_set(engine: Any, boundary_id: str) -> None:
     """Repro: an agent declared its sets ``kind: compaction``: the seq moved, the lease clock
     (work_seq) did not, so soft leases never ended."""
-    team = engine.boundary(boundary_id)
-    before = team.state()
-    stopped = team.commit(proposal(boundary_id, entry(key="k"), kind="compaction"))
+    boundary = engine.boundary(boundary_id)
+    before = boundary.state()
+    stopped = boundary.commit(proposal(boundary_id, entry(key="k"), kind="compaction"))
     assert (stopped.outcome, stopped.reason_code) == ("reject", "SET_KIND"), stopped
     assert "czar" in (stopped.detail or "")
-    assert team.state()["seq"] == before["seq"]
-    as_operator = team.commit(
+    assert boundary.state()["seq"] == before["seq"]
+    as_operator = boundary.commit(
         proposal(
             boundary_id,
             entry(key="k"),
@@ -295,9 +298,9 @@ def test_only_the_czar_may_propose_a_compaction_set(engine: Any, boundary_id: st
 def test_only_an_operator_act_creates_a_constitution_set(engine: Any, boundary_id: str) -> None:
     """Repro: a writer put a set of kind ``constitution`` in the ledger (the history read
     'constitution by planner-a')."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     for writer_id, kind in (("planner-a", "agent"), ("operator", "operator")):
-        forged = team.commit(
+        forged = boundary.commit(
             proposal(
                 boundary_id,
                 entry(cls="pin", key="constitution", body='version = "x"'),
@@ -308,13 +311,13 @@ def test_only_an_operator_act_creates_a_constitution_set(engine: Any, boundary_i
         )
         assert (forged.outcome, forged.reason_code) == ("reject", "SET_KIND"), forged
     with pytest.raises(ReservedIdError, match="reserved"):
-        team.commit(
+        boundary.commit(
             proposal(
                 boundary_id, entry(key="k"), pid=f"{boundary_id}/constitution/0123456789abcdef"
             )
         )
-    assert team.state()["seq"] == 0
-    assert team.state()["constitution_version"] == DEFAULT.version
+    assert boundary.state()["seq"] == 0
+    assert boundary.state()["constitution_version"] == DEFAULT.version
 
 
 # -- fragmentation -------------------------------------------------------------------------------
@@ -323,9 +326,9 @@ def _narrow(engine: Any, boundary_id: str) -> Any:
     return engine.boundary(boundary_id, constitution=parse_constitution(text))
 
 
-def _base(team: Any, boundary_id: str) -> list[str]:
+def _base(boundary: Any, boundary_id: str) -> list[str]:
     ids = [f"{boundary_id}/base-{i}" for i in range(4)]
-    done = team.commit(
+    done = boundary.commit(
         proposal(boundary_id, *[entry(id=i, key=f"b{n}") for n, i in enumerate(ids)], writer_id="s")
     )
     assert done.outcome == "commit"
@@ -345,10 +348,10 @@ def _half(boundary_id: str, name: str, base: list[str], writer: str, targets: li
 
 def test_fragmentation_is_not_evaded_by_a_second_writer_id(engine: Any, boundary_id: str) -> None:
     """Repro: the second half sent under a second self-registered writer id committed."""
-    team = _narrow(engine, boundary_id)
-    base = _base(team, boundary_id)
-    first = team.commit(_half(boundary_id, "mig", base, "w1", ["db"]))
-    second = team.commit(_half(boundary_id, "q", base, "w1-shadow", ["db"]))
+    boundary = _narrow(engine, boundary_id)
+    base = _base(boundary, boundary_id)
+    first = boundary.commit(_half(boundary_id, "mig", base, "w1", ["db"]))
+    second = boundary.commit(_half(boundary_id, "q", base, "w1-shadow", ["db"]))
     assert first.outcome == "commit"
     assert (second.outcome, second.reason_code) == ("halt", "FRAGMENTATION"), second
     assert "8 edges" in (second.detail or "")
@@ -359,13 +362,13 @@ def test_fragmentation_is_not_evaded_by_a_set_without_a_target(
 ) -> None:
     """Repro: the second half sent under its own set id and no target committed: it shares the
     first half's dependencies, so it is evaluated with it."""
-    team = _narrow(engine, boundary_id)
-    base = _base(team, boundary_id)
-    first = team.commit(_half(boundary_id, "mig", base, "w", ["db"]))
-    second = team.commit(_half(boundary_id, "q", base, "w", []))
+    boundary = _narrow(engine, boundary_id)
+    base = _base(boundary, boundary_id)
+    first = boundary.commit(_half(boundary_id, "mig", base, "w", ["db"]))
+    second = boundary.commit(_half(boundary_id, "q", base, "w", []))
     assert first.outcome == "commit"
     assert (second.outcome, second.reason_code) == ("halt", "FRAGMENTATION"), second
-    unplaced = team.commit(
+    unplaced = boundary.commit(
         proposal(boundary_id, entry(key="z", requires=[{"entry_id": b} for b in base]), targets=[])
     )
     assert (unplaced.outcome, unplaced.reason_code) == ("reject", "NO_PLACEMENT")
@@ -379,12 +382,12 @@ def test_a_pending_proposal_of_another_writer_does_not_stop_the_czars_commit(
     in a transaction of its own, was left for the next) and raised 'recorded but not decided
     yet'. A commit now decides every batch it finds pending."""
     engine = czar_free_engine
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     loose = f"{boundary_id}/loose"
-    added = team.commit(proposal(boundary_id, entry(key="goal"), _fact(loose, "loose")))
+    added = boundary.commit(proposal(boundary_id, entry(key="goal"), _fact(loose, "loose")))
     assert added.outcome == "commit", added
     bad = entry(cls="interface", key="sink", derived_from=[{"entry_id": loose}])
-    team.submit(proposal(boundary_id, bad, targets=["elsewhere"], pid=f"{boundary_id}/sink"))
-    report = run_czar(team)
+    boundary.submit(proposal(boundary_id, bad, targets=["elsewhere"], pid=f"{boundary_id}/sink"))
+    report = run_czar(boundary)
     assert [d.outcome for d in report.decisions] == ["commit"], report.summary()
     assert _entries(engine, boundary_id)[loose]["status"] == "retired"

@@ -1,4 +1,4 @@
-"""Issue 10, item 10: ids are scoped to their boundary. Two teams both use ``p-1``, ``s-1`` and
+"""Ids are scoped to their boundary. Two boundaries both use ``p-1``, ``s-1`` and
 ``e-1``; the same work runs again in a second boundary; writers and targets are per boundary;
 the ids the gate derives (halts, receipts) stay unique across the database."""
 
@@ -98,9 +98,9 @@ def test_the_same_work_runs_again_in_a_second_boundary(
     content". Now every decision repeats, and writers and targets are the boundary's own."""
     outcomes = {}
     for b in (f"{boundary_id}-first", f"{boundary_id}-again"):
-        team = engine.boundary(b)
+        boundary = engine.boundary(b)
         outcomes[b] = [
-            (d.outcome, d.set_id, d.seq, d.entry_ids) for d in map(team.commit, _work(b))
+            (d.outcome, d.set_id, d.seq, d.entry_ids) for d in map(boundary.commit, _work(b))
         ]
         writers = fixtures.read("identity/writers", boundary_id=b)
         assert [(w["id"], w["kind"], w["sets"]) for w in writers] == [
@@ -121,8 +121,8 @@ def test_halt_and_receipt_ids_carry_the_boundary_and_stay_unique(
     ids (``<boundary>/<set>/halt/1``), and each operator resolves their own halt."""
     halts = {}
     for b in (f"{boundary_id}-x", f"{boundary_id}-y"):
-        team = engine.boundary(b)
-        decision = team.commit(
+        boundary = engine.boundary(b)
+        decision = boundary.commit(
             proposal(
                 b,
                 entry(key="db", supersedes=[{"entry_id": "nope", "reason": "r"}]),
@@ -152,8 +152,8 @@ def test_a_boundary_id_with_a_slash_cannot_forge_another_boundarys_derived_ids(
     first, second = f"{boundary_id}-x/y", f"{boundary_id}-x"
     decisions = []
     for b, set_id in ((first, "z"), (second, "y/z")):
-        team = engine.boundary(b)
-        decision = team.commit(
+        boundary = engine.boundary(b)
+        decision = boundary.commit(
             proposal(
                 b,
                 entry(key="db", supersedes=[{"entry_id": "nope", "reason": "r"}]),

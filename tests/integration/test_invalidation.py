@@ -1,4 +1,4 @@
-"""Invalidation walks against the real Neo4j (issue 5): the seed's mandatory missing-dependency
+"""Invalidation walks against the real Neo4j: the mandatory missing-dependency
 case, the well-formed lie, graded propagation, bounds, and revalidation (WEAK_REVALIDATION)."""
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
 ) -> None:
     engine = czar_free_engine  # a czar-free boundary: it counts seqs set by set
     b = boundary_id
-    team = engine.boundary(b)
+    boundary = engine.boundary(b)
     rng = random.Random(5)
     edges: dict[str, list[tuple[str, bool]]] = {}
     base: list[str] = []
@@ -78,11 +78,11 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
             ]
         else:
             base_entries = [entry(key=f"base{i}", body=f"base decision {i}", id=ids[0])]
-        assert team.commit(proposal(b, *base_entries)).seq == i
+        assert boundary.commit(proposal(b, *base_entries)).seq == i
         base.extend(ids)
     # Set 10: the decision that should have declared DERIVED_FROM X, and did not.
     d10, f10 = f"{b}-D10", f"{b}-F10"
-    ten = team.commit(
+    ten = boundary.commit(
         proposal(
             b,
             entry(key="reads", body="serve reads from the cache", id=d10),
@@ -112,7 +112,7 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
         n = f"{b}-n{i}"
         n_parent = rng.choice(noise)
         edges[n] = [(n_parent, True)]
-        decision = team.commit(
+        decision = boundary.commit(
             proposal(
                 b,
                 entry(
@@ -139,7 +139,7 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
             live_by_key.pop(key, None)
             standing.remove(s["entry_id"])
         live_by_key[key] = child
-    assert team.state()["seq"] == 65
+    assert boundary.state()["seq"] == 65
     roots = {d10, f10}
     expected_at_risk = _closure(edges, roots, essential=True)
     expected_flagged = _closure(edges, roots, essential=False) - expected_at_risk
@@ -147,7 +147,7 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
 
     # First, X is found false: its declared descendants only; D10's radius is invisible.
     x_result = invalidate(
-        team, f"{b}-X", reason="the cache is eventually consistent", writer_id="operator"
+        boundary, f"{b}-X", reason="the cache is eventually consistent", writer_id="operator"
     )
     assert x_result.decision.outcome == "commit"
     assert not (set(x_result.walk.at_risk) | set(x_result.walk.flagged)) & (
@@ -157,7 +157,7 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
     # Then the omission is revealed: set 10 depended on X without declaring it.
     before = _entries(engine, b)
     result = challenge(
-        team, ten.set_id, reason="set 10 omitted its dependency on X", writer_id="operator"
+        boundary, ten.set_id, reason="set 10 omitted its dependency on X", writer_id="operator"
     )
     assert result.decision.outcome == "commit"
     assert set(result.walk.failed) == roots
@@ -176,15 +176,15 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
     assert summary["set_seq"] == result.decision.seq
     assert summary["body"].splitlines()[0] == result.proposal.summary
     assert (summary["class"], summary["status"]) == ("fact", "live")
-    last = index(team)[-1]
+    last = index(boundary)[-1]
     assert (last.set_id, last.kind) == (result.decision.set_id, "invalidation")
     # The governed index line counts the declared transitions; the set's own summary (the
     # blast radius in words) is on the walk.
     assert f"{len(expected_at_risk)} -> at_risk" in last.summary
-    radius = walk(team, result.decision.set_id).summary
+    radius = walk(boundary, result.decision.set_id).summary
     assert f"{len(expected_at_risk)} at risk (essential)" in radius
     assert f"{len(expected_flagged)} flagged (supporting)" in radius
-    opened = walk(team, ten.set_id)
+    opened = walk(boundary, ten.set_id)
     assert {r["entry"] for r in opened.transitioned_later if r["to"] == "challenged"} == roots
     assert result.decision.set_id in opened.later_sets
 
@@ -199,11 +199,11 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
 
     # Recovery: a weak revalidation halts; referencing the failed ancestor passes.
     at_risk = sorted(expected_at_risk)
-    weak = team.commit(_revalidation(b, at_risk[:1], [f"{b}-base1"]))
+    weak = boundary.commit(_revalidation(b, at_risk[:1], [f"{b}-base1"]))
     assert (weak.outcome, weak.reason_code) == ("halt", "WEAK_REVALIDATION")
     keep, drop = at_risk[::2], at_risk[1::2]
-    assert team.commit(_revalidation(b, keep, sorted(roots))).outcome == "commit"
-    dropped = team.commit(
+    assert boundary.commit(_revalidation(b, keep, sorted(roots))).outcome == "commit"
+    dropped = boundary.commit(
         {
             "id": f"{b}-drop",
             "boundary_id": b,
@@ -228,10 +228,10 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
 
 def test_the_well_formed_lie_is_traced_and_a_is_recallable(engine: Any, boundary_id: str) -> None:
     b = boundary_id
-    team = engine.boundary(b)
+    boundary = engine.boundary(b)
     a, lie = f"{b}-A", f"{b}-B"
-    first = team.commit(proposal(b, entry(key="store", body="Use Postgres for storage", id=a)))
-    team.commit(
+    first = boundary.commit(proposal(b, entry(key="store", body="Use Postgres for storage", id=a)))
+    boundary.commit(
         proposal(
             b,
             entry(
@@ -249,7 +249,7 @@ def test_the_well_formed_lie_is_traced_and_a_is_recallable(engine: Any, boundary
         (e, lie, False),
         (f, e, True),
     ):
-        team.commit(
+        boundary.commit(
             proposal(
                 b,
                 entry(
@@ -260,10 +260,12 @@ def test_the_well_formed_lie_is_traced_and_a_is_recallable(engine: Any, boundary
                 ),
             )
         )
-    team.commit(proposal(b, entry(key="G", body="unrelated", id=g)))
+    boundary.commit(proposal(b, entry(key="G", body="unrelated", id=g)))
     assert _entries(engine, b)[a]["status"] == "superseded"
 
-    result = invalidate(team, lie, reason="B addressed caching, not storage", writer_id="operator")
+    result = invalidate(
+        boundary, lie, reason="B addressed caching, not storage", writer_id="operator"
+    )
     assert result.decision.outcome == "commit"
     assert result.walk.at_risk == sorted([c, d])
     assert result.walk.flagged == sorted([e, f])
@@ -278,14 +280,14 @@ def test_the_well_formed_lie_is_traced_and_a_is_recallable(engine: Any, boundary
     }
     # A: untouched by the walk, its record and its history intact.
     assert (rows[a]["status"], rows[a]["body"]) == ("superseded", "Use Postgres for storage")
-    opened = walk(team, first.set_id)
+    opened = walk(boundary, first.set_id)
     assert [(r["entry"], r["other"], r["reason"]) for r in opened.superseded_by] == [
         (a, lie, "storage settled")
     ]
-    lie_set = walk(team, rows[lie]["set_id"])
+    lie_set = walk(boundary, rows[lie]["set_id"])
     assert [(r["entry"], r["to"]) for r in lie_set.transitioned_later] == [(lie, "invalidated")]
     # ... and recallable through the gate, tagged with what superseded it.
-    admission = admit(team, [a], writer_id="writer-3")
+    admission = admit(boundary, [a], writer_id="writer-3")
     assert admission.decision.outcome == "commit"
     copy = _entries(engine, b)[admission.copies[a]]
     assert copy["body"] == "Use Postgres for storage"
@@ -293,11 +295,11 @@ def test_the_well_formed_lie_is_traced_and_a_is_recallable(engine: Any, boundary
 
 def test_the_walk_is_bounded_and_says_so(engine: Any, boundary_id: str) -> None:
     b = boundary_id
-    team = engine.boundary(b)
+    boundary = engine.boundary(b)
     chain = [f"{b}-k{i}" for i in range(6)]
-    team.commit(proposal(b, entry(key="k0", body="root", id=chain[0])))
+    boundary.commit(proposal(b, entry(key="k0", body="root", id=chain[0])))
     for parent, child in itertools.pairwise(chain):
-        team.commit(
+        boundary.commit(
             proposal(
                 b,
                 entry(
@@ -309,7 +311,7 @@ def test_the_walk_is_bounded_and_says_so(engine: Any, boundary_id: str) -> None:
             )
         )
     deep = challenge(
-        team,
+        boundary,
         chain[0],
         reason="probe",
         writer_id="operator",
@@ -319,7 +321,7 @@ def test_the_walk_is_bounded_and_says_so(engine: Any, boundary_id: str) -> None:
     assert (deep.walk.cut_by_depth, deep.walk.cut_by_size, deep.walk.depth) == (True, False, 2)
     assert deep.proposal.summary and "CUT by depth bound 2" in deep.proposal.summary
     wide = invalidate(
-        team,
+        boundary,
         chain[0],
         reason="probe",
         writer_id="operator",
@@ -327,7 +329,7 @@ def test_the_walk_is_bounded_and_says_so(engine: Any, boundary_id: str) -> None:
     )
     assert wide.walk.cut_by_size and wide.walk.at_risk == [chain[1]]
     assert wide.proposal.summary and "CUT by size bound 1" in wide.proposal.summary
-    unbounded = invalidate(team, chain[1], reason="probe", writer_id="operator")
+    unbounded = invalidate(boundary, chain[1], reason="probe", writer_id="operator")
     assert unbounded.walk.at_risk == sorted(chain[2:]) and not unbounded.walk.cut
 
 
@@ -335,10 +337,10 @@ def test_revalidation_by_derived_from_passes_and_without_reference_halts(
     engine: Any, boundary_id: str
 ) -> None:
     b = boundary_id
-    team = engine.boundary(b)
+    boundary = engine.boundary(b)
     root, child = f"{b}-r", f"{b}-c"
-    team.commit(proposal(b, entry(key="r", body="root", id=root)))
-    team.commit(
+    boundary.commit(proposal(b, entry(key="r", body="root", id=root)))
+    boundary.commit(
         proposal(
             b,
             entry(
@@ -349,12 +351,12 @@ def test_revalidation_by_derived_from_passes_and_without_reference_halts(
             ),
         )
     )
-    challenge(team, root, reason="doubt", writer_id="operator")
+    challenge(boundary, root, reason="doubt", writer_id="operator")
     before = _entries(engine, b)[child]["status"]
-    weak = team.commit(_revalidation(b, [child], []))
+    weak = boundary.commit(_revalidation(b, [child], []))
     assert (weak.outcome, weak.reason_code, before) == ("halt", "WEAK_REVALIDATION", "at_risk")
     assert _entries(engine, b)[child]["status"] == "at_risk"
-    strong = team.commit(
+    strong = boundary.commit(
         {
             **_revalidation(b, [child], []),
             "id": f"{b}-strong",
@@ -374,17 +376,20 @@ def test_revalidation_by_derived_from_passes_and_without_reference_halts(
 def test_a_root_with_20000_descendants_walks_in_pages_and_commits_in_linked_sets(
     engine: Any, boundary_id: str
 ) -> None:
-    """The must-show of issue 13 (item 2): under the server's default transaction memory limit
+    """Under the server's default transaction memory limit
     (the test server runs Neo4j's defaults), invalidating a root with 20,000 descendants raises
     nothing; the walk completes, in one read and in pages; the blast radius (more transitions
     than one proposal may carry at the default of 5,000 per set) is committed as linked sets;
     and every count in the summary is exact against a reference closure over the declared
     edges."""
     b = boundary_id
-    team = engine.boundary(b)
+    boundary = engine.boundary(b)
     rng = random.Random(20_000)
     root = f"{b}-root"
-    assert team.commit(proposal(b, entry(key="root", body="the root", id=root))).outcome == "commit"
+    assert (
+        boundary.commit(proposal(b, entry(key="root", body="the root", id=root))).outcome
+        == "commit"
+    )
     level1 = [f"{b}-l1-{i}" for i in range(200)]
     level2 = [f"{b}-l2-{i}" for i in range(19_800)]
     edges: dict[str, list[tuple[str, bool]]] = {child: [(root, True)] for child in level1}
@@ -418,7 +423,7 @@ def test_a_root_with_20000_descendants_walks_in_pages_and_commits_in_linked_sets
             )
         )
     for start in range(0, len(proposals), 250):
-        decided = team.commit_many(proposals[start : start + 250])
+        decided = boundary.commit_many(proposals[start : start + 250])
         assert {d.outcome for d in decided} == {"commit"}, decided[0]
     expected_at_risk = _closure(edges, {root}, essential=True)
     expected_flagged = _closure(edges, {root}, essential=False) - expected_at_risk
@@ -440,7 +445,7 @@ def test_a_root_with_20000_descendants_walks_in_pages_and_commits_in_linked_sets
     assert set(paged.at_risk) == expected_at_risk
     assert set(paged.flagged) == expected_flagged
 
-    result = invalidate(team, root, reason="the root was wrong", writer_id="operator")
+    result = invalidate(boundary, root, reason="the root was wrong", writer_id="operator")
 
     found = result.walk  # the default bounds: the radius in one read (two statements)
     assert not found.cut and found.reached == 20_000 and found.depth == 2

@@ -51,9 +51,9 @@ class Built:
 
 
 def _build(engine: Any, boundary_id: str) -> Built:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     fact, decision, loose = (f"{boundary_id}/{n}" for n in ("fact", "decision", "loose"))
-    first = team.commit(
+    first = boundary.commit(
         proposal(
             boundary_id,
             entry("fact", key="source", body="the source says 42", id=fact, attributes=SOURCE),
@@ -62,7 +62,7 @@ def _build(engine: Any, boundary_id: str) -> Built:
         )
     )
     plan, superseding = f"{boundary_id}/plan", f"{boundary_id}/decision-2"
-    second = team.commit(
+    second = boundary.commit(
         proposal(
             boundary_id,
             entry(
@@ -89,7 +89,7 @@ def _build(engine: Any, boundary_id: str) -> Built:
     )
     assert (first.outcome, second.outcome) == ("commit", "commit")
     for resolution in ("approve", "reject"):  # a halt approved, a halt rejected
-        halted = team.commit(
+        halted = boundary.commit(
             proposal(
                 boundary_id,
                 entry(key="retry", derived_from=[{"entry_id": decision, "essential": True}]),
@@ -97,9 +97,9 @@ def _build(engine: Any, boundary_id: str) -> Built:
         )
         assert halted.outcome == "halt", halted
         engine.halts.resolve(halted.halt_id, resolution, operator_id="operator", reason="ok")
-    report = run_czar(team)
+    report = run_czar(boundary)
     czar = next(d for d in report.decisions if d.outcome == "commit")
-    radius = team.invalidate(fact, reason="the source was wrong", writer_id="operator")
+    radius = boundary.invalidate(fact, reason="the source was wrong", writer_id="operator")
     assert radius.decision.outcome == "commit" and plan in radius.moved_at_risk
     return Built(
         first.set_id,
@@ -246,8 +246,8 @@ def test_sets_decided_before_the_ledger_are_unchained_not_failures(
     )
     for key in ("a", "b"):
         assert before.commit(proposal(boundary_id, entry(key=key))).outcome == "commit"
-    team = engine.boundary(boundary_id)
-    assert team.commit(proposal(boundary_id, entry(key="c"))).outcome == "commit"
-    result = team.verify_ledger()
+    boundary = engine.boundary(boundary_id)
+    assert boundary.commit(proposal(boundary_id, entry(key="c"))).outcome == "commit"
+    result = boundary.verify_ledger()
     assert result.ok, result.findings
     assert (result.records, result.unchained_sets, result.chained_since_seq) == (1, 2, 2)

@@ -77,7 +77,7 @@ def _pending(engine: Any, boundary_id: str) -> list[str]:
 def test_an_agent_reads_and_proposes_through_mcp_and_a_reader_cannot_propose(
     czar_free_engine: Any, neo4j_target: Any, boundary_id: str
 ) -> None:
-    team = seed_datastore_with_retired_fact(czar_free_engine, boundary_id)
+    boundary = seed_datastore_with_retired_fact(czar_free_engine, boundary_id)
     good = {
         "targets": ["graph-schema"],
         "entries": [
@@ -99,7 +99,7 @@ def test_an_agent_reads_and_proposes_through_mcp_and_a_reader_cannot_propose(
             tools = {t.name: t for t in (await client.list_tools()).tools}
             found["tools"] = tools
             found["context"] = await client.call_tool("context", {"budget_tokens": 2000})
-            before = (dict(team.state()), _pending(czar_free_engine, boundary_id))
+            before = (dict(boundary.state()), _pending(czar_free_engine, boundary_id))
             found["recall"] = await client.call_tool("recall", {"query": "Postgres query"})
             found["context_q"] = await client.call_tool(
                 "context", {"budget_tokens": 2000, "query": "Postgres query"}
@@ -108,7 +108,7 @@ def test_an_agent_reads_and_proposes_through_mcp_and_a_reader_cannot_propose(
             found["as_of"] = await client.call_tool("history", {"as_of": 1})
             found["halts"] = await client.call_tool("halts", {})
             found["read_only"] = before == (
-                dict(team.state()),
+                dict(boundary.state()),
                 _pending(czar_free_engine, boundary_id),
             )
             found["pending"] = before[1]
@@ -170,7 +170,7 @@ def test_an_agent_reads_and_proposes_through_mcp_and_a_reader_cannot_propose(
     decision = proposed.structured_content["decision"]
     assert decision["outcome"] == "commit" and decision["entry_ids"] == ["e-schema"]
     assert _text(proposed).startswith(f"COMMITTED: set {decision['set_id']}")
-    walked = team.walk(decision["set_id"])
+    walked = boundary.walk(decision["set_id"])
     assert walked.writer_id == "mcp-model" and walked.status == "ratified"
     assert found["walk"].structured_content["set_id"] == decision["set_id"]
 
@@ -196,14 +196,14 @@ def test_an_agent_reads_and_proposes_through_mcp_and_a_reader_cannot_propose(
     assert "- $.entries[0].key: expected a value" in _text(malformed)
 
     # a reader reads, and is refused a proposal: a typed error, nothing recorded
-    seq = team.state()["seq"]
+    seq = boundary.state()["seq"]
     anyio.run(as_reader)
     assert not found["reader_context"].is_error
     refused = found["reader_propose"]
     assert refused.is_error
     assert refused.structured_content["error"]["type"] == "AuthorizationError"
     assert "needs writer" in refused.structured_content["error"]["message"]
-    assert team.state()["seq"] == seq
+    assert boundary.state()["seq"] == seq
     dirty = [a.audit.name for a in czar_free_engine.invariants(boundary_id) if not a.clean]
     assert dirty == []
 
@@ -217,7 +217,7 @@ def _free_port() -> int:
 def test_over_streamable_http_each_request_brings_its_token(
     czar_free_engine: Any, neo4j_target: Any, boundary_id: str
 ) -> None:
-    team = seed_datastore_with_retired_fact(czar_free_engine, boundary_id)
+    boundary = seed_datastore_with_retired_fact(czar_free_engine, boundary_id)
     port = _free_port()
     env = {**os.environ, **_env(neo4j_target, "", boundary_id)}
     env.pop("KG_CONTEXT_MCP_TOKEN")
@@ -261,7 +261,7 @@ def test_over_streamable_http_each_request_brings_its_token(
     assert found["anonymous"] == 401
     writer = found["writer"]
     assert not writer.is_error and writer.structured_content["decision"]["outcome"] == "commit"
-    assert team.walk(writer.structured_content["decision"]["set_id"]).writer_id == "mcp-model"
+    assert boundary.walk(writer.structured_content["decision"]["set_id"]).writer_id == "mcp-model"
     assert not found["reader_why"].is_error
     assert found["reader"].is_error
     assert found["reader"].structured_content["error"]["type"] == "AuthorizationError"

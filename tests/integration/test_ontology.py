@@ -1,4 +1,4 @@
-"""Ontology migration against the real Neo4j (issue 5): after 100 sets an operator splits a
+"""Ontology migration against the real Neo4j: after 100 sets an operator splits a
 class; its standing entries go at_risk, then move to the new classes (or are revalidated) through
 governed sets only."""
 
@@ -24,7 +24,7 @@ def test_split_after_100_sets_moves_old_class_entries_through_governed_sets(
 ) -> None:
     engine = czar_free_engine  # a czar-free boundary: it scripts its own czar set and counts seqs
     b = boundary_id
-    team = engine.boundary(b)
+    boundary = engine.boundary(b)
     facts: list[str] = []
     for i in range(1, 101):
         ids = [f"{b}-d{i}"]
@@ -46,10 +46,10 @@ def test_split_after_100_sets_moves_old_class_entries_through_governed_sets(
                 )
             )
             facts.append(fid)
-        decision = team.commit(proposal(b, *entries))
+        decision = boundary.commit(proposal(b, *entries))
         assert (decision.outcome, decision.seq) == ("commit", i)
     retired = facts[1]
-    czar = team.commit(
+    czar = boundary.commit(
         {
             "id": f"{b}-czar",
             "boundary_id": b,
@@ -75,10 +75,10 @@ def test_split_after_100_sets_moves_old_class_entries_through_governed_sets(
     assert len(standing) >= 15 and set(out_of_play.values()) == {"superseded", "retired"}
 
     with pytest.raises(InputValidationError, match="unknown class"):
-        change(team, "split", "fact", ["fact", "bug"], reason="x", operator_id="operator")
+        change(boundary, "split", "fact", ["fact", "bug"], reason="x", operator_id="operator")
 
     split = change(
-        team,
+        boundary,
         "split",
         "fact",
         ["fact", "constraint"],
@@ -91,12 +91,12 @@ def test_split_after_100_sets_moves_old_class_entries_through_governed_sets(
     assert {i: mid[i]["status"] for i in standing} == dict.fromkeys(standing, "at_risk")
     assert {i: mid[i]["status"] for i in out_of_play} == out_of_play  # never reread
     assert mid[split.change_entry_id]["class"] == "pin"
-    assert index(team)[-1].kind == "ontology"
+    assert index(boundary)[-1].kind == "ontology"
 
     kept = standing[-1]
     to_constraint = standing[:-1:2]
     to_fact = standing[1:-1:2]
-    weak = team.commit(
+    weak = boundary.commit(
         {
             "id": f"{b}-weak",
             "boundary_id": b,
@@ -107,7 +107,7 @@ def test_split_after_100_sets_moves_old_class_entries_through_governed_sets(
         }
     )
     assert (weak.outcome, weak.reason_code) == ("halt", "WEAK_REVALIDATION")
-    kept_decision = team.commit(
+    kept_decision = boundary.commit(
         {
             "id": f"{b}-keep",
             "boundary_id": b,
@@ -120,10 +120,10 @@ def test_split_after_100_sets_moves_old_class_entries_through_governed_sets(
     )
     assert kept_decision.outcome == "commit"
     with pytest.raises(StateError, match="migration moves at-risk"):
-        migrate(team, split.change_entry_id, {kept: "constraint"}, reason="x", writer_id="o")
+        migrate(boundary, split.change_entry_id, {kept: "constraint"}, reason="x", writer_id="o")
     moves = {i: "constraint" for i in to_constraint} | {i: "fact" for i in to_fact}
     decisions = migrate(
-        team,
+        boundary,
         split.change_entry_id,
         moves,
         reason="declared class per entry",
@@ -149,9 +149,9 @@ def test_split_after_100_sets_moves_old_class_entries_through_governed_sets(
     moved = engine.executor.read("audits/transitions", boundary_id=b)
     changed = {m["entry_id"] for m in moved}
     assert set(standing) <= changed
-    sets = {line.set_id for line in index(team)}
+    sets = {line.set_id for line in index(boundary)}
     assert {m["set_id"] for m in moved} <= sets
     assert set(before) <= set(after)
     # The past is unchanged: before the split every standing fact was live.
-    at_101 = as_of(team, 101).states()
+    at_101 = as_of(boundary, 101).states()
     assert {at_101[i][0] for i in standing} == {"live"}

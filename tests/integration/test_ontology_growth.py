@@ -1,4 +1,4 @@
-"""Ontologies that grow (issue 11 item 3, seed 002 §5) on the real graph: a class the gate did
+"""Ontologies that grow, on the real graph: a class the gate did
 not know is declared by a ratified constitution change, by an operator the constitution names;
 entries of it are then committed by the declared writer kinds only, count as roots if declared
 so, carry the declared lease, and an ontology change re-classes entries into it, putting their
@@ -47,9 +47,9 @@ def test_a_declared_class_is_ratified_written_rooted_and_migrated_into(
     engine: Any, boundary_id: str
 ) -> None:
     b = boundary_id
-    team = engine.boundary(b)
+    boundary = engine.boundary(b)
     fact = {"cls": "fact", "attributes": {"source": "log"}}
-    base = team.commit(
+    base = boundary.commit(
         proposal(
             b,
             entry(**fact, key="f1", body="login fails on empty password", id=f"{b}-f1"),
@@ -84,20 +84,20 @@ def test_a_declared_class_is_ratified_written_rooted_and_migrated_into(
     assert base.outcome == "commit"
 
     # Unknown to the gate: refused with its own reason code, nothing written.
-    undeclared = team.commit(proposal(b, entry(cls="bug", key="b0", id=f"{b}-b0")))
+    undeclared = boundary.commit(proposal(b, entry(cls="bug", key="b0", id=f"{b}-b0")))
     assert (undeclared.outcome, undeclared.reason_code) == ("reject", "UNDECLARED_CLASS")
     assert f"{b}-b0" not in _entries(engine, b)
     with pytest.raises(InputValidationError, match="unknown class 'bug'"):
-        change(team, "new_class", "fact", ["bug"], reason="x", operator_id="operator")
+        change(boundary, "new_class", "fact", ["bug"], reason="x", operator_id="operator")
 
     # A writer cannot declare a class for itself: only an operator the constitution names.
     with pytest.raises(AuthorizationError):
-        team.propose_constitution(_grown(BUG), writer_id="writer-1", reason="mine")
+        boundary.propose_constitution(_grown(BUG), writer_id="writer-1", reason="mine")
     with pytest.raises(AuthorizationError):
-        team.propose_constitution(
+        boundary.propose_constitution(
             _grown(BUG), writer_id="writer-1", reason="mine", writer_kind="agent"
         )
-    shadow = team.propose_constitution(
+    shadow = boundary.propose_constitution(
         _grown(f"{DEFAULT_VERSION}-shadow")
         + '\n[classes.set]\nwriters = ["agent"]\n'
         + '\n[classes.interface]\nwriters = ["agent"]\n',
@@ -105,36 +105,36 @@ def test_a_declared_class_is_ratified_written_rooted_and_migrated_into(
         reason="an agent may write interfaces",
     )
     assert (shadow.outcome, shadow.reason_code) == ("reject", "INVALID_CONSTITUTION")
-    assert team.constitution().version == load_constitution().version
+    assert boundary.constitution().version == load_constitution().version
 
-    ratified = team.propose_constitution(
+    ratified = boundary.propose_constitution(
         _grown(BUG), writer_id="operator", reason="bugs and experiments are typed state"
     )
     assert ratified.outcome == "commit"
-    rules = team.constitution()
+    rules = boundary.constitution()
     assert rules.version == BUG and "bug" in rules.root_class_names()
 
     # The declared writer kinds may commit it; others are refused, by the gate.
-    by_tool = team.commit(
+    by_tool = boundary.commit(
         proposal(b, entry(cls="bug", key="b1", id=f"{b}-b1"), writer_id="t-1", writer_kind="tool")
     )
     assert (by_tool.outcome, by_tool.reason_code) == ("reject", "CLASS_NOT_ALLOWED")
-    by_agent = team.commit(proposal(b, entry(cls="bug", key="b1", body="crash", id=f"{b}-b1")))
+    by_agent = boundary.commit(proposal(b, entry(cls="bug", key="b1", body="crash", id=f"{b}-b1")))
     assert by_agent.outcome == "commit"
     # Declared root: it holds itself in the window (a root path of its own).
-    assert [n["id"] for n in team.why(f"{b}-b1").nodes] == [f"{b}-b1"]
-    assert team.why(f"{b}-f2").nodes == ()  # a fact is no root: nothing holds it
+    assert [n["id"] for n in boundary.why(f"{b}-b1").nodes] == [f"{b}-b1"]
+    assert boundary.why(f"{b}-f2").nodes == ()  # a fact is no root: nothing holds it
     # Declared lease rule.
-    no_lease = team.commit(proposal(b, entry(cls="experiment", key="x1", id=f"{b}-x1")))
+    no_lease = boundary.commit(proposal(b, entry(cls="experiment", key="x1", id=f"{b}-x1")))
     assert (no_lease.outcome, no_lease.reason_code) == ("reject", "MISSING_LEASE")
-    leased = team.commit(
+    leased = boundary.commit(
         proposal(b, entry(cls="experiment", key="x1", id=f"{b}-x1", expires_after=3))
     )
     assert leased.outcome == "commit"
 
     # Re-class facts into the declared class: the facts and their one-hop dependents at risk.
     grown = change(
-        team, "new_class", "fact", ["bug"], reason="defects are bugs", operator_id="operator"
+        boundary, "new_class", "fact", ["bug"], reason="defects are bugs", operator_id="operator"
     )
     assert grown.decision.outcome == "commit"
     assert sorted(grown.at_risk) == [f"{b}-f1", f"{b}-f2"]
@@ -151,7 +151,7 @@ def test_a_declared_class_is_ratified_written_rooted_and_migrated_into(
         "d3": "live",
     }
     # A dependent leaves at_risk like any: a revalidation that names the change.
-    kept = team.commit(
+    kept = boundary.commit(
         proposal(
             b,
             revalidates=[grown.change_entry_id],
@@ -164,7 +164,7 @@ def test_a_declared_class_is_ratified_written_rooted_and_migrated_into(
     # The migration (an operator's act: it retires the old entries out of the window) may write
     # the declared class it migrates into; an agent's migration is refused.
     by_agent = migrate(
-        team,
+        boundary,
         grown.change_entry_id,
         {f"{b}-f1": "bug"},
         reason="x",
@@ -173,7 +173,7 @@ def test_a_declared_class_is_ratified_written_rooted_and_migrated_into(
     )
     assert [d.outcome for d in by_agent] == ["reject"]
     moved = migrate(
-        team, grown.change_entry_id, {f"{b}-f1": "bug"}, reason="a defect", writer_id="operator"
+        boundary, grown.change_entry_id, {f"{b}-f1": "bug"}, reason="a defect", writer_id="operator"
     )
     assert [d.outcome for d in moved] == ["commit"]
     after = _entries(engine, b)
@@ -185,4 +185,4 @@ def test_a_declared_class_is_ratified_written_rooted_and_migrated_into(
     )
     assert "DeclaredBug" in new["labels"] and "Bug" not in new["labels"]
     assert after[f"{b}-f1"]["status"] == "retired"
-    assert [n["id"] for n in team.why(f"{b}-f1@bug").nodes] == [f"{b}-f1@bug"]
+    assert [n["id"] for n in boundary.why(f"{b}-f1@bug").nodes] == [f"{b}-f1@bug"]

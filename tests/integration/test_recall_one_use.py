@@ -13,39 +13,39 @@ from kg_context.residency.window import window
 from tests.factories import entry, proposal
 
 
-def _commit(team: Any, *entries: dict[str, Any], **kw: Any) -> Any:
-    decision = team.commit(proposal(team.id, *entries, targets=[f"t-{id(entries)}"], **kw))
+def _commit(boundary: Any, *entries: dict[str, Any], **kw: Any) -> Any:
+    decision = boundary.commit(proposal(boundary.id, *entries, targets=[f"t-{id(entries)}"], **kw))
     assert decision.outcome == "commit", (decision.reason_code, decision.detail)
     return decision
 
 
-def _entries(team: Any) -> dict[str, dict[str, Any]]:
-    rows = team.executor.read("audits/boundary_entries", boundary_id=team.id)
+def _entries(boundary: Any) -> dict[str, dict[str, Any]]:
+    rows = boundary.executor.read("audits/boundary_entries", boundary_id=boundary.id)
     return {row["id"]: row for row in rows}
 
 
-def _transitions(team: Any, entry_id: str) -> list[dict[str, Any]]:
-    rows = team.executor.read("audits/transitions", boundary_id=team.id)
+def _transitions(boundary: Any, entry_id: str) -> list[dict[str, Any]]:
+    rows = boundary.executor.read("audits/transitions", boundary_id=boundary.id)
     return [dict(r) for r in rows if r["entry_id"] == entry_id]
 
 
-def _resident(team: Any) -> set[str]:
-    return {e.id for e in window(team).entries}
+def _resident(boundary: Any) -> set[str]:
+    return {e.id for e in window(boundary).entries}
 
 
-def _clean(engine: Any, team: Any) -> None:
-    verified = team.verify_ledger()
+def _clean(engine: Any, boundary: Any) -> None:
+    verified = boundary.verify_ledger()
     assert verified.ok, verified.first
-    dirty = [(a.audit.name, a.rows) for a in engine.invariants(team.id) if not a.clean]
+    dirty = [(a.audit.name, a.rows) for a in engine.invariants(boundary.id) if not a.clean]
     assert dirty == []
 
 
-def _superseded_pair(team: Any) -> tuple[str, str]:
+def _superseded_pair(boundary: Any) -> tuple[str, str]:
     """A goal, a fact, a decision on it that a newer decision superseded: (old, fact)."""
-    old, new, fact = (f"{team.id}-{n}" for n in ("old", "new", "fact"))
-    _commit(team, entry(cls="goal", key="g", body="keep going"))
+    old, new, fact = (f"{boundary.id}-{n}" for n in ("old", "new", "fact"))
+    _commit(boundary, entry(cls="goal", key="g", body="keep going"))
     _commit(
-        team,
+        boundary,
         entry(
             cls="fact",
             key="cost",
@@ -55,11 +55,11 @@ def _superseded_pair(team: Any) -> tuple[str, str]:
         ),
     )
     _commit(
-        team,
+        boundary,
         entry(key="db", body="Use Postgres for billing", id=old, requires=[{"entry_id": fact}]),
     )
     _commit(
-        team,
+        boundary,
         entry(
             key="db", body="Use Neo4j", id=new, supersedes=[{"entry_id": old, "reason": "graph"}]
         ),
@@ -67,9 +67,9 @@ def _superseded_pair(team: Any) -> tuple[str, str]:
     return old, fact
 
 
-def _recalled(team: Any) -> tuple[Admission, str, str]:
-    old, fact = _superseded_pair(team)
-    admission = admit(team, [old], writer_id="agent-1")
+def _recalled(boundary: Any) -> tuple[Admission, str, str]:
+    old, fact = _superseded_pair(boundary)
+    admission = admit(boundary, [old], writer_id="agent-1")
     assert admission.decision.outcome == "commit"
     assert set(admission.copies) == {old, fact}
     return admission, admission.copies[old], admission.copies[fact]
@@ -78,23 +78,23 @@ def _recalled(team: Any) -> tuple[Admission, str, str]:
 def test_a_copy_is_resident_for_its_read_and_leaves_when_the_next_work_set_commits(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
-    admission, copy, dep_copy = _recalled(team)
-    before = boundary_clock(team.executor, team.id)
+    boundary = engine.boundary(boundary_id)
+    admission, copy, dep_copy = _recalled(boundary)
+    before = boundary_clock(boundary.executor, boundary.id)
     for _ in range(3):  # reads never write: the copy stays for as many reads as it takes
-        assert {copy, dep_copy} <= _resident(team)
-        assert copy in team.context(4096, query="Postgres billing").text
-    assert boundary_clock(team.executor, team.id) == before
-    assert _transitions(team, copy) == []
+        assert {copy, dep_copy} <= _resident(boundary)
+        assert copy in boundary.context(4096, query="Postgres billing").text
+    assert boundary_clock(boundary.executor, boundary.id) == before
+    assert _transitions(boundary, copy) == []
 
-    used = _commit(team, entry(cls="goal", key="g2", body="used the recall"))
+    used = _commit(boundary, entry(cls="goal", key="g2", body="used the recall"))
 
-    assert not {copy, dep_copy} & _resident(team)
-    rows = _entries(team)
+    assert not {copy, dep_copy} & _resident(boundary)
+    rows = _entries(boundary)
     for gone in (copy, dep_copy):
         assert (rows[gone]["status"], rows[gone]["resident"]) == ("retired", False)
         assert "Resident" not in rows[gone]["labels"]
-        (moved,) = _transitions(team, gone)
+        (moved,) = _transitions(boundary, gone)
         assert moved["set_id"] == used.set_id and moved["seq"] == used.seq
         assert (moved["from"], moved["to"], moved["resident"]) == ("live", "retired", False)
         assert moved["case"] == "ONE_USE"
@@ -102,21 +102,21 @@ def test_a_copy_is_resident_for_its_read_and_leaves_when_the_next_work_set_commi
     # the committing set's receipt names what left with it
     receipt = next(
         r["fields"]
-        for r in team.executor.read("audits/receipts", boundary_id=team.id, family=None)
+        for r in boundary.executor.read("audits/receipts", boundary_id=boundary.id, family=None)
         if r["id"] == used.receipt_id
     )
     assert {copy, dep_copy} <= set(receipt["changed_ids"])
     # the original stays in the record, as it was
     assert rows[next(iter(admission.copies))]["status"] == "superseded"
-    _clean(engine, team)
+    _clean(engine, boundary)
 
 
 def test_a_copy_the_using_set_cites_stays(engine: Any, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
-    _, copy, dep_copy = _recalled(team)
+    boundary = engine.boundary(boundary_id)
+    _, copy, dep_copy = _recalled(boundary)
     holder = f"{boundary_id}-hist"
     _commit(
-        team,
+        boundary,
         entry(
             key="db-history",
             body="why we left Postgres",
@@ -125,16 +125,16 @@ def test_a_copy_the_using_set_cites_stays(engine: Any, boundary_id: str) -> None
         ),
     )
     # required by the using set: promoted; its dependency stays held through the copied edge
-    assert {copy, dep_copy, holder} <= _resident(team)
-    assert _transitions(team, copy) == [] and _transitions(team, dep_copy) == []
-    _commit(team, entry(cls="goal", key="g3", body="later"))
-    assert {copy, holder} <= _resident(team)  # a hard edge holds it for good
+    assert {copy, dep_copy, holder} <= _resident(boundary)
+    assert _transitions(boundary, copy) == [] and _transitions(boundary, dep_copy) == []
+    _commit(boundary, entry(cls="goal", key="g3", body="later"))
+    assert {copy, holder} <= _resident(boundary)  # a hard edge holds it for good
 
     # a second recall, used by derivation: it does not leave under the set that derived from it
-    again = admit(team, [f"{boundary_id}-old"], writer_id="agent-2")
+    again = admit(boundary, [f"{boundary_id}-old"], writer_id="agent-2")
     second = again.copies[f"{boundary_id}-old"]
     _commit(
-        team,
+        boundary,
         entry(
             cls="goal",
             key="g4",
@@ -142,56 +142,58 @@ def test_a_copy_the_using_set_cites_stays(engine: Any, boundary_id: str) -> None
             derived_from=[{"entry_id": second, "essential": False}],
         ),
     )
-    assert second in _resident(team)
-    assert _transitions(team, second) == []
-    _clean(engine, team)
+    assert second in _resident(boundary)
+    assert _transitions(boundary, second) == []
+    _clean(engine, boundary)
 
 
 def test_a_compaction_set_is_not_the_use(czar_free_engine: Any, boundary_id: str) -> None:
-    team = czar_free_engine.boundary(boundary_id)
-    _, copy, dep_copy = _recalled(team)
-    work = boundary_clock(team.executor, team.id)[1]
-    report = team.run_czar()  # the fact nothing standing holds any more: a compaction set
+    boundary = czar_free_engine.boundary(boundary_id)
+    _, copy, dep_copy = _recalled(boundary)
+    work = boundary_clock(boundary.executor, boundary.id)[1]
+    report = boundary.run_czar()  # the fact nothing standing holds any more: a compaction set
     assert report.committed and any(d.outcome == "commit" for d in report.decisions)
-    assert boundary_clock(team.executor, team.id)[1] == work  # the czar's sets are not work
-    assert {copy, dep_copy} <= _resident(team)
-    assert _transitions(team, copy) == [] and _transitions(team, dep_copy) == []
-    used = _commit(team, entry(cls="goal", key="g2", body="the use"))
-    assert not {copy, dep_copy} & _resident(team)
-    assert [t["set_id"] for t in _transitions(team, copy)] == [used.set_id]
-    _clean(czar_free_engine, team)
+    assert boundary_clock(boundary.executor, boundary.id)[1] == work  # the czar's sets are not work
+    assert {copy, dep_copy} <= _resident(boundary)
+    assert _transitions(boundary, copy) == [] and _transitions(boundary, dep_copy) == []
+    used = _commit(boundary, entry(cls="goal", key="g2", body="the use"))
+    assert not {copy, dep_copy} & _resident(boundary)
+    assert [t["set_id"] for t in _transitions(boundary, copy)] == [used.set_id]
+    _clean(czar_free_engine, boundary)
 
 
 def test_a_halt_or_a_rejection_is_not_the_use(engine: Any, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
-    admission, copy, dep_copy = _recalled(team)
+    boundary = engine.boundary(boundary_id)
+    admission, copy, dep_copy = _recalled(boundary)
     old = next(iter(admission.copies))
-    before = boundary_clock(team.executor, team.id)
-    halted = team.commit(
-        proposal(team.id, entry(key="db-2", body="on the old one", requires=[{"entry_id": old}]))
+    before = boundary_clock(boundary.executor, boundary.id)
+    halted = boundary.commit(
+        proposal(
+            boundary.id, entry(key="db-2", body="on the old one", requires=[{"entry_id": old}])
+        )
     )
     assert halted.outcome == "halt" and halted.reason_code == "NON_STANDING_DEPENDENCY"
-    rejected = team.commit(
+    rejected = boundary.commit(
         proposal(
-            team.id,
+            boundary.id,
             entry(key="db-3", body="on nothing", requires=[{"entry_id": f"{boundary_id}-none"}]),
         )
     )
     assert rejected.outcome == "reject" and rejected.reason_code == "UNKNOWN_DEPENDENCY"
-    assert boundary_clock(team.executor, team.id) == before
-    assert {copy, dep_copy} <= _resident(team)
-    assert _transitions(team, copy) == [] and _transitions(team, dep_copy) == []
-    _commit(team, entry(cls="goal", key="g2", body="the use"))
-    assert not {copy, dep_copy} & _resident(team)
-    _clean(engine, team)
+    assert boundary_clock(boundary.executor, boundary.id) == before
+    assert {copy, dep_copy} <= _resident(boundary)
+    assert _transitions(boundary, copy) == [] and _transitions(boundary, dep_copy) == []
+    _commit(boundary, entry(cls="goal", key="g2", body="the use"))
+    assert not {copy, dep_copy} & _resident(boundary)
+    _clean(engine, boundary)
 
 
 def test_a_recall_set_and_its_use_in_one_batch(engine: Any, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
-    old, _ = _superseded_pair(team)
+    boundary = engine.boundary(boundary_id)
+    old, _ = _superseded_pair(boundary)
     copy = f"{old}@recall-batch"
     recall_set = proposal(
-        team.id,
+        boundary.id,
         entry(
             cls="scratch",
             key="db",
@@ -204,10 +206,10 @@ def test_a_recall_set_and_its_use_in_one_batch(engine: Any, boundary_id: str) ->
         set_id=f"{boundary_id}/recall/batch",
         targets=[],
     )
-    use = proposal(team.id, entry(cls="goal", key="g2", body="the use"), targets=["use"])
-    later = proposal(team.id, entry(cls="goal", key="g3", body="after"), targets=["later"])
-    decisions = team.commit_many([recall_set, use, later])
+    use = proposal(boundary.id, entry(cls="goal", key="g2", body="the use"), targets=["use"])
+    later = proposal(boundary.id, entry(cls="goal", key="g3", body="after"), targets=["later"])
+    decisions = boundary.commit_many([recall_set, use, later])
     assert [d.outcome for d in decisions] == ["commit"] * 3
-    assert copy not in _resident(team)
-    assert [t["set_id"] for t in _transitions(team, copy)] == [decisions[1].set_id]
-    _clean(engine, team)
+    assert copy not in _resident(boundary)
+    assert [t["set_id"] for t in _transitions(boundary, copy)] == [decisions[1].set_id]
+    _clean(engine, boundary)

@@ -1,6 +1,6 @@
-"""Issue 11, item 6: receipts as seed 003 names them, field by field (against the real Neo4j).
+"""Receipts by their families, field by field (against the real Neo4j).
 
-Every receipt carries its seed-003 ``family`` (``ReceiptKind.family``), so an analyst asks for
+Every receipt carries its ``family`` (``ReceiptKind.family``), so an analyst asks for
 "all state_rejection_receipts" with one audit (``cypher/audits/receipts.cypher``); a halted set
 is held by its halt receipt (family ``state_rejection_receipt``, decision ``halt``); adoption
 receipts carry the verse they adopt into (read from the graph) and the material's verse; the
@@ -58,9 +58,9 @@ def test_a_boundary_records_its_constitution_with_a_receipt_once(
     assert fields["new_constitution_sha256"] == default.sha256
     assert fields["changed_ids"] == [f"constitution:{default.version}"]
 
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     text = default.text.replace(f'version = "{default.version}"', f'version = "{boundary_id}"')
-    changed = team.propose_constitution(text, writer_id="operator", reason="tighter")
+    changed = boundary.propose_constitution(text, writer_id="operator", reason="tighter")
     assert changed.outcome == "commit"
     commit = _one(_receipts(engine, boundary_id), ReceiptKind.COMMIT)
     assert commit["family"] == ReceiptFamily.STATE_COMMIT
@@ -69,8 +69,8 @@ def test_a_boundary_records_its_constitution_with_a_receipt_once(
 
 
 def test_review_and_commit_receipts_say_what_was_admitted(engine: Any, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
-    decision = team.commit(proposal(boundary_id, entry(id="e-1"), writer_id="w-1"))
+    boundary = engine.boundary(boundary_id)
+    decision = boundary.commit(proposal(boundary_id, entry(id="e-1"), writer_id="w-1"))
     assert decision.outcome == "commit"
     rows = [r for r in _receipts(engine, boundary_id) if r["set_id"] == decision.set_id]
     review = _one(rows, ReceiptKind.REVIEW)
@@ -88,12 +88,12 @@ def test_review_and_commit_receipts_say_what_was_admitted(engine: Any, boundary_
 
 
 def test_rejection_halt_and_resolution_receipts(engine: Any, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
-    rejected = team.commit(proposal(boundary_id, entry(id="r-1"), targets=[]))  # NO_PLACEMENT
+    boundary = engine.boundary(boundary_id)
+    rejected = boundary.commit(proposal(boundary_id, entry(id="r-1"), targets=[]))  # NO_PLACEMENT
     assert rejected.outcome == "reject"
-    held = team.commit(proposal(boundary_id, entry(id="g-1", verse="global", key="weather")))
+    held = boundary.commit(proposal(boundary_id, entry(id="g-1", verse="global", key="weather")))
     assert (held.outcome, held.reason_code) == ("halt", "VERSE_ADOPTION")
-    held_again = team.commit(proposal(boundary_id, entry(id="g-2", verse="global", key="news")))
+    held_again = boundary.commit(proposal(boundary_id, entry(id="g-2", verse="global", key="news")))
     assert held_again.halt_id is not None and held.halt_id is not None
 
     refused = _receipts(engine, boundary_id, family=ReceiptFamily.STATE_REJECTION)
@@ -142,7 +142,7 @@ def test_an_adoption_receipt_names_both_verses(engine: Any, boundary_id: str) ->
         f"adopt-{boundary_id}",
         ('adoption_required_for = ["global"]', 'adoption_required_for = ["global", "local"]'),
     )
-    team = engine.boundary(boundary_id, verse="internal", constitution=guarded)
+    boundary = engine.boundary(boundary_id, verse="internal", constitution=guarded)
     known = engine.adopt(
         boundary_id, operator_id="operator", reason="vetted", keys=["k"], material_verse="global"
     )
@@ -162,10 +162,10 @@ def test_an_adoption_receipt_names_both_verses(engine: Any, boundary_id: str) ->
     local = proposal(
         boundary_id, entry(id="l-1", verse="local", key="k"), adoption_receipt_id=known
     )
-    wrong = team.commit(local)
+    wrong = boundary.commit(local)
     assert (wrong.outcome, wrong.reason_code) == ("halt", "ADOPTION_SCOPE")
     assert "global" in (wrong.detail or "")
     right = proposal(
         boundary_id, entry(id="g-1", verse="global", key="k"), adoption_receipt_id=known
     )
-    assert team.commit(right).outcome == "commit"
+    assert boundary.commit(right).outcome == "commit"

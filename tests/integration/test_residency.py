@@ -1,4 +1,4 @@
-"""Residency and the czar against the real Neo4j (issue 4): reachability from roots, leases, the
+"""Residency and the czar against the real Neo4j: reachability from roots, leases, the
 czar's compaction sets through the gate, interfaces, the record that never forgets, recall, the
 window and the metrics."""
 
@@ -33,8 +33,8 @@ def _fact(key: str, body: str, **extra: Any) -> dict[str, Any]:
     return entry(cls="fact", key=key, body=body, attributes=attributes, **extra)
 
 
-def _commit(team: Any, boundary_id: str, *entries: dict[str, Any], **kw: Any) -> Any:
-    decision = team.commit(proposal(boundary_id, *entries, targets=[f"t-{id(entries)}"], **kw))
+def _commit(boundary: Any, boundary_id: str, *entries: dict[str, Any], **kw: Any) -> Any:
+    decision = boundary.commit(proposal(boundary_id, *entries, targets=[f"t-{id(entries)}"], **kw))
     assert decision.outcome == "commit", (decision.reason_code, decision.detail)
     return decision
 
@@ -45,11 +45,11 @@ TWO_CZARS = constitution_variant(
 )
 
 
-def _settle(team: Any) -> None:
+def _settle(boundary: Any) -> None:
     """Run two czar identities until neither has anything to propose (each leaves what it wrote
     to the other: independence)."""
     for _ in range(6):
-        reports = [run_czar(team), run_czar(team, czar_id="czar-b")]
+        reports = [run_czar(boundary), run_czar(boundary, czar_id="czar-b")]
         for report in reports:
             assert report.committed, report.summary()
         if all(not r.decisions for r in reports):
@@ -60,11 +60,11 @@ def _settle(team: Any) -> None:
 def test_record_search_finds_entries_tagged_with_set_status_and_superseder(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     a, b = f"{boundary_id}-a", f"{boundary_id}-b"
-    _commit(team, boundary_id, entry(key="db", body="Use Postgres for the ledger", id=a))
+    _commit(boundary, boundary_id, entry(key="db", body="Use Postgres for the ledger", id=a))
     _commit(
-        team,
+        boundary,
         boundary_id,
         entry(
             key="db",
@@ -73,9 +73,9 @@ def test_record_search_finds_entries_tagged_with_set_status_and_superseder(
             supersedes=[{"entry_id": a, "reason": "graph"}],
         ),
     )
-    assert embed_pending(team) == 2
-    assert embed_pending(team) == 0
-    hits = {h.entry_id: h for h in search_record(team, "Postgres ledger")}
+    assert embed_pending(boundary) == 2
+    assert embed_pending(boundary) == 0
+    hits = {h.entry_id: h for h in search_record(boundary, "Postgres ledger")}
     assert hits[a].status == "superseded" and hits[a].superseded_by == b
     assert hits[a].matched_by == "both" and hits[a].set_seq == 1 and not hits[a].resident
     assert hits[a].tag() == f"matched in set 1, superseded, superseded by {b}"
@@ -87,11 +87,11 @@ def test_record_search_finds_entries_tagged_with_set_status_and_superseder(
 def test_soft_edge_unrenewed_retires_hard_edge_never_and_interface_keeps_needs(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     goal, soft_fact, hard_fact, dec = (f"{boundary_id}-{n}" for n in ("g", "fs", "fh", "d"))
-    _commit(team, boundary_id, entry(cls="goal", key="ship", body="Ship v1", id=goal))
+    _commit(boundary, boundary_id, entry(cls="goal", key="ship", body="Ship v1", id=goal))
     _commit(
-        team,
+        boundary,
         boundary_id,
         _fact("owner", "Alice owns billing; 3 services", id=soft_fact, attributes={"team": "pay"}),
         _fact("sla", "99.9% monthly", id=hard_fact),
@@ -110,12 +110,12 @@ def test_soft_edge_unrenewed_retires_hard_edge_never_and_interface_keeps_needs(
             ],
         ),
     )
-    assert run_czar(team).decisions == ()  # everything is reachable: nothing to compact
-    assert why(team, soft_fact).held
+    assert run_czar(boundary).decisions == ()  # everything is reachable: nothing to compact
+    assert why(boundary, soft_fact).held
     for i in range(3):  # three sets later the soft lease (2 sets) has run out
-        _commit(team, boundary_id, entry(cls="goal", key=f"filler-{i}", body="more work"))
+        _commit(boundary, boundary_id, entry(cls="goal", key=f"filler-{i}", body="more work"))
 
-    report = run_czar(team)
+    report = run_czar(boundary)
     assert report.committed
     summary = report.summary()
     assert summary["retired"] == [soft_fact]
@@ -123,7 +123,7 @@ def test_soft_edge_unrenewed_retires_hard_edge_never_and_interface_keeps_needs(
     entries = _entries(engine, boundary_id)
     assert (entries[soft_fact]["status"], entries[soft_fact]["resident"]) == ("retired", False)
     assert (entries[hard_fact]["status"], entries[hard_fact]["resident"]) == ("live", True)
-    hard_path = why(team, hard_fact)
+    hard_path = why(boundary, hard_fact)
     assert [n["id"] for n in hard_path.nodes] == [dec, hard_fact]
     assert "hard" in hard_path.render()
 
@@ -141,36 +141,36 @@ def test_soft_edge_unrenewed_retires_hard_edge_never_and_interface_keeps_needs(
         standing=["live"],
     )
     assert [(r["held_id"], r["holder_id"]) for r in links] == [(soft_fact, dec)]
-    props = window(team)
+    props = window(boundary)
     shown = {e.id: e for e in props.entries}
     assert interface_id in shown and soft_fact not in shown
-    path = why(team, interface_id)
+    path = why(boundary, interface_id)
     assert path.via_interface_holder == dec and path.held
     # the transition's justification names the exact expired edge
     justification = engine.executor.read("audits/transitions", boundary_id=boundary_id)
     retired = [t for t in justification if t.get("entry_id") == soft_fact]
     assert retired and any("lease_until_seq" in j for j in retired[0]["justification"])
     # settled: a second run proposes nothing
-    assert run_czar(team).decisions == ()
+    assert run_czar(boundary).decisions == ()
 
 
 def test_a_newer_reference_renews_a_lease(engine: Any, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     fact, d1, d2 = (f"{boundary_id}-{n}" for n in ("f", "d1", "d2"))
     soft = {"entry_id": fact, "policy": "soft", "lease_sets": 2}
-    _commit(team, boundary_id, _fact("f", "a fact", id=fact))
-    _commit(team, boundary_id, entry(key="x", body="first use", id=d1, requires=[soft]))
-    _commit(team, boundary_id, entry(cls="goal", key="g", body="filler"))
-    _commit(team, boundary_id, entry(key="y", body="renewed use", id=d2, requires=[soft]))
-    _commit(team, boundary_id, entry(cls="goal", key="g2", body="filler"))
+    _commit(boundary, boundary_id, _fact("f", "a fact", id=fact))
+    _commit(boundary, boundary_id, entry(key="x", body="first use", id=d1, requires=[soft]))
+    _commit(boundary, boundary_id, entry(cls="goal", key="g", body="filler"))
+    _commit(boundary, boundary_id, entry(key="y", body="renewed use", id=d2, requires=[soft]))
+    _commit(boundary, boundary_id, entry(cls="goal", key="g2", body="filler"))
     # d1's lease (to work seq 4) was renewed by d2's live reference at seq 4 (to work seq 6):
     # at seq 5 both hold the fact, and d1's edge names its renewal
-    reach = reachable(team)
+    reach = reachable(boundary)
     assert reach.seq == 5 and fact in reach.reached
-    path = why(team, fact)
+    path = why(boundary, fact)
     assert [n["id"] for n in path.nodes] == [d1, fact]
     assert (path.edges[-1]["lease_until"], path.edges[-1]["renewed_by"]) == (6, d2)
-    assert run_czar(team).decisions == ()
+    assert run_czar(boundary).decisions == ()
 
 
 def test_czar_leaves_what_a_standing_entry_holds_by_a_hard_edge_and_the_gate_halts_it(
@@ -178,25 +178,25 @@ def test_czar_leaves_what_a_standing_entry_holds_by_a_hard_edge_and_the_gate_hal
 ) -> None:
     """The czar plans around a hold (the held entry stays in the window, nothing halts); a czar
     set that would retire it anyway halts HARD_DEPENDENCY at the gate."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     base, holder = f"{boundary_id}-base", f"{boundary_id}-holder"
-    _commit(team, boundary_id, _fact("base", "the base", id=base))
+    _commit(boundary, boundary_id, _fact("base", "the base", id=base))
     _commit(
-        team,
+        boundary,
         boundary_id,
         _fact("holder", "needs the base", id=holder, requires=[{"entry_id": base}]),
     )
     # an operator takes the holder out of the window; it stays live, still holding base (hard)
     _commit(
-        team,
+        boundary,
         boundary_id,
         writer_id="operator",
         writer_kind="operator",
         transitions=[{"entry_id": holder, "resident": False, "reason": "not needed now"}],
     )
-    report = run_czar(team)
+    report = run_czar(boundary)
     assert report.plan.held == [base] and report.decisions == ()
-    forced = team.commit(
+    forced = boundary.commit(
         {
             "id": f"{boundary_id}-retire-held",
             "boundary_id": boundary_id,
@@ -230,11 +230,11 @@ def test_a_case_the_czar_cannot_decide_halts_once_and_the_operator_decides_it(
     rules = constitution_variant(
         f"ao-{boundary_id[-12:]}", ("append_only_below = 0", "append_only_below = 50")
     )
-    team = engine.boundary(boundary_id, task_horizon=10, constitution=rules)
+    boundary = engine.boundary(boundary_id, task_horizon=10, constitution=rules)
     old, new = f"{boundary_id}-old", f"{boundary_id}-new"
     goal = entry(cls="goal", key="g", body="ship", id=f"{boundary_id}-goal")
-    _commit(team, boundary_id, goal, entry(key="db", body="postgres", id=old))
-    declared = team.commit(
+    _commit(boundary, boundary_id, goal, entry(key="db", body="postgres", id=old))
+    declared = boundary.commit(
         proposal(
             boundary_id,
             entry(
@@ -246,12 +246,12 @@ def test_a_case_the_czar_cannot_decide_halts_once_and_the_operator_decides_it(
         )
     )
     assert declared.outcome == "commit"  # append-only: recorded, not executed
-    report = run_czar(team)
+    report = run_czar(boundary)
     halted = [d for d in report.decisions if d.outcome == "halt"]
     assert [d.reason_code for d in halted] == ["UNCLEAR_COMPACTION"]
     assert old in (halted[0].detail or "")
     assert _entries(engine, boundary_id)[old]["status"] == "live"  # undecided: nothing moved
-    again = run_czar(team)
+    again = run_czar(boundary)
     assert [d.halt_id for d in again.decisions if d.outcome == "halt"] == [halted[0].halt_id]
     resolved = engine.halts.resolve(
         halted[0].halt_id, "approve", operator_id="operator", reason="the old decision is gone"
@@ -263,11 +263,11 @@ def test_a_case_the_czar_cannot_decide_halts_once_and_the_operator_decides_it(
 def test_300_set_session_every_resident_entry_has_a_root_path_and_nothing_is_lost(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id, constitution=TWO_CZARS, czar_every_commits=25)
+    boundary = engine.boundary(boundary_id, constitution=TWO_CZARS, czar_every_commits=25)
     committed_entries = 0
     record_sizes: list[int] = []
     latest: dict[str, str] = {}
-    _commit(team, boundary_id, entry(cls="goal", key="mission", body="Run the session"))
+    _commit(boundary, boundary_id, entry(cls="goal", key="mission", body="Run the session"))
     committed_entries += 1
     for i in range(1, 300):
         fid = f"{boundary_id}-f{i}"
@@ -302,18 +302,18 @@ def test_300_set_session_every_resident_entry_has_a_root_path_and_nothing_is_los
             entries.append(
                 entry(cls="scratch", key=f"try-{i}", body="dead end", attributes={"explored": True})
             )
-        decision = team.commit(proposal(boundary_id, *entries, targets=[f"s{i}"]))
+        decision = boundary.commit(proposal(boundary_id, *entries, targets=[f"s{i}"]))
         assert engine.czar_idle(timeout=120)  # the cadence's run done before the next set
         if decision.outcome != "commit":
             # a prior decision of this key was retired by the czar or hard-held: state it
             raise AssertionError((i, decision.reason_code, decision.detail))
         committed_entries += len(entries)
         if i % 50 == 0:
-            record_sizes.append(stats(team).record_entries)
+            record_sizes.append(stats(boundary).record_entries)
     assert engine.czar_idle(timeout=120) and not engine.czar_failures
-    _settle(team)
+    _settle(boundary)
 
-    current = stats(team)
+    current = stats(boundary)
     record_sizes.append(current.record_entries)
     assert record_sizes == sorted(record_sizes)  # the record only grows
     interfaces = {
@@ -333,7 +333,7 @@ def test_300_set_session_every_resident_entry_has_a_root_path_and_nothing_is_los
     assert not [e for e in entries.values() if e["status"] == "superseded" and e["resident"]]
     assert not [e for e in entries.values() if e["status"] == "explored" and e["resident"]]
     for e in resident:
-        path = why(team, e["id"])
+        path = why(boundary, e["id"])
         assert path.held, path.render()
     assert current.resident_tokens == current.resident_tokens_recomputed
     assert current.retention_ratio is not None and current.retention_ratio > 1.0
@@ -355,46 +355,46 @@ def test_300_set_session_every_resident_entry_has_a_root_path_and_nothing_is_los
 def test_recalled_entry_is_tagged_used_once_and_stays_if_promoted(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     old, new, dep = (f"{boundary_id}-{n}" for n in ("old", "new", "dep"))
-    _commit(team, boundary_id, entry(cls="goal", key="g", body="keep going"))
-    _commit(team, boundary_id, _fact("cost", "Postgres license costs nothing", id=dep))
+    _commit(boundary, boundary_id, entry(cls="goal", key="g", body="keep going"))
+    _commit(boundary, boundary_id, _fact("cost", "Postgres license costs nothing", id=dep))
     _commit(
-        team,
+        boundary,
         boundary_id,
         entry(key="db", body="Use Postgres for billing", id=old, requires=[{"entry_id": dep}]),
     )
     _commit(
-        team,
+        boundary,
         boundary_id,
         entry(
             key="db", body="Use Neo4j", id=new, supersedes=[{"entry_id": old, "reason": "graph"}]
         ),
     )
-    hits = recall(team, "Postgres billing")
+    hits = recall(boundary, "Postgres billing")
     hit = next(h for h in hits if h.entry_id == old)
     assert hit.tag() == f"matched in set 3, superseded, superseded by {new}"
 
     # admit with a cap of one entry: the dependency is cut and reported
-    capped = admit(team, [old], writer_id="agent-1", max_entries=1)
+    capped = admit(boundary, [old], writer_id="agent-1", max_entries=1)
     assert capped.decision.outcome == "commit"
     assert capped.cut == (dep,)
     copy = capped.copies[old]
-    shown = {e.id: e for e in window(team).entries}
+    shown = {e.id: e for e in window(boundary).entries}
     assert shown[copy].tag == f"live; recalled: {hit.tag()}; one use"
     assert old not in shown
     # one use: the next committed work set, which retires the copy in its own transaction
-    _commit(team, boundary_id, entry(cls="goal", key="g2", body="used the recall"))
-    assert copy not in {e.id for e in window(team).entries}
+    _commit(boundary, boundary_id, entry(cls="goal", key="g2", body="used the recall"))
+    assert copy not in {e.id for e in window(boundary).entries}
     assert _entries(engine, boundary_id)[copy]["status"] == "retired"
-    assert copy not in {t.entry_id for t in run_czar(team).plan.transitions}  # nothing left
+    assert copy not in {t.entry_id for t in run_czar(boundary).plan.transitions}  # nothing left
 
     # admitted again (with its dependency) and promoted by a committed entry: it stays
-    again = admit(team, [old], writer_id="agent-1")
+    again = admit(boundary, [old], writer_id="agent-1")
     assert again.cut == () and set(again.copies) == {old, dep}
     promoted = again.copies[old]
     _commit(
-        team,
+        boundary,
         boundary_id,
         entry(
             key="db-history",
@@ -403,27 +403,27 @@ def test_recalled_entry_is_tagged_used_once_and_stays_if_promoted(
             requires=[{"entry_id": promoted}],
         ),
     )
-    _commit(team, boundary_id, entry(cls="goal", key="g3", body="later"))
-    run_czar(team)
-    shown_now = {e.id: e for e in window(team).entries}
+    _commit(boundary, boundary_id, entry(cls="goal", key="g3", body="later"))
+    run_czar(boundary)
+    shown_now = {e.id: e for e in window(boundary).entries}
     assert promoted in shown_now and again.copies[dep] in shown_now  # held through the copied edge
     # The window says so: the promoted copies' "one use" is over (the triangle's finding).
     holder = f"{boundary_id}-hist"
     assert shown_now[promoted].tag.endswith(f"; promoted by {holder}")
     assert shown_now[again.copies[dep]].tag.endswith(f"; promoted by {holder}")
     assert "one use" not in shown_now[promoted].tag
-    assert why(team, promoted).held
+    assert why(boundary, promoted).held
 
 
 def test_over_declaration_trips_density_before_the_window_grows_past_the_limit(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     ids: list[str] = []
     halted = None
     for i in range(60):
         eid = f"{boundary_id}-e{i}"
-        decision = team.commit(
+        decision = boundary.commit(
             proposal(
                 boundary_id,
                 entry(
@@ -437,20 +437,20 @@ def test_over_declaration_trips_density_before_the_window_grows_past_the_limit(
             break
         ids.append(eid)
     assert halted is not None and halted.reason_code == "DENSITY"
-    resident = window(team).entries
+    resident = window(boundary).entries
     assert len(resident) < DEFAULT.density.ratio_floor_entries
-    assert stats(team).halts == {"DENSITY": 1}
+    assert stats(boundary).halts == {"DENSITY": 1}
 
 
 def test_explored_entries_land_in_the_record_at_zero_window_cost(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
-    _commit(team, boundary_id, entry(cls="goal", key="g", body="goal"))
-    before = stats(team)
+    boundary = engine.boundary(boundary_id)
+    _commit(boundary, boundary_id, entry(cls="goal", key="g", body="goal"))
+    before = stats(boundary)
     dead = f"{boundary_id}-dead"
     _commit(
-        team,
+        boundary,
         boundary_id,
         entry(
             cls="scratch",
@@ -460,28 +460,28 @@ def test_explored_entries_land_in_the_record_at_zero_window_cost(
             attributes={"explored": True},
         ),
     )
-    after = stats(team)
+    after = stats(boundary)
     assert after.resident_tokens == before.resident_tokens
     assert after.committed_tokens > before.committed_tokens
     assert after.record_entries == before.record_entries + 1
     e = _entries(engine, boundary_id)[dead]
     assert (e["status"], e["resident"]) == ("explored", False)
-    assert run_czar(team).decisions == ()
+    assert run_czar(boundary).decisions == ()
 
 
 def test_window_stats_and_cli(engine: Any, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     goal, dec = f"{boundary_id}-g", f"{boundary_id}-d"
-    _commit(team, boundary_id, entry(cls="goal", key="ship", body="Ship v1", id=goal))
+    _commit(boundary, boundary_id, entry(cls="goal", key="ship", body="Ship v1", id=goal))
     _commit(
-        team,
+        boundary,
         boundary_id,
         entry(key="db", body="Neo4j", id=dec),
         entry(cls="constraint", key="lat", body="p99 < 50 ms"),
     )
-    current = window(team)
+    current = window(boundary)
     assert [c for c, _ in current.groups()] == ["decision", "constraint", "goal"]
-    assert current.total_tokens == stats(team).resident_tokens
+    assert current.total_tokens == stats(boundary).resident_tokens
     assert current.render().splitlines()[0].endswith(f"3 entries, {current.total_tokens} tokens")
 
     runner = CliRunner()
@@ -498,27 +498,27 @@ def test_window_stats_and_cli(engine: Any, boundary_id: str) -> None:
 
 
 def test_default_lease_applies_to_soft_edges_without_one(engine: Any, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     fact = f"{boundary_id}-f"
-    _commit(team, boundary_id, _fact("f", "fact", id=fact))
+    _commit(boundary, boundary_id, _fact("f", "fact", id=fact))
     _commit(
-        team,
+        boundary,
         boundary_id,
         entry(key="d", body="d", requires=[{"entry_id": fact, "policy": "soft"}]),
     )
-    _commit(team, boundary_id, entry(cls="goal", key="g", body="filler"))
-    _commit(team, boundary_id, entry(cls="goal", key="g2", body="filler"))
+    _commit(boundary, boundary_id, entry(cls="goal", key="g", body="filler"))
+    _commit(boundary, boundary_id, entry(cls="goal", key="g2", body="filler"))
     # the edge is from seq 2: a default lease of 1 set ends at seq 3; now it is seq 4
     short = ResidencySettings(default_lease_sets=1)
-    assert fact not in reachable(team, settings=short).reached
-    assert fact in reachable(team).reached
+    assert fact not in reachable(boundary, settings=short).reached
+    assert fact in reachable(boundary).reached
 
 
 def test_the_gate_rejects_a_czar_compacting_what_it_wrote(engine: Any, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
-    _commit(team, boundary_id, entry(cls="goal", key="g", body="goal"))
+    boundary = engine.boundary(boundary_id)
+    _commit(boundary, boundary_id, entry(cls="goal", key="g", body="goal"))
     own = f"{boundary_id}-own"
-    team.commit(
+    boundary.commit(
         proposal(
             boundary_id,
             entry(cls="scratch", key="note", body="czar note", id=own),
@@ -526,7 +526,7 @@ def test_the_gate_rejects_a_czar_compacting_what_it_wrote(engine: Any, boundary_
             writer_kind="czar",
         )
     )
-    decision = team.commit(
+    decision = boundary.commit(
         proposal(
             boundary_id,
             writer_id="czar",
@@ -537,7 +537,7 @@ def test_the_gate_rejects_a_czar_compacting_what_it_wrote(engine: Any, boundary_
         )
     )
     assert (decision.outcome, decision.reason_code) == ("reject", "CZAR_INDEPENDENCE")
-    report = run_czar(team)  # the czar itself leaves its own entry to another writer
+    report = run_czar(boundary)  # the czar itself leaves its own entry to another writer
     assert own in report.plan.skipped_own and own not in report.summary()["retired"]
 
 
@@ -547,11 +547,11 @@ def test_an_interface_follows_its_sources_out_of_the_window_with_one_czar(
     """The czar never judges its own work, but its interfaces are projections: when the
     decision that held one through a soft edge is superseded, the same czar retires the interface
     as unreachable (the gate re-checks the case against the graph) and every audit stays empty."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     soft_fact, dec, dec2 = (f"{boundary_id}-{n}" for n in ("fs", "d", "d2"))
-    _commit(team, boundary_id, entry(cls="goal", key="ship", body="Ship v1"))
+    _commit(boundary, boundary_id, entry(cls="goal", key="ship", body="Ship v1"))
     _commit(
-        team,
+        boundary,
         boundary_id,
         _fact("owner", "Alice owns billing", id=soft_fact, attributes={"team": "pay"}),
         entry(
@@ -564,14 +564,14 @@ def test_an_interface_follows_its_sources_out_of_the_window_with_one_czar(
         ),
     )
     for i in range(2):
-        _commit(team, boundary_id, entry(cls="goal", key=f"filler-{i}", body="more work"))
+        _commit(boundary, boundary_id, entry(cls="goal", key=f"filler-{i}", body="more work"))
     interface_id = f"{soft_fact}/interface"
-    assert run_czar(team).summary()["interfaces"] == [interface_id]
+    assert run_czar(boundary).summary()["interfaces"] == [interface_id]
     assert _entries(engine, boundary_id)[interface_id]["resident"] is True
-    assert run_czar(team).decisions == ()  # held by the live decision: it stays
+    assert run_czar(boundary).decisions == ()  # held by the live decision: it stays
 
     _commit(
-        team,
+        boundary,
         boundary_id,
         entry(
             key="billing",
@@ -582,7 +582,7 @@ def test_an_interface_follows_its_sources_out_of_the_window_with_one_czar(
     )
     retired: list[str] = []
     for _ in range(3):
-        report = run_czar(team)
+        report = run_czar(boundary)
         assert report.committed, report.summary()
         retired += report.summary()["retired"]
         assert interface_id not in report.plan.skipped_own

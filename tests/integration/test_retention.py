@@ -1,5 +1,4 @@
-"""Retention policies that differ, and leases that renew (seed 002 §3.2, issue 11 item 1), on the
-real graph.
+"""Retention policies that differ, and leases that renew, on the real graph.
 
 - soft holds for its lease, counted in the boundary's work (the czar's sets do not age it), then
   leaves;
@@ -31,8 +30,8 @@ def _team(engine: Any, boundary_id: str) -> Any:
     return engine.boundary(boundary_id, czar_every_commits=0)  # the czar runs only when run
 
 
-def _commit(team: Any, boundary_id: str, *entries: dict[str, Any], **kw: Any) -> Any:
-    decision = team.commit(proposal(boundary_id, *entries, targets=[f"t-{id(entries)}"], **kw))
+def _commit(boundary: Any, boundary_id: str, *entries: dict[str, Any], **kw: Any) -> Any:
+    decision = boundary.commit(proposal(boundary_id, *entries, targets=[f"t-{id(entries)}"], **kw))
     assert decision.outcome == "commit", (decision.reason_code, decision.detail)
     return decision
 
@@ -48,9 +47,9 @@ def _fact(boundary_id: str, name: str, **extra: Any) -> dict[str, Any]:
     )
 
 
-def _filler(team: Any, boundary_id: str, n: int) -> None:
+def _filler(boundary: Any, boundary_id: str, n: int) -> None:
     for i in range(n):
-        _commit(team, boundary_id, entry(cls="goal", key=f"g{i}-{id(team)}", body="filler"))
+        _commit(boundary, boundary_id, entry(cls="goal", key=f"g{i}-{id(boundary)}", body="filler"))
 
 
 def _entries(engine: Any, boundary_id: str) -> dict[str, dict[str, Any]]:
@@ -58,31 +57,31 @@ def _entries(engine: Any, boundary_id: str) -> dict[str, dict[str, Any]]:
     return {row["id"]: row for row in rows}
 
 
-def _clock(team: Any) -> tuple[int, int]:
-    state = team.state()
+def _clock(boundary: Any) -> tuple[int, int]:
+    state = boundary.state()
     return int(state["seq"]), int(state["work_seq"])
 
 
 def test_soft_holds_for_its_lease_in_work_sets_the_czar_does_not_age_it_then_leaves(
     engine: Any, boundary_id: str
 ) -> None:
-    team = _team(engine, boundary_id)
+    boundary = _team(engine, boundary_id)
     fact, loose = f"{boundary_id}-f", f"{boundary_id}-loose"
-    _commit(team, boundary_id, _fact(boundary_id, "f"))  # seq 1, work 1
+    _commit(boundary, boundary_id, _fact(boundary_id, "f"))  # seq 1, work 1
     soft = {"entry_id": fact, "policy": "soft", "lease_sets": 2}
-    _commit(team, boundary_id, entry(key="d", body="uses f", requires=[soft]))  # work 2: to 4
-    _commit(team, boundary_id, _fact(boundary_id, "loose"))  # work 3, held by nothing
-    report = run_czar(team)  # a compaction set: seq 4, the work clock stays at 3
+    _commit(boundary, boundary_id, entry(key="d", body="uses f", requires=[soft]))  # work 2: to 4
+    _commit(boundary, boundary_id, _fact(boundary_id, "loose"))  # work 3, held by nothing
+    report = run_czar(boundary)  # a compaction set: seq 4, the work clock stays at 3
     assert report.committed and loose in report.summary()["retired"]
-    assert _clock(team) == (4, 3)
-    _filler(team, boundary_id, 1)  # seq 5, work 4: the lease (to work 4) still holds
-    assert fact in reachable(team).reached
-    assert fact not in run_czar(team).summary()["retired"]
-    path = why(team, fact)
+    assert _clock(boundary) == (4, 3)
+    _filler(boundary, boundary_id, 1)  # seq 5, work 4: the lease (to work 4) still holds
+    assert fact in reachable(boundary).reached
+    assert fact not in run_czar(boundary).summary()["retired"]
+    path = why(boundary, fact)
     assert path.held and path.hold == "soft, lease until work seq 4, never renewed"
-    _filler(team, boundary_id, 1)  # work 5: the lease has run out
-    assert fact not in reachable(team).reached
-    report = run_czar(team)
+    _filler(boundary, boundary_id, 1)  # work 5: the lease has run out
+    assert fact not in reachable(boundary).reached
+    report = run_czar(boundary)
     assert report.committed and fact in report.summary()["retired"]
     assert report.summary()["expired_leases"] == 1
     f = _entries(engine, boundary_id)[fact]
@@ -92,12 +91,12 @@ def test_soft_holds_for_its_lease_in_work_sets_the_czar_does_not_age_it_then_lea
 def test_reconstructible_leaves_while_rebuildable_and_comes_back_through_the_gate(
     engine: Any, boundary_id: str
 ) -> None:
-    team = _team(engine, boundary_id)
+    boundary = _team(engine, boundary_id)
     rebuilt, kept = f"{boundary_id}-r", f"{boundary_id}-s"
     dependent = f"{boundary_id}-d"
-    _commit(team, boundary_id, _fact(boundary_id, "r"), _fact(boundary_id, "s"))
+    _commit(boundary, boundary_id, _fact(boundary_id, "r"), _fact(boundary_id, "s"))
     _commit(
-        team,
+        boundary,
         boundary_id,
         entry(
             key="d",
@@ -111,15 +110,15 @@ def test_reconstructible_leaves_while_rebuildable_and_comes_back_through_the_gat
     )
     # Same lease, different policy: the soft one holds; the reconstructible one does not,
     # because recall rebuilds its target whole (a body, no REQUIRES of its own).
-    reach = reachable(team)
+    reach = reachable(boundary)
     assert kept in reach.reached and rebuilt not in reach.reached
     # An entry whose REQUIRES closure recall's caps cannot carry whole is not rebuildable: its
     # reconstructible lease holds it.
     base = f"{boundary_id}-base"
-    _commit(team, boundary_id, entry(cls="goal", key="base", body="a root", id=base))
+    _commit(boundary, boundary_id, entry(cls="goal", key="base", body="a root", id=base))
     deep = f"{boundary_id}-deep"
     _commit(
-        team,
+        boundary,
         boundary_id,
         _fact(boundary_id, "deep", requires=[{"entry_id": base}]),
         entry(
@@ -128,44 +127,44 @@ def test_reconstructible_leaves_while_rebuildable_and_comes_back_through_the_gat
             requires=[{"entry_id": deep, "policy": "reconstructible", "lease_sets": 50}],
         ),
     )
-    assert deep not in reachable(team).reached  # closure {deep, base}: within the caps
+    assert deep not in reachable(boundary).reached  # closure {deep, base}: within the caps
     shallow = ResidencySettings(recall_max_depth=0)
-    assert deep in reachable(team, settings=shallow).reached  # recall would cut base
+    assert deep in reachable(boundary, settings=shallow).reached  # recall would cut base
 
-    report = run_czar(team)
+    report = run_czar(boundary)
     assert report.committed and rebuilt in report.summary()["retired"]
     entries = _entries(engine, boundary_id)
     assert (entries[rebuilt]["status"], entries[rebuilt]["resident"]) == ("retired", False)
     assert entries[kept]["resident"] is True
-    path = why(team, rebuilt)
+    path = why(boundary, rebuilt)
     assert path.reconstructible_from == (dependent,) and path.recallable
     assert path.render().startswith(f"{rebuilt} (retired, not resident): reconstructible: out")
     assert "rebuildable via recall" in path.render()
 
     # When needed, it comes back as a recall set through the gate: a scratch copy in the window.
-    admission = rehydrate(team, dependent, writer_id="writer-1")
+    admission = rehydrate(boundary, dependent, writer_id="writer-1")
     assert admission is not None and admission.decision.outcome == "commit"
     copy = admission.copies[rebuilt]
     after = _entries(engine, boundary_id)
     assert (after[copy]["status"], after[copy]["resident"]) == ("live", True)
     assert after[rebuilt]["status"] == "retired"  # the record is not rewritten
-    assert copy in {e.id for e in team.window().entries}
-    assert rehydrate(team, f"{boundary_id}-s", writer_id="writer-1") is None
+    assert copy in {e.id for e in boundary.window().entries}
+    assert rehydrate(boundary, f"{boundary_id}-s", writer_id="writer-1") is None
 
 
 def test_each_renewal_kind_extends_the_lease_and_is_recorded(engine: Any, boundary_id: str) -> None:
-    team = _team(engine, boundary_id)
+    boundary = _team(engine, boundary_id)
     fact, d1, d2 = f"{boundary_id}-f", f"{boundary_id}-d1", f"{boundary_id}-d2"
     soft = {"entry_id": fact, "policy": "soft", "lease_sets": 2}
-    _commit(team, boundary_id, _fact(boundary_id, "f"))  # work 1
-    _commit(team, boundary_id, entry(key="d1", body="a", id=d1, requires=[soft]))  # to 4
-    _filler(team, boundary_id, 1)  # work 3
+    _commit(boundary, boundary_id, _fact(boundary_id, "f"))  # work 1
+    _commit(boundary, boundary_id, entry(key="d1", body="a", id=d1, requires=[soft]))  # to 4
+    _filler(boundary, boundary_id, 1)  # work 3
     # (a) a live reference: d2 requires the fact at work 4 -> d1's edge runs to 4 + 2
-    _commit(team, boundary_id, entry(key="d2", body="b", id=d2, requires=[soft]))
+    _commit(boundary, boundary_id, entry(key="d2", body="b", id=d2, requires=[soft]))
     # (b) use: an entry derived from the fact at work 5 -> both edges run to 5 + 2
     user = f"{boundary_id}-u"
     _commit(
-        team,
+        boundary,
         boundary_id,
         entry(key="u", body="c", id=user, derived_from=[{"entry_id": fact, "essential": False}]),
     )
@@ -177,16 +176,16 @@ def test_each_renewal_kind_extends_the_lease_and_is_recorded(engine: Any, bounda
         ("use", d1, user, 5, 6, 7),
         ("use", d2, user, 5, 6, 7),
     ]
-    held = why(team, fact).hold
+    held = why(boundary, fact).hold
     assert held == f"soft, lease until work seq 7, last renewed at seq 5 by {user} (use)"
     # a czar run renews nothing and ages nothing
-    _filler(team, boundary_id, 2)  # work 7: still held
-    run_czar(team)
+    _filler(boundary, boundary_id, 2)  # work 7: still held
+    run_czar(boundary)
     assert len(engine.run_audit("lease_renewals", boundary_id=boundary_id).rows) == 3
-    assert fact in reachable(team).reached
+    assert fact in reachable(boundary).reached
 
     # (c) an operator's foundational mark: the lease holds while the mark stands
-    marked = team.commit(
+    marked = boundary.commit(
         proposal(
             boundary_id,
             writer_id="operator",
@@ -196,10 +195,10 @@ def test_each_renewal_kind_extends_the_lease_and_is_recorded(engine: Any, bounda
         )
     )
     assert marked.outcome == "commit", (marked.reason_code, marked.detail)
-    _filler(team, boundary_id, 5)  # far past every lease
-    assert fact in reachable(team).reached
-    assert run_czar(team).summary()["expired_leases"] == 0
-    path = why(team, fact)
+    _filler(boundary, boundary_id, 5)  # far past every lease
+    assert fact in reachable(boundary).reached
+    assert run_czar(boundary).summary()["expired_leases"] == 0
+    path = why(boundary, fact)
     assert path.hold == f"soft, foundational, marked by operator operator at seq {marked.seq}"
     foundational = [r for r in engine.run_audit("lease_renewals", boundary_id=boundary_id).rows
                     if r["kind"] == "foundational"]  # fmt: skip
@@ -215,30 +214,30 @@ def test_each_renewal_kind_extends_the_lease_and_is_recorded(engine: Any, bounda
 def test_a_foundational_mark_by_a_non_operator_is_refused_and_changes_nothing(
     engine: Any, boundary_id: str
 ) -> None:
-    team = _team(engine, boundary_id)
+    boundary = _team(engine, boundary_id)
     fact = f"{boundary_id}-f"
     soft = {"entry_id": fact, "policy": "soft", "lease_sets": 1}
-    _commit(team, boundary_id, _fact(boundary_id, "f"))
-    _commit(team, boundary_id, entry(key="d", body="a", requires=[soft]))
-    before = (_clock(team), _entries(engine, boundary_id))
-    refused = team.commit(
+    _commit(boundary, boundary_id, _fact(boundary_id, "f"))
+    _commit(boundary, boundary_id, entry(key="d", body="a", requires=[soft]))
+    before = (_clock(boundary), _entries(engine, boundary_id))
+    refused = boundary.commit(
         proposal(boundary_id, writer_id="writer-1", foundational=[fact], entries=[])
     )
     assert (refused.outcome, refused.reason_code) == ("reject", "FOUNDATIONAL_MARK")
     assert "only a named operator" in refused.detail
-    assert (_clock(team), _entries(engine, boundary_id)) == before
+    assert (_clock(boundary), _entries(engine, boundary_id)) == before
     assert engine.run_audit("foundational_entries", boundary_id=boundary_id).rows == []
     assert engine.run_audit("lease_renewals", boundary_id=boundary_id).rows == []
-    _filler(team, boundary_id, 2)
-    assert fact not in reachable(team).reached  # the lease ran out as if nothing was asked
+    _filler(boundary, boundary_id, 2)
+    assert fact not in reachable(boundary).reached  # the lease ran out as if nothing was asked
 
 
 def test_why_names_the_policy_and_lease_in_the_cli(engine: Any, boundary_id: str) -> None:
-    team = _team(engine, boundary_id)
+    boundary = _team(engine, boundary_id)
     fact = f"{boundary_id}-f"
-    _commit(team, boundary_id, _fact(boundary_id, "f"))
+    _commit(boundary, boundary_id, _fact(boundary_id, "f"))
     _commit(
-        team,
+        boundary,
         boundary_id,
         entry(key="d", body="a", requires=[{"entry_id": fact, "policy": "soft", "lease_sets": 9}]),
     )
@@ -257,13 +256,13 @@ def test_one_entry_renewing_two_edges_of_one_dependent_records_both(
     """A dependent that requires two entries, both required again by one newer entry: two
     renewals of two edges, each recorded once (the 500-set session once failed its commit on a
     renewal id that named the dependent but not the renewed entry)."""
-    team = _team(engine, boundary_id)
+    boundary = _team(engine, boundary_id)
     f1, f2 = f"{boundary_id}-f1", f"{boundary_id}-f2"
     d, u = f"{boundary_id}-d", f"{boundary_id}-u"
-    _commit(team, boundary_id, _fact(boundary_id, "f1"), _fact(boundary_id, "f2"))
+    _commit(boundary, boundary_id, _fact(boundary_id, "f1"), _fact(boundary_id, "f2"))
     soft = [{"entry_id": f, "policy": "soft", "lease_sets": 2} for f in (f1, f2)]
-    _commit(team, boundary_id, entry(key="d", body="a", id=d, requires=soft))
-    _commit(team, boundary_id, entry(key="u", body="b", id=u, requires=soft))
+    _commit(boundary, boundary_id, entry(key="d", body="a", id=d, requires=soft))
+    _commit(boundary, boundary_id, entry(key="u", body="b", id=u, requires=soft))
     rows = engine.run_audit("lease_renewals", boundary_id=boundary_id).rows
     got = sorted((r["kind"], r["from_id"], r["to_id"], r["by_id"]) for r in rows)
     assert got == [("live_reference", d, f1, u), ("live_reference", d, f2, u)]

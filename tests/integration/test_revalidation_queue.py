@@ -32,16 +32,16 @@ def test_an_invalidation_walk_opens_an_item_per_at_risk_entry_the_operator_resol
     engine: Any, boundary_id: str
 ) -> None:
     """Before: the walk left entries at_risk with no item, no resolution and no figure."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     base = f"{boundary_id}/base"
-    team.commit(proposal(boundary_id, entry(key="base", id=base)))
-    team.commit(
+    boundary.commit(proposal(boundary_id, entry(key="base", id=base)))
+    boundary.commit(
         proposal(
             boundary_id,
             *(_derived(boundary_id, n, base) for n in ("a", "b", "c")),
         )
     )
-    blast = team.invalidate(base, reason="the base was wrong", writer_id="operator")
+    blast = boundary.invalidate(base, reason="the base was wrong", writer_id="operator")
     assert sorted(blast.moved_at_risk) == [f"{boundary_id}/{n}" for n in ("a", "b", "c")]
 
     items = engine.halts.at_risk(boundary_id)
@@ -52,7 +52,7 @@ def test_an_invalidation_walk_opens_an_item_per_at_risk_entry_the_operator_resol
     )
     figures = engine.halts.figures(boundary_id)
     assert (figures.opened, figures.resolved, figures.open) == (3, 0, 3)
-    assert team.brief(since_seq=0).revalidation["open"] == 3
+    assert boundary.brief(since_seq=0).revalidation["open"] == 3
 
     a, b, c = (f"{boundary_id}/{n}" for n in ("a", "b", "c"))
     with pytest.raises(OperatorActRefused) as refused:
@@ -96,7 +96,7 @@ def test_an_invalidation_walk_opens_an_item_per_at_risk_entry_the_operator_resol
     assert (figures.opened, figures.resolved, figures.open) == (3, 3, 0)
     assert figures.mean_resolution_seconds is not None
 
-    stats = team.stats()
+    stats = boundary.stats()
     assert stats.revalidation == figures
     assert stats.halts == {} and stats.halt_rate == 0.0  # the set halt rate counts sets only
     assert stats.as_dict()["revalidation"]["open"] == 0
@@ -107,10 +107,10 @@ def test_a_constitution_change_that_drops_a_root_class_puts_its_dependents_at_ri
 ) -> None:
     """Before: dropping `goal` from the roots was ratified and every goal, and what required it,
     stayed live as if nothing had changed."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     goal = f"{boundary_id}/goal"
     plan = f"{boundary_id}/plan"
-    team.commit(
+    boundary.commit(
         proposal(
             boundary_id,
             entry(cls="goal", key="goal", id=goal),
@@ -124,7 +124,7 @@ def test_a_constitution_change_that_drops_a_root_class_puts_its_dependents_at_ri
             'classes = ["constraint", "decision", "obligation", "plan", "pin"]',
         ),
     )
-    changed = team.propose_constitution(no_goal.text, writer_id="operator", reason="goals go")
+    changed = boundary.propose_constitution(no_goal.text, writer_id="operator", reason="goals go")
     assert changed.outcome == "commit", changed
     assert [_status(engine, boundary_id, i) for i in (goal, plan)] == ["at_risk", "at_risk"]
     items = {i.entry_id: i for i in engine.halts.at_risk(boundary_id)}
@@ -140,10 +140,10 @@ def test_a_constitution_change_that_drops_a_root_class_puts_its_dependents_at_ri
 def test_an_amendment_that_drops_a_root_class_puts_its_dependents_at_risk_too(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     goal = f"{boundary_id}/goal"
-    team.commit(proposal(boundary_id, entry(cls="goal", key="goal", id=goal)))
-    held = team.commit(proposal(boundary_id, entry(verse="global", key="weather")))
+    boundary.commit(proposal(boundary_id, entry(cls="goal", key="goal", id=goal)))
+    held = boundary.commit(proposal(boundary_id, entry(verse="global", key="weather")))
     assert (held.outcome, held.reason_code) == ("halt", "VERSE_ADOPTION")
     amended = constitution_variant(
         f"{DEFAULT_VERSION}-no-goal-no-adoption",
@@ -164,11 +164,11 @@ def test_an_amendment_that_drops_a_root_class_puts_its_dependents_at_risk_too(
 def test_the_queue_from_the_cli(engine: Any, boundary_id: str) -> None:
     from kg_context.cli.app import app
 
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     base = f"{boundary_id}/base"
-    team.commit(proposal(boundary_id, entry(key="base", id=base)))
-    team.commit(proposal(boundary_id, _derived(boundary_id, "a", base)))
-    team.challenge(base, reason="doubtful", writer_id="operator")
+    boundary.commit(proposal(boundary_id, entry(key="base", id=base)))
+    boundary.commit(proposal(boundary_id, _derived(boundary_id, "a", base)))
+    boundary.challenge(base, reason="doubtful", writer_id="operator")
     runner = CliRunner()
     listed = runner.invoke(app, ["halts", "at-risk", "-b", boundary_id, "--json"])
     assert listed.exit_code == 0, listed.output

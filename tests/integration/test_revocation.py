@@ -24,18 +24,18 @@ def _receipt(engine: Any, boundary_id: str, receipt_id: str) -> dict[str, Any]:
 
 def test_a_revoked_writer_is_refused_with_a_typed_reason(engine: Any, boundary_id: str) -> None:
     """Before: nothing could withdraw a registration; the writer's later sets committed."""
-    team = engine.boundary(boundary_id)
-    first = team.commit(proposal(boundary_id, entry(key="a"), writer_id="mallory"))
+    boundary = engine.boundary(boundary_id)
+    first = boundary.commit(proposal(boundary_id, entry(key="a"), writer_id="mallory"))
     assert first.outcome == "commit"
-    done = team.revoke("writer", "mallory", operator_id="operator", reason="leaked key")
+    done = boundary.revoke("writer", "mallory", operator_id="operator", reason="leaked key")
     assert (done.subject, done.subject_id, done.seq) == (RevocationSubject.WRITER, "mallory", 1)
 
-    later = team.commit(proposal(boundary_id, entry(key="b"), writer_id="mallory"))
+    later = boundary.commit(proposal(boundary_id, entry(key="b"), writer_id="mallory"))
     assert (later.outcome, later.reason_code) == ("reject", "WRITER_REVOKED")
     assert done.id in (later.detail or "") and later.suggested_amendment
     rejection = _receipt(engine, boundary_id, later.receipt_id)
     assert rejection["reason_code"] == "WRITER_REVOKED"
-    honest = team.commit(proposal(boundary_id, entry(key="c"), writer_id="alice"))
+    honest = boundary.commit(proposal(boundary_id, entry(key="c"), writer_id="alice"))
     assert honest.outcome == "commit"
 
     receipt = _receipt(engine, boundary_id, done.id)
@@ -45,41 +45,41 @@ def test_a_revoked_writer_is_refused_with_a_typed_reason(engine: Any, boundary_i
         "leaked key",
         "mallory",
     )
-    assert [r.id for r in team.revocations()] == [done.id]
+    assert [r.id for r in boundary.revocations()] == [done.id]
     listed = engine.run_audit("revocations", boundary_id=boundary_id).rows
     assert [(r["subject_id"], r["revokes"]) for r in listed] == [("mallory", ["Writer"])]
     assert engine.run_audit("revoked_writer_sets", boundary_id=boundary_id).rows == []
-    briefing = team.brief(since_seq=0)
+    briefing = boundary.brief(since_seq=0)
     assert [(r["subject"], r["subject_id"]) for r in briefing.revocations] == [
         ("writer", "mallory")
     ]
     assert "writer mallory by operator: leaked key" in briefing.render()
     with pytest.raises(StateError, match="revoked already"):
-        team.revoke("writer", "mallory", operator_id="operator", reason="again")
+        boundary.revoke("writer", "mallory", operator_id="operator", reason="again")
 
 
 def test_only_an_operator_revokes_and_never_a_named_id(engine: Any, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
-    team.commit(proposal(boundary_id, entry(key="a"), writer_id="victim"))
+    boundary = engine.boundary(boundary_id)
+    boundary.commit(proposal(boundary_id, entry(key="a"), writer_id="victim"))
     with pytest.raises(OperatorActRefused) as refused:
-        team.revoke("writer", "victim", operator_id="victim-rival", reason="grudge")
+        boundary.revoke("writer", "victim", operator_id="victim-rival", reason="grudge")
     assert refused.value.code == "NOT_OPERATOR" and refused.value.fix
     with pytest.raises(OperatorActRefused) as named:
-        team.revoke("writer", "czar", operator_id="operator", reason="no czar")
+        boundary.revoke("writer", "czar", operator_id="operator", reason="no czar")
     assert named.value.code == "NOT_AUTHORIZED" and "constitution" in named.value.fix
-    assert team.revocations() == []
-    assert team.commit(proposal(boundary_id, entry(key="b"), writer_id="victim")).outcome == (
+    assert boundary.revocations() == []
+    assert boundary.commit(proposal(boundary_id, entry(key="b"), writer_id="victim")).outcome == (
         "commit"
     )
 
 
 def test_a_revoked_adoption_receipt_is_refused(engine: Any, boundary_id: str) -> None:
     """Before: an issued receipt stayed good for every remaining use."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     receipt = engine.adopt(boundary_id, operator_id="operator", reason="r", keys=["k"], uses=3)
 
     def cite(n: int) -> Any:
-        return team.commit(
+        return boundary.commit(
             proposal(
                 boundary_id,
                 entry(verse="global", key="k", body=f"b{n}"),
@@ -89,21 +89,23 @@ def test_a_revoked_adoption_receipt_is_refused(engine: Any, boundary_id: str) ->
 
     assert cite(1).outcome == "commit"
     with pytest.raises(OperatorActRefused):
-        team.revoke("adoption", receipt, operator_id="writer-1", reason="r")
-    done = team.revoke("adoption", receipt, operator_id="operator", reason="vetting withdrawn")
+        boundary.revoke("adoption", receipt, operator_id="writer-1", reason="r")
+    done = boundary.revoke("adoption", receipt, operator_id="operator", reason="vetting withdrawn")
     refused = cite(2)
     assert (refused.outcome, refused.reason_code) == ("reject", "ADOPTION_REVOKED")
     assert done.id in (refused.detail or "")
     assert engine.run_audit("revoked_adoption_uses", boundary_id=boundary_id).rows == []
     with pytest.raises(StateError, match="no adoption receipt"):
-        team.revoke("adoption", f"{boundary_id}/adoption/none", operator_id="operator", reason="r")
+        boundary.revoke(
+            "adoption", f"{boundary_id}/adoption/none", operator_id="operator", reason="r"
+        )
 
 
 def test_a_revoked_foundational_mark_no_longer_holds(engine: Any, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     base = f"{boundary_id}/base"
-    team.commit(proposal(boundary_id, entry(key="base", id=base)))
-    marked = team.commit(
+    boundary.commit(proposal(boundary_id, entry(key="base", id=base)))
+    marked = boundary.commit(
         {
             "id": f"{boundary_id}/mark",
             "boundary_id": boundary_id,
@@ -116,13 +118,13 @@ def test_a_revoked_foundational_mark_no_longer_holds(engine: Any, boundary_id: s
     assert marked.outcome == "commit", marked
     listed = engine.run_audit("foundational_entries", boundary_id=boundary_id).rows
     assert [r["entry_id"] for r in listed] == [base]
-    done = team.revoke("foundational", base, operator_id="operator", reason="not load-bearing")
+    done = boundary.revoke("foundational", base, operator_id="operator", reason="not load-bearing")
     assert engine.run_audit("foundational_entries", boundary_id=boundary_id).rows == []
     listed = engine.run_audit("revocations", boundary_id=boundary_id).rows
     assert [(r["subject_id"], r["revokes"]) for r in listed] == [(base, ["Entry"])]
     with pytest.raises(StateError, match="not foundational"):
-        team.revoke("foundational", base, operator_id="operator", reason="again")
-    assert [r.id for r in team.revocations("foundational")] == [done.id]
+        boundary.revoke("foundational", base, operator_id="operator", reason="again")
+    assert [r.id for r in boundary.revocations("foundational")] == [done.id]
 
 
 def test_the_revoked_writer_audit_finds_a_set_written_around_the_gate(
@@ -130,9 +132,9 @@ def test_the_revoked_writer_audit_finds_a_set_written_around_the_gate(
 ) -> None:
     """The invariant can fail: a ratified set BY the revoked writer at a later seq, written with
     raw Cypher (as an intruder with the database password could), is found."""
-    team = engine.boundary(boundary_id)
-    team.commit(proposal(boundary_id, entry(key="a"), writer_id="mallory"))
-    done = team.revoke("writer", "mallory", operator_id="operator", reason="r")
+    boundary = engine.boundary(boundary_id)
+    boundary.commit(proposal(boundary_id, entry(key="a"), writer_id="mallory"))
+    done = boundary.revoke("writer", "mallory", operator_id="operator", reason="r")
     with driver.session(database=engine.target.database) as session:
         session.run(
             "MATCH (w:Writer {boundary_id: $b, id: 'mallory'}) "
@@ -148,8 +150,8 @@ def test_revoke_from_the_cli(engine: Any, boundary_id: str) -> None:
     from kg_context.cli.app import app
     from kg_context.cli.common import exit_code_for
 
-    team = engine.boundary(boundary_id)
-    team.commit(proposal(boundary_id, entry(key="a"), writer_id="bot-9"))
+    boundary = engine.boundary(boundary_id)
+    boundary.commit(proposal(boundary_id, entry(key="a"), writer_id="bot-9"))
     runner = CliRunner()
     result = runner.invoke(
         app, ["revoke", "writer", boundary_id, "bot-9", "--reason", "retired bot", "--json"]
@@ -164,7 +166,7 @@ def test_revoke_from_the_cli(engine: Any, boundary_id: str) -> None:
     assert exit_code_for(refused.exception) == 8
     listed = runner.invoke(app, ["revoke", "list", boundary_id, "--json"])
     assert [r["subject_id"] for r in json.loads(listed.output)] == ["bot-9"]
-    later = team.commit(proposal(boundary_id, entry(key="b"), writer_id="bot-9"))
+    later = boundary.commit(proposal(boundary_id, entry(key="b"), writer_id="bot-9"))
     assert later.reason_code == "WRITER_REVOKED"
 
 

@@ -1,4 +1,4 @@
-"""The scale benchmark's quick variant (issue 13) on the real Neo4j: it builds its database at
+"""The scale benchmark's quick variant on the real Neo4j: it builds its database at
 three sizes through the gate, measures every figure, checks the plan of every statement it
 compared, and prints each figure as one well-formed JSON line."""
 

@@ -1,4 +1,4 @@
-"""Issue 10, item 12: a database without the schema never runs unguarded. ``Engine.connect()``
+"""A database without the schema never runs unguarded. ``Engine.connect()``
 reads the schema record: it applies what differs (``KG_CONTEXT_SCHEMA_AUTO_APPLY``) or refuses in
 one line naming ``kg-context schema apply``; a database written under schema version 1 (ids
 unique across the database) upgrades to version 2 (ids unique within their boundary) with its

@@ -1,11 +1,10 @@
-"""Retrieval is exact per boundary whatever the other boundaries hold (issue 13, item 1).
+"""Retrieval is exact per boundary whatever the other boundaries hold.
 
 Boundary A holds one entry that matches the query; boundary B, in the same database, holds 1,000
-entries that match it more closely (by words and by meaning). Before issue 13 both indexes were
-asked for a global top 200 and filtered afterwards, so A's recall and history search came back
-empty. Now the fulltext query filters inside the index and the vector half ranks a small boundary
-exactly, or widens its request to the shared index until it has A's own hits: A's entry comes
-first either way.
+entries that match it more closely (by words and by meaning). A global top-k filtered afterwards
+would leave A's recall and history search empty. The fulltext query filters inside the index and
+the vector half ranks a small boundary exactly, or widens its request to the shared index until
+it has A's own hits: A's entry comes first either way.
 """
 
 from __future__ import annotations
@@ -36,7 +35,7 @@ MATCHING = "the payments ledger could live in a graph database"
 def crowded(engine: Engine) -> Iterator[str]:
     """Boundary B: 1,000 entries closer to QUERY than A's entry, embedded."""
     b = f"test-crowd-{uuid.uuid4().hex}"
-    team = engine.boundary(b)
+    boundary = engine.boundary(b)
     proposals = [
         proposal(
             b,
@@ -52,20 +51,20 @@ def crowded(engine: Engine) -> Iterator[str]:
     for p in proposals:
         p["entries"] = [{**e, "attributes": {"source": "test"}} for e in p["entries"]]
         del p["attributes"]
-    decisions = team.commit_many(proposals)
+    decisions = boundary.commit_many(proposals)
     assert [d.outcome for d in decisions] == ["commit"] * 100
-    assert embed_pending(team) == 1_000
+    assert embed_pending(boundary) == 1_000
     yield b
 
 
 def _small_a(engine: Engine, boundary_id: str, unrelated: int = 0) -> str:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     target = f"{boundary_id}-ledger"
     noise = [
         entry(cls="plan", key=f"chores-{i}", body=f"water the office plants on day {i}")
         for i in range(unrelated)
     ]
-    decision = team.commit(
+    decision = boundary.commit(
         proposal(boundary_id, entry(key="ledger", body=MATCHING, id=target), *noise)
     )
     assert decision.outcome == "commit"
@@ -179,14 +178,14 @@ def test_the_exact_path_ranks_by_cosine_whatever_the_encoders_lengths(
     """The exact statement ranks by Euclidean closeness, which orders as cosine only for unit
     vectors: embed_pending stores unit vectors and the query is normalized, so an encoder that
     returns vectors of any length still gets the cosine order."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     bodies = [f"note {i} {'x' * i}" for i in range(12)]
-    decision = team.commit(
+    decision = boundary.commit(
         proposal(boundary_id, *[entry(key=f"n{i}", body=b) for i, b in enumerate(bodies)])
     )
     assert decision.outcome == "commit"
     encoder = _Unnormalized()
-    assert embed_pending(team, encoder) == 12
+    assert embed_pending(boundary, encoder) == 12
     rows = engine.executor.read(
         "bench/scale_boundary_embeddings", boundary_id=boundary_id, skip=0, limit=100
     )
@@ -196,7 +195,7 @@ def test_the_exact_path_ranks_by_cosine_whatever_the_encoders_lengths(
     originals = encoder.encode([f"n{i}: {b}" for i, b in enumerate(bodies)])
     cosines = originals @ query / (np.linalg.norm(originals, axis=1) * np.linalg.norm(query))
     by_key = {f"n{i}": i for i in range(12)}
-    found = vector_search(team, query, 5)
+    found = vector_search(boundary, query, 5)
     assert found.strategy == "exact"
     keys = [str(r["key"]) for r in found.rows]
     assert [by_key[k] for k in keys] == list(np.argsort(-cosines, kind="stable")[:5])

@@ -1,4 +1,4 @@
-"""The Must show of issue 11, short: an agent session under the default constitution with no
+"""An agent session, short: under the default constitution with no
 manual czar run keeps its window bounded, and the briefing reports the czar's runs and the
 retention trend (``benchmarks/session.py``; ``make session`` runs the 500-set session)."""
 

@@ -10,8 +10,8 @@ from kg_context.residency.reachability import reachable
 from tests.factories import entry, proposal
 
 
-def _commit(team: Any, boundary_id: str, *entries: dict[str, Any]) -> None:
-    decision = team.commit(proposal(boundary_id, *entries, targets=[f"t-{id(entries)}"]))
+def _commit(boundary: Any, boundary_id: str, *entries: dict[str, Any]) -> None:
+    decision = boundary.commit(proposal(boundary_id, *entries, targets=[f"t-{id(entries)}"]))
     assert decision.outcome == "commit", (decision.reason_code, decision.detail)
 
 
@@ -20,20 +20,22 @@ def test_throwaway_derivations_the_czar_retires_do_not_keep_a_lease_alive(
 ) -> None:
     """Before: a scratch entry derived from the fact every set renewed its lease by use, so the
     lease never ended though the czar retired every one of the scratch entries."""
-    team = engine.boundary(boundary_id)
-    team.after_commit = None  # the czar runs only when the test runs it
+    boundary = engine.boundary(boundary_id)
+    boundary.after_commit = None  # the czar runs only when the test runs it
     fact = f"{boundary_id}-f"
     _commit(
-        team,
+        boundary,
         boundary_id,
         entry(cls="fact", key="f", body="the fact", id=fact, attributes={"source": "test"}),
     )
     soft = {"entry_id": fact, "policy": "soft", "lease_sets": 2}
-    _commit(team, boundary_id, entry(key="d", body="uses f", requires=[soft]))  # lease to work 4
+    _commit(
+        boundary, boundary_id, entry(key="d", body="uses f", requires=[soft])
+    )  # lease to work 4
     throwaway = [f"{boundary_id}-x{i}" for i in range(6)]
     for i, entry_id in enumerate(throwaway):
         _commit(
-            team,
+            boundary,
             boundary_id,
             entry(
                 cls="scratch",
@@ -43,10 +45,10 @@ def test_throwaway_derivations_the_czar_retires_do_not_keep_a_lease_alive(
                 derived_from=[{"entry_id": fact, "essential": False}],
             ),
         )
-        run_czar(team)  # each throwaway is unreachable: the czar retires it
+        run_czar(boundary)  # each throwaway is unreachable: the czar retires it
     renewals = engine.run_audit("lease_renewals", boundary_id=boundary_id).rows
     assert [r for r in renewals if r["by_id"] in throwaway] == []
-    assert fact not in reachable(team).reached  # work 8: the lease to work 4 ran out
+    assert fact not in reachable(boundary).reached  # work 8: the lease to work 4 ran out
     statuses = {
         row["id"]: row["status"]
         for row in engine.executor.read("audits/boundary_entries", boundary_id=boundary_id)
@@ -56,20 +58,20 @@ def test_throwaway_derivations_the_czar_retires_do_not_keep_a_lease_alive(
 
 
 def test_a_standing_use_still_renews(engine: Any, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
-    team.after_commit = None
+    boundary = engine.boundary(boundary_id)
+    boundary.after_commit = None
     fact = f"{boundary_id}-f"
     _commit(
-        team,
+        boundary,
         boundary_id,
         entry(cls="fact", key="f", body="the fact", id=fact, attributes={"source": "test"}),
     )
     soft = {"entry_id": fact, "policy": "soft", "lease_sets": 2}
-    _commit(team, boundary_id, entry(key="d", body="uses f", requires=[soft]))
+    _commit(boundary, boundary_id, entry(key="d", body="uses f", requires=[soft]))
     note = f"{boundary_id}-note"
     kept = f"{boundary_id}-kept"
     _commit(
-        team,
+        boundary,
         boundary_id,
         entry(
             cls="scratch",

@@ -1,4 +1,4 @@
-"""Issue 10, defects 6 and 7: an approved supersession is executed or says precisely what it did
+"""An approved supersession is executed or says precisely what it did
 not execute, and the czar plans from one consistent snapshot without contradicting itself
 (against the real Neo4j)."""
 
@@ -28,10 +28,10 @@ def test_an_approved_cross_key_rename_executes_the_supersession(
 ) -> None:
     """Repro: approving a SUPERSESSION_TARGET halt of a rename recorded the supersession
     `executed: false`; the old entry stayed live and resident for good."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     old, new = f"{boundary_id}/db", f"{boundary_id}/datastore"
-    assert team.commit(proposal(boundary_id, entry(id=old, key="db"))).outcome == "commit"
-    renamed = team.commit(
+    assert boundary.commit(proposal(boundary_id, entry(id=old, key="db"))).outcome == "commit"
+    renamed = boundary.commit(
         proposal(
             boundary_id,
             entry(id=new, key="datastore", supersedes=[{"entry_id": old, "reason": "renamed"}]),
@@ -51,16 +51,16 @@ def test_an_approved_cross_key_rename_executes_the_supersession(
 def test_an_approved_supersession_of_a_target_that_is_not_standing_says_so(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     old = f"{boundary_id}/db"
-    assert team.commit(proposal(boundary_id, entry(id=old, key="db"))).outcome == "commit"
+    assert boundary.commit(proposal(boundary_id, entry(id=old, key="db"))).outcome == "commit"
     assert (
-        team.commit(
+        boundary.commit(
             proposal(boundary_id, entry(key="db", supersedes=[{"entry_id": old, "reason": "v2"}]))
         ).outcome
         == "commit"
     )
-    late = team.commit(
+    late = boundary.commit(
         proposal(boundary_id, entry(key="db", supersedes=[{"entry_id": old, "reason": "v3"}]))
     )
     assert late.reason_code == "SUPERSESSION_TARGET"
@@ -83,19 +83,19 @@ def test_the_czar_finds_unexecuted_supersessions_whatever_the_superseder_became(
 ) -> None:
     """Repro: `unexecuted_supersessions` only found a supersession while the superseding entry
     was still standing."""
-    team = _append_only(engine, boundary_id)
+    boundary = _append_only(engine, boundary_id)
     goal = f"{boundary_id}/goal"
     old, new = f"{boundary_id}/old", f"{boundary_id}/new"
-    team.commit(proposal(boundary_id, entry(cls="goal", id=goal, key="g")))
-    team.commit(proposal(boundary_id, entry(id=old, key="db")))
-    team.commit(
+    boundary.commit(proposal(boundary_id, entry(cls="goal", id=goal, key="g")))
+    boundary.commit(proposal(boundary_id, entry(id=old, key="db")))
+    boundary.commit(
         proposal(
             boundary_id, entry(id=new, key="db", supersedes=[{"entry_id": old, "reason": "r"}])
         )
     )
-    invalidated = team.invalidate(new, reason="it was wrong", writer_id="operator")
+    invalidated = boundary.invalidate(new, reason="it was wrong", writer_id="operator")
     assert invalidated.decision.outcome == "commit"
-    report = run_czar(team)
+    report = run_czar(boundary)
     assert any(old in line for line in report.plan.unclear), report.plan.unclear
     assert [d.reason_code for d in report.decisions if d.outcome != "commit"] == [
         "UNCLEAR_COMPACTION"
@@ -107,13 +107,13 @@ def test_the_czar_never_proposes_to_move_an_entry_its_own_compaction_moves(
 ) -> None:
     """Repro: in one run the czar's unclear set tried to retire an entry its own compaction set
     had just retired and was rejected ILLEGAL_TRANSITION (retired -> retired)."""
-    team = _append_only(engine, boundary_id)
+    boundary = _append_only(engine, boundary_id)
     old, new = f"{boundary_id}/old", f"{boundary_id}/new"
     fact = {"attributes": {"source": "t"}}
     # a root keeps the window from emptying (the czar would keep it all and warn instead)
-    team.commit(proposal(boundary_id, entry(cls="goal", key="g"), targets=["g"]))
-    team.commit(proposal(boundary_id, entry(cls="fact", id=old, key="cache", **fact)))
-    team.commit(
+    boundary.commit(proposal(boundary_id, entry(cls="goal", key="g"), targets=["g"]))
+    boundary.commit(proposal(boundary_id, entry(cls="fact", id=old, key="cache", **fact)))
+    boundary.commit(
         proposal(
             boundary_id,
             entry(
@@ -125,7 +125,7 @@ def test_the_czar_never_proposes_to_move_an_entry_its_own_compaction_moves(
             ),
         )
     )
-    report = run_czar(team)
+    report = run_czar(boundary)
     assert [d.outcome for d in report.decisions] == ["commit"], report.summary()
     assert {t.entry_id for t in report.plan.transitions} == {old, new}
     assert report.plan.unclear_transitions == []
@@ -141,8 +141,8 @@ def test_an_approved_supersession_of_another_boundarys_entry_writes_no_edge_acro
     theirs = engine.boundary(theirs_id)
     foreign = f"{theirs_id}/db"
     assert theirs.commit(proposal(theirs_id, entry(id=foreign, key="db"))).outcome == "commit"
-    team = engine.boundary(boundary_id)
-    reach = team.commit(
+    boundary = engine.boundary(boundary_id)
+    reach = boundary.commit(
         proposal(boundary_id, entry(key="db", supersedes=[{"entry_id": foreign, "reason": "x"}]))
     )
     assert reach.reason_code == "SUPERSESSION_TARGET"

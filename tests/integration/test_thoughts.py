@@ -1,4 +1,4 @@
-"""Everything produced lands in the record (issue 11 item 4), on the real graph: an attention
+"""Everything produced lands in the record, on the real graph: an attention
 loser's text and an inhibited bus proposal's text are found by history search of their boundary
 (never of another), with their outcome; storing them leaves the window's token count as it was;
 a durable bus winner carries the gate's decision; a text above the bound is kept cut and says so.
@@ -92,18 +92,18 @@ def test_losers_and_inhibited_bus_proposals_are_found_by_their_boundary_at_no_wi
     other = f"{boundary_id}-other"
     for b in (boundary_id, other):
         _commit_seed(engine, b)
-    team = engine.boundary(boundary_id)
-    before = team.window().total_tokens
+    boundary = engine.boundary(boundary_id)
+    before = boundary.window().total_tokens
     # min_composite 1.0: nobody wins, nothing goes to the gate; every proposal is a kept loser.
     nobody_wins = AttentionSettings(top_k=1, min_composite=1.0, strict=False)
     _wave(engine, boundary_id, nobody_wins)
     _broadcast(engine, boundary_id)
-    assert team.window().total_tokens == before  # stored thoughts cost the window nothing
+    assert boundary.window().total_tokens == before  # stored thoughts cost the window nothing
     # The same words in another boundary: never found from this one.
     _wave(engine, other, nobody_wins)
     _broadcast(engine, other)
 
-    found = _by_id(search_thoughts(team, "quartzlantern zebrafinch"))
+    found = _by_id(search_thoughts(boundary, "quartzlantern zebrafinch"))
     elsewhere = _by_id(search_thoughts(engine.boundary(other), "quartzlantern zebrafinch"))
     assert len(found) == 2 and len(elsewhere) == 2  # each boundary: its loser, its inhibited
     assert not set(found) & set(elsewhere)
@@ -136,7 +136,7 @@ def test_losers_and_inhibited_bus_proposals_are_found_by_their_boundary_at_no_wi
         INHIBITED,
     )
     # The winner of the bus round is kept too.
-    winner = _by_id(search_thoughts(team, "retry"))[f"{boundary_id}-run-b1/first/0"]
+    winner = _by_id(search_thoughts(boundary, "retry"))[f"{boundary_id}-run-b1/first/0"]
     assert (winner.writer_id, winner.outcome) == ("first", ThoughtOutcome.WON)
 
 
@@ -144,7 +144,7 @@ def test_winners_carry_the_gates_decision_and_a_long_loser_is_kept_cut_at_the_bo
     engine: Engine, boundary_id: str
 ) -> None:
     _commit_seed(engine, boundary_id)
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     long_text = "overlongwhalesong " * (THOUGHT_MAX_CHARS // 18 + 10)
     attention = WorkspaceAttention(
         engine,
@@ -167,11 +167,11 @@ def test_winners_carry_the_gates_decision_and_a_long_loser_is_kept_cut_at_the_bo
         task_id="task-thoughts",
     )
     (winner_outcome,) = result.outcomes
-    window_before_bus = team.window().total_tokens
+    window_before_bus = boundary.window().total_tokens
     fact = BusProposal(kind="admit_fact", key="email-indexed", priority=0.8, text="kept fact")
     cycle = _broadcast(engine, boundary_id, fact)
 
-    (rambler,) = search_thoughts(team, "overlongwhalesong")
+    (rambler,) = search_thoughts(boundary, "overlongwhalesong")
     assert (rambler.outcome, rambler.reason, rambler.truncated) == (
         ThoughtOutcome.LOST,
         WaveReason.OUTRANKED,
@@ -183,24 +183,24 @@ def test_winners_carry_the_gates_decision_and_a_long_loser_is_kept_cut_at_the_bo
         THOUGHT_MAX_CHARS,
     )
     assert "truncated at 262144" in rambler.line()
-    (indexer,) = [t for t in search_thoughts(team, "range index") if t.writer_id == "indexer"]
+    (indexer,) = [t for t in search_thoughts(boundary, "range index") if t.writer_id == "indexer"]
     assert (indexer.outcome, indexer.reason, indexer.gate_outcome, indexer.set_id) == (
         ThoughtOutcome.WON,
         WaveReason.SELECTED,
         winner_outcome.outcome,
         winner_outcome.set_id,
     )
-    (kept,) = search_thoughts(team, "kept fact")
+    (kept,) = search_thoughts(boundary, "kept fact")
     assert (kept.kind, kept.outcome, kept.gate_outcome) == (
         "admit_fact",
         ThoughtOutcome.WON,
         "commit",
     )
-    (entry_id,) = [e.id for e in team.window().entries if e.key == "email-indexed"]
+    (entry_id,) = [e.id for e in boundary.window().entries if e.key == "email-indexed"]
     assert kept.set_id is not None and cycle.run_id in kept.thought_id
     # The window grew by the admitted fact alone: its thoughts, the winner's included, add 0.
-    fact_tokens = next(e.tokens for e in team.window().entries if e.id == entry_id)
-    assert team.window().total_tokens == window_before_bus + fact_tokens
+    fact_tokens = next(e.tokens for e in boundary.window().entries if e.id == entry_id)
+    assert boundary.window().total_tokens == window_before_bus + fact_tokens
 
 
 def test_a_reused_run_id_is_refused_instead_of_losing_the_new_broadcasts_thoughts(

@@ -1,4 +1,4 @@
-"""Issue 10, defect 1: no pending proposal may block a boundary (against the real Neo4j).
+"""No pending proposal may block a boundary (against the real Neo4j).
 
 A set's own entry ids are checked against each other; whatever the gate's write transaction
 cannot write is rejected ``WRITE_FAILED`` with a receipt, in a transaction that records only
@@ -23,9 +23,9 @@ def _counts(engine: Any, boundary_id: str) -> dict[str, Any]:
     return counts
 
 
-def _follow_up_commits(team: Any, boundary_id: str) -> None:
+def _follow_up_commits(boundary: Any, boundary_id: str) -> None:
     """The boundary is not wedged: another writer's well-formed set commits."""
-    after = team.commit(proposal(boundary_id, entry(key="later"), writer_id="someone-else"))
+    after = boundary.commit(proposal(boundary_id, entry(key="later"), writer_id="someone-else"))
     assert after.outcome == "commit", after
 
 
@@ -34,19 +34,19 @@ def test_two_proposals_of_one_set_declaring_one_new_entry_id_are_rejected_not_we
 ) -> None:
     """The issue's repro: two proposals under one set id, both declaring the same new entry id,
     then close(). Before: ConstraintValidationFailed on every later commit of the boundary."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     twice = f"{boundary_id}/dup"
-    team.submit(
+    boundary.submit(
         [
             proposal(boundary_id, entry(id=twice, body="one"), set_id=f"{boundary_id}/S"),
             proposal(boundary_id, entry(id=twice, body="two"), set_id=f"{boundary_id}/S"),
         ]
     )
-    (decision,) = team.close()
+    (decision,) = boundary.close()
     assert (decision.outcome, decision.reason_code) == ("reject", "ENTRY_ID_TAKEN")
     assert "twice" in (decision.detail or "")
     assert _counts(engine, boundary_id)["entries"] == 0
-    _follow_up_commits(team, boundary_id)
+    _follow_up_commits(boundary, boundary_id)
 
 
 def test_a_write_the_gate_did_not_foresee_is_rejected_write_failed_and_the_queue_drains(
@@ -55,7 +55,7 @@ def test_a_write_the_gate_did_not_foresee_is_rejected_write_failed_and_the_queue
     """The general mechanism: a set whose write fails for a reason no predicate knows (here a
     receipt id someone already holds) is decided alone, and what cannot be written is rejected
     WRITE_FAILED with a rejection receipt; the sets around it are decided as usual."""
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     blocked_set = f"{boundary_id}/blocked"
     squatter = receipt_props(
         record_id(boundary_id, blocked_set, "commit"),
@@ -63,23 +63,23 @@ def test_a_write_the_gate_did_not_foresee_is_rejected_write_failed_and_the_queue
         at="2026-01-01T00:00:00+00:00",
         boundary_id=boundary_id,
         set_id=None,
-        constitution_version=team.state()["constitution_version"],
+        constitution_version=boundary.state()["constitution_version"],
         operator_id="operator",
         reason="squatting on the receipt id the gate will write",
         keys=["x"],
         uses=1,
     )
     engine.executor.write("gate/write_adoption", boundary_id=boundary_id, receipt=squatter)
-    before = team.commit(proposal(boundary_id, entry(key="first"), writer_id="early"))
+    before = boundary.commit(proposal(boundary_id, entry(key="first"), writer_id="early"))
     assert before.outcome == "commit"
-    team.submit(
+    boundary.submit(
         [
             proposal(boundary_id, entry(key="a"), writer_id="w-a", set_id=f"{boundary_id}/ok-1"),
             proposal(boundary_id, entry(key="b"), writer_id="w-b", set_id=blocked_set),
             proposal(boundary_id, entry(key="c"), writer_id="w-c", set_id=f"{boundary_id}/ok-2"),
         ]
     )
-    decisions = team.close()
+    decisions = boundary.close()
     by_set = {d.proposal_ids[0]: d for d in decisions}
     assert len(decisions) == 3, decisions
     assert sorted((d.outcome, d.reason_code or "") for d in decisions) == [
@@ -90,19 +90,19 @@ def test_a_write_the_gate_did_not_foresee_is_rejected_write_failed_and_the_queue
     failed = next(d for d in decisions if d.outcome == "reject")
     assert failed.seq is None and failed.entry_ids == ()
     assert "ConstraintValidationFailed" in (failed.detail or "")
-    recorded = team.decision(failed.proposal_ids[0])
+    recorded = boundary.decision(failed.proposal_ids[0])
     assert recorded is not None and (recorded.outcome, recorded.reason_code) == (
         "reject",
         "WRITE_FAILED",
     )
-    assert team.state()["seq"] == 3
-    _follow_up_commits(team, boundary_id)
+    assert boundary.state()["seq"] == 3
+    _follow_up_commits(boundary, boundary_id)
 
 
 def test_a_recorded_payload_that_cannot_be_parsed_is_rejected_not_wedged(
     engine: Any, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     pid = f"{boundary_id}/garbled"
     engine.executor.write(
         "gate/submit_proposals",
@@ -125,8 +125,8 @@ def test_a_recorded_payload_that_cannot_be_parsed_is_rejected_not_wedged(
             }
         ],
     )
-    decisions = team.close()
+    decisions = boundary.close()
     assert [(d.outcome, d.reason_code) for d in decisions] == [("reject", "WRITE_FAILED")]
     assert decisions[0].proposal_ids == (pid,)
     assert "cannot be parsed" in (decisions[0].detail or "")
-    _follow_up_commits(team, boundary_id)
+    _follow_up_commits(boundary, boundary_id)
