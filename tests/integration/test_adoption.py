@@ -23,7 +23,7 @@ def _uses(engine: Any, receipt_id: str) -> int:
 
 
 def test_a_receipt_admits_only_its_keys_once(engine: Any, boundary_id: str) -> None:
-    """Repro: a receipt for `pricing` admitted `security`, and was reused without limit."""
+    """A receipt for `pricing` does not admit `security`, and is not reused past its uses."""
     boundary = engine.boundary(boundary_id)
     receipt = engine.adopt(boundary_id, operator_id="operator", reason="vetted", keys=["pricing"])
     other_key = boundary.commit(_global(boundary_id, "security", receipt, f"{boundary_id}/p1"))
@@ -64,7 +64,7 @@ def test_a_receipt_states_its_uses_and_its_validity(engine: Any, boundary_id: st
 
 
 def test_an_adoption_names_keys(engine: Any, boundary_id: str) -> None:
-    """Repro: adopt(keys=[]) was accepted."""
+    """An adoption with no keys (adopt(keys=[])) is refused."""
     engine.boundary(boundary_id)
     with pytest.raises(InputValidationError, match="key"):
         engine.adopt(boundary_id, operator_id="operator", reason="r", keys=[])

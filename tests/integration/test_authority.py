@@ -65,8 +65,8 @@ def _decision(boundary: Any, boundary_id: str, writer_id: str = "planner") -> st
 def test_a_czar_kind_claimed_by_any_writer_id_is_not_authorized(
     engine: Any, boundary_id: str
 ) -> None:
-    """Repro 1: writer_kind czar from any id, retiring a reachable decision with the evidence
-    'UNREACHABLE: lie', committed."""
+    """A writer id that claims writer_kind czar cannot retire a reachable decision, whatever
+    evidence (here 'UNREACHABLE: lie') it gives."""
     boundary = engine.boundary(boundary_id)
     decision_id = _decision(boundary, boundary_id)
     forged = boundary.commit(_retire(boundary_id, decision_id, "mallory", "UNREACHABLE", "lie"))
@@ -100,7 +100,7 @@ def test_the_named_czar_cannot_retire_what_the_graph_shows_reachable(
 def test_a_second_id_cannot_retire_its_own_entry_and_a_registered_kind_is_fixed(
     engine: Any, boundary_id: str
 ) -> None:
-    """Repro 2: the same agent under a second id retired its own entry."""
+    """The same agent under a second id cannot retire its own entry."""
     boundary = engine.boundary(boundary_id)
     decision_id = _decision(boundary, boundary_id, writer_id="agent-7")
     shadow = boundary.commit(_retire(boundary_id, decision_id, "agent-7b", "UNREACHABLE", "lie"))
@@ -122,7 +122,7 @@ def test_a_second_id_cannot_retire_its_own_entry_and_a_registered_kind_is_fixed(
 def test_any_writer_id_ratifying_a_constitution_is_refused_before_anything_is_written(
     engine: Any, boundary_id: str
 ) -> None:
-    """Repro 3: any writer id could ratify a new constitution as an 'operator'."""
+    """A writer id cannot ratify a new constitution as an 'operator' by saying so."""
     boundary = engine.boundary(boundary_id)
     text = DEFAULT.text.replace(
         f'version = "{DEFAULT.version}"', f'version = "auth-{boundary_id[-12:]}"'

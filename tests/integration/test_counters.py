@@ -12,8 +12,8 @@ from tests.factories import entry, proposal
 def test_the_halt_rate_counts_every_halt_raised_with_open_and_resolved_apart(
     engine: Any, boundary_id: str
 ) -> None:
-    """Repro: halt_rate counted only sets still halted, so it read 0.00% once operators had
-    approved every halt."""
+    """halt_rate counts every halt raised, not only sets still halted, so it does not read 0.00%
+    once operators have approved every halt."""
     boundary = engine.boundary(boundary_id)
     boundary.commit(proposal(boundary_id, entry(key="plain")))
     first = boundary.commit(proposal(boundary_id, entry(verse="global", key="g1")))
@@ -32,8 +32,8 @@ def test_the_halt_rate_counts_every_halt_raised_with_open_and_resolved_apart(
 def test_as_of_reports_an_entry_created_explored_as_explored_and_out_of_the_window(
     engine: Any, boundary_id: str
 ) -> None:
-    """Repro: as_of assumed every entry started live, so an entry created `explored` (out of the
-    window from birth) read as live and resident."""
+    """as_of does not assume every entry started live: an entry created `explored` (out of the
+    window from birth) reads as explored and not resident."""
     boundary = engine.boundary(boundary_id)
     tried = f"{boundary_id}/tried"
     boundary.commit(

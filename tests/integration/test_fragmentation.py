@@ -62,7 +62,7 @@ def test_two_explicit_sets_over_the_fanout_together_halt_when_sent_together(
 
 
 def test_sending_slowly_does_not_evade_fragmentation(engine: Any, boundary_id: str) -> None:
-    """Repro: the same two sets sent by two sequential commit() calls both committed."""
+    """The same two sets sent by two sequential commit() calls do not both commit."""
     boundary = _narrow(engine, boundary_id)
     base = _base(boundary, boundary_id)
     first = boundary.commit(_half(boundary_id, "mig", base))
@@ -98,8 +98,8 @@ def test_small_sets_sharing_a_target_are_not_fragments_and_other_writers_halves_
 def test_fifty_ordered_commits_on_the_same_targets_all_commit(
     engine: Any, boundary_id: str
 ) -> None:
-    """Repro: commit_many of ordered commits touching the same targets halted most sets
-    FRAGMENTATION. Each set here builds on the previous one (supersedes and derives from it)."""
+    """commit_many of ordered commits touching the same targets is not FRAGMENTATION. Each set here
+    builds on the previous one (supersedes and derives from it)."""
     boundary = _narrow(engine, boundary_id)
     proposals = []
     previous = None

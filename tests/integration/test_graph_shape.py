@@ -60,8 +60,8 @@ def _retired(engine: Any, boundary: Any, boundary_id: str, how: str) -> str:
 def test_a_dependency_on_a_non_standing_entry_halts(
     engine: Any, boundary_id: str, how: str, declared: dict[str, Any]
 ) -> None:
-    """Repro: REQUIRES or essential DERIVED_FROM on a retired or invalidated entry committed, and
-    the retired entry became silently load-bearing."""
+    """REQUIRES or essential DERIVED_FROM on a retired or invalidated entry halts, so a retired
+    entry never becomes silently load-bearing."""
     boundary = engine.boundary(boundary_id)
     old = _retired(engine, boundary, boundary_id, how)
     deps = {k: [{**ref, "entry_id": old} for ref in refs] for k, refs in declared.items()}
@@ -118,8 +118,7 @@ def test_recall_admission_and_promotion_still_bring_retired_state_back_through_t
     ids=["derived-from-cycle", "self-derivation", "hard-requires-cycle", "hard-self-requires"],
 )
 def test_cycles_are_rejected(engine: Any, boundary_id: str, entries: list[dict[str, Any]]) -> None:
-    """Repro: DERIVED_FROM cycles within one set, hard REQUIRES cycles and self-derivation
-    committed."""
+    """DERIVED_FROM cycles within one set, hard REQUIRES cycles and self-derivation are rejected."""
     boundary = engine.boundary(boundary_id)
     scoped = [_scope(e, boundary_id) for e in entries]
     decision = boundary.commit(proposal(boundary_id, *scoped))
@@ -151,8 +150,8 @@ def _scope(data: dict[str, Any], boundary_id: str) -> dict[str, Any]:
 def test_a_bare_reference_is_to_the_own_boundary_and_cannot_pin_another_team(
     engine: Any, boundary_id: str
 ) -> None:
-    """Repro: an edge to an entry of another boundary committed, and the other team's czar then
-    halted HARD_DEPENDENCY on its own entry."""
+    """A bare id is an entry of the proposal's own boundary, so an edge cannot reach another
+    boundary's entry and make that boundary's czar halt HARD_DEPENDENCY on its own entry."""
     theirs_id = f"{boundary_id}-theirs"
     theirs = engine.boundary(theirs_id)
     foreign = f"{theirs_id}/fact"

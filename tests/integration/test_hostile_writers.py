@@ -68,9 +68,8 @@ def _race(teams: list[Any], proposals: list[dict[str, Any]]) -> list[tuple[str, 
 def test_one_use_adoption_receipt_is_spent_once_under_a_race(
     czar_free_engine: Any, boundary_id: str
 ) -> None:
-    """Repro: six boundaries allowed ``derived_from`` across, six threads behind a barrier each
-    citing one one-use receipt of O: several committed (uses were counted under the citing
-    boundary's lock only)."""
+    """Six boundaries allow ``derived_from`` across; six threads behind a barrier each cite one
+    one-use receipt of O: exactly one commits, the other five are rejected CROSS_BOUNDARY."""
     engine = czar_free_engine
     origin_id = f"{boundary_id}-o"
     origin = engine.boundary(origin_id)
@@ -105,8 +104,8 @@ def test_one_use_adoption_receipt_is_spent_once_under_a_race(
 def test_a_constitution_that_leaves_no_operator_who_can_act_is_refused(
     engine: Any, boundary_id: str, operators: str
 ) -> None:
-    """Repro: a constitution naming no operator, or only an id no registered operator writer
-    holds, was ratified; afterwards no operator act was possible."""
+    """A constitution naming no operator, or only an id no registered operator writer holds, is
+    refused, so an operator act stays possible."""
     boundary = engine.boundary(boundary_id)
     tag = f"lock-{boundary_id[-12:]}"
     locked = boundary.propose_constitution(
@@ -165,9 +164,9 @@ def _halted_with_second_operator(engine: Any, boundary_id: str) -> tuple[Any, An
 def test_an_amendment_that_fails_to_redecide_its_halted_set_rolls_back(
     engine: Any, boundary_id: str
 ) -> None:
-    """Repro: the amendment (dropping the resolving operator) was ratified in one transaction,
-    then re-deciding the halted set was refused: the halt stayed open under the new
-    constitution. Now nothing of the act is written."""
+    """An amendment (dropping the resolving operator) whose re-decision of the halted set is refused
+    writes nothing of the act: the constitution version and seq stay as they were, and the halt
+    stays open."""
     boundary, halted = _halted_with_second_operator(engine, boundary_id)
     before = boundary.state()
     amendment = _rules(
@@ -212,8 +211,8 @@ def test_an_amendment_that_changes_authority_resolves_its_halt_in_the_same_act(
 def test_a_writer_cannot_squat_the_czars_next_proposal_or_set_id(
     czar_free_engine: Any, boundary_id: str
 ) -> None:
-    """Repro: a writer committed under the id and set id the czar's next plan would use, and
-    ``run_czar`` raised 'already recorded with other content'."""
+    """A writer that commits under the id and set id the czar's next plan would use does not make
+    ``run_czar`` raise 'already recorded with other content'."""
     engine = czar_free_engine
     boundary = engine.boundary(boundary_id)
     loose = f"{boundary_id}/loose"
@@ -245,8 +244,8 @@ def test_a_writer_cannot_squat_the_czars_next_proposal_or_set_id(
 def test_one_foreign_pin_does_not_stop_another_teams_compaction(
     czar_free_engine: Any, boundary_id: str
 ) -> None:
-    """Repro: another boundary hard-requiring one fact of O (with O's receipt) made O's one
-    compaction set halt HARD_DEPENDENCY on every run; none of the other 20 facts retired."""
+    """Another boundary hard-requiring one fact of O (with O's receipt) holds that fact only: O's
+    compaction set does not halt HARD_DEPENDENCY on every run, and the other 20 facts retire."""
     engine = czar_free_engine
     origin_id = f"{boundary_id}-o"
     origin = engine.boundary(origin_id)
@@ -275,8 +274,8 @@ def test_one_foreign_pin_does_not_stop_another_teams_compaction(
 
 # -- set kinds are the gate's --------------------------------------------------------------------
 def test_only_the_czar_may_propose_a_compaction_set(engine: Any, boundary_id: str) -> None:
-    """Repro: an agent declared its sets ``kind: compaction``: the seq moved, the lease clock
-    (work_seq) did not, so soft leases never ended."""
+    """An agent cannot declare its sets ``kind: compaction`` (which would move the seq but not the
+    lease clock, work_seq, so soft leases would never end)."""
     boundary = engine.boundary(boundary_id)
     before = boundary.state()
     stopped = boundary.commit(proposal(boundary_id, entry(key="k"), kind="compaction"))
@@ -296,7 +295,7 @@ def test_only_the_czar_may_propose_a_compaction_set(engine: Any, boundary_id: st
 
 
 def test_only_an_operator_act_creates_a_constitution_set(engine: Any, boundary_id: str) -> None:
-    """Repro: a writer put a set of kind ``constitution`` in the ledger (the history read
+    """A writer cannot put a set of kind ``constitution`` in the ledger (the history would read
     'constitution by planner-a')."""
     boundary = engine.boundary(boundary_id)
     for writer_id, kind in (("planner-a", "agent"), ("operator", "operator")):
@@ -347,7 +346,7 @@ def _half(boundary_id: str, name: str, base: list[str], writer: str, targets: li
 
 
 def test_fragmentation_is_not_evaded_by_a_second_writer_id(engine: Any, boundary_id: str) -> None:
-    """Repro: the second half sent under a second self-registered writer id committed."""
+    """The second half sent under a second self-registered writer id does not commit."""
     boundary = _narrow(engine, boundary_id)
     base = _base(boundary, boundary_id)
     first = boundary.commit(_half(boundary_id, "mig", base, "w1", ["db"]))
@@ -360,8 +359,8 @@ def test_fragmentation_is_not_evaded_by_a_second_writer_id(engine: Any, boundary
 def test_fragmentation_is_not_evaded_by_a_set_without_a_target(
     engine: Any, boundary_id: str
 ) -> None:
-    """Repro: the second half sent under its own set id and no target committed: it shares the
-    first half's dependencies, so it is evaluated with it."""
+    """The second half sent under its own set id and no target does not commit: it shares the first
+    half's dependencies, so it is evaluated with it."""
     boundary = _narrow(engine, boundary_id)
     base = _base(boundary, boundary_id)
     first = boundary.commit(_half(boundary_id, "mig", base, "w", ["db"]))
@@ -377,10 +376,9 @@ def test_fragmentation_is_not_evaded_by_a_set_without_a_target(
 def test_a_pending_proposal_of_another_writer_does_not_stop_the_czars_commit(
     czar_free_engine: Any, boundary_id: str
 ) -> None:
-    """Repro: with a writer's proposal left pending (submitted, not closed), the czar's
-    ``commit()`` decided only the first batch (the pending set; the czar's set, decided first
-    in a transaction of its own, was left for the next) and raised 'recorded but not decided
-    yet'. A commit now decides every batch it finds pending."""
+    """With a writer's proposal left pending (submitted, not closed), the czar's ``commit()``
+    decides every batch it finds pending (the pending set and the czar's own set, each in a
+    transaction of its own) and does not raise 'recorded but not decided yet'."""
     engine = czar_free_engine
     boundary = engine.boundary(boundary_id)
     loose = f"{boundary_id}/loose"

@@ -94,8 +94,8 @@ def test_two_boundaries_use_the_same_proposal_set_and_entry_ids(
 def test_the_same_work_runs_again_in_a_second_boundary(
     engine: Any, boundary_id: str, fixtures: Neo4jExecutor
 ) -> None:
-    """Re-running a session in another boundary used to fail: "already recorded with other
-    content". Now every decision repeats, and writers and targets are the boundary's own."""
+    """Re-running a session in another boundary does not fail with "already recorded with other
+    content": every decision repeats, and writers and targets are the boundary's own."""
     outcomes = {}
     for b in (f"{boundary_id}-first", f"{boundary_id}-again"):
         boundary = engine.boundary(b)

@@ -26,8 +26,8 @@ def _resolution(engine: Any, boundary_id: str, halt_id: str) -> dict[str, Any]:
 def test_an_approved_cross_key_rename_executes_the_supersession(
     engine: Any, boundary_id: str
 ) -> None:
-    """Repro: approving a SUPERSESSION_TARGET halt of a rename recorded the supersession
-    `executed: false`; the old entry stayed live and resident for good."""
+    """Approving a SUPERSESSION_TARGET halt of a rename executes the supersession: it is not
+    recorded `executed: false` with the old entry left live and resident for good."""
     boundary = engine.boundary(boundary_id)
     old, new = f"{boundary_id}/db", f"{boundary_id}/datastore"
     assert boundary.commit(proposal(boundary_id, entry(id=old, key="db"))).outcome == "commit"
@@ -81,8 +81,8 @@ def _append_only(engine: Any, boundary_id: str) -> Any:
 def test_the_czar_finds_unexecuted_supersessions_whatever_the_superseder_became(
     engine: Any, boundary_id: str
 ) -> None:
-    """Repro: `unexecuted_supersessions` only found a supersession while the superseding entry
-    was still standing."""
+    """`unexecuted_supersessions` finds a supersession whether or not the superseding entry is still
+    standing."""
     boundary = _append_only(engine, boundary_id)
     goal = f"{boundary_id}/goal"
     old, new = f"{boundary_id}/old", f"{boundary_id}/new"
@@ -105,8 +105,8 @@ def test_the_czar_finds_unexecuted_supersessions_whatever_the_superseder_became(
 def test_the_czar_never_proposes_to_move_an_entry_its_own_compaction_moves(
     engine: Any, boundary_id: str
 ) -> None:
-    """Repro: in one run the czar's unclear set tried to retire an entry its own compaction set
-    had just retired and was rejected ILLEGAL_TRANSITION (retired -> retired)."""
+    """The czar's unclear set never proposes to retire an entry its own compaction set of the same
+    run retires (which would be rejected ILLEGAL_TRANSITION, retired -> retired)."""
     boundary = _append_only(engine, boundary_id)
     old, new = f"{boundary_id}/old", f"{boundary_id}/new"
     fact = {"attributes": {"source": "t"}}

@@ -32,8 +32,8 @@ def _follow_up_commits(boundary: Any, boundary_id: str) -> None:
 def test_two_proposals_of_one_set_declaring_one_new_entry_id_are_rejected_not_wedged(
     engine: Any, boundary_id: str
 ) -> None:
-    """The issue's repro: two proposals under one set id, both declaring the same new entry id,
-    then close(). Before: ConstraintValidationFailed on every later commit of the boundary."""
+    """Two proposals under one set id, both declaring the same new entry id, then close(): the
+    boundary is not wedged (no ConstraintValidationFailed on every later commit)."""
     boundary = engine.boundary(boundary_id)
     twice = f"{boundary_id}/dup"
     boundary.submit(

@@ -62,8 +62,8 @@ def test_a_short_soak_runs_every_kind_of_work_cleanly(neo4j_target: Target, tmp_
 
 class _WriterMeanwhile:
     """The engine's embedder, and a writer that commits one more entry during every encode (a
-    write stream faster than the model). Refuses to encode more than ``limit`` times: before
-    the fix, embed_pending chased the stream for ever."""
+    write stream faster than the model). Refuses to encode more than ``limit`` times, so an
+    embed_pending that chased the stream for ever would fail."""
 
     def __init__(self, boundary: BoundaryHandle, limit: int) -> None:
         self.inner = get_embedder(boundary.settings.embedding)
