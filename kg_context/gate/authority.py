@@ -1,28 +1,7 @@
 """Authority, decided from the constitution and the graph, never from what a writer says of
-itself (pure predicates).
-
-- ``writer_authority``: a writer's kind is bound. Only the ids the constitution names
-  (``[authority] czars`` / ``operators``) may write as czar or operator (else
-  ``NOT_AUTHORIZED``); a named id may not write as another kind, and any other id keeps the kind
-  it registered with in this boundary on its first ratified set (else ``WRITER_KIND``); it may
-  only self-register with a ``self_register`` kind.
-- ``czar_cases_shown``: each pre-authorized case a czar transition cites is re-checked against
-  the graph at the seq the set commits (``ClaimFacts``, read in the gate transaction), and the
-  transition must do what the case justifies (else ``CASE_NOT_SHOWN``). The evidence text is
-  never read.
-- ``czar_independence``, ``residency_hold``, ``compaction_pre_authorized``: the czar never
-  compacts its own writing (but its interfaces follow their sources: ``follows_its_sources``),
-  never retires what a standing entry holds by a hard edge, and halts whatever case the
-  constitution does not pre-authorize.
-- ``set_kind_authority``: set kinds are the gate's: only the czar proposes compaction sets (they
-  do not advance the lease clock), and no ordinary set is a constitution set (only the
-  operator's constitution change records one) (else ``SET_KIND``).
-- ``reserved_id_problem``: the ids of the czar's proposals and of constitution changes lie in
-  namespaces of their own; a writer's proposal or set id there is refused before anything is
-  recorded (``RESERVED_ID``), so no writer can claim the id the czar's next plan uses.
-- ``no_operator_problem``: a constitution change must name at least one operator who can act:
-  a writer registered in the boundary with kind operator, or the proposing operator (else
-  ``NO_OPERATOR``).
+itself (pure predicates): bound writer kinds, the czar's cases re-checked against the graph, the
+czar's independence and pre-authorized cases, set kinds reserved to the gate, reserved id
+namespaces, and a constitution that leaves an operator who can act.
 """
 
 from __future__ import annotations

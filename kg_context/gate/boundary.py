@@ -1,19 +1,8 @@
 """A boundary handle: the Python API orchestrators use to propose into one coherence boundary.
 
-    engine = Engine.connect()
-    team = engine.boundary("team-7")
-    decision = team.commit({"id": "p-1", "boundary_id": "team-7", "writer_id": "planner",
-                            "writer_kind": "agent", "targets": ["db-schema"],
-                            "entries": [{"class": "decision", "key": "db", "body": "Use Neo4j"}]})
-    decision.outcome, decision.seq, decision.receipt_id
-
 Writers propose; only the gate commits. ``submit`` records proposals as pending, ``close`` runs
 the set constructor and the gate over everything pending, and ``commit`` does both for one
-proposal and returns the decision of the set it landed in.
-
-The handle is also the receiver of every operation on one boundary above the gate (residency,
-recall, the record, invalidation, ontology): they take it as their first argument, and read the
-executor, the engine's settings and the boundary's current constitution from it.
+proposal. Every operation on one boundary above the gate takes the handle as its receiver.
 """
 
 from __future__ import annotations

@@ -1,27 +1,8 @@
-"""Fragmentation, pure: splitting one change across sets must not
-evade a set-level invariant.
+"""Fragmentation, pure: splitting one change across sets must not evade a set-level invariant.
 
-The set-level invariants (``density.max_set_fanout``, ``limits.max_entries_per_set``) are
-evaluated over a set's *fragment group*: the set plus every set ratified within the last
-``[window] sets`` seqs, or earlier in the same batch, that
-
-- touches what it touches, whoever wrote it (a second writer id is no way around the rule):
-  shares a declared target with it, or, where either of the two declares no target, a
-  dependency (an entry of the boundary both declare an edge to, ``dependencies``): a set
-  without a target touches what it depends on, so leaving the targets out is no way around
-  the rule either, while sets that declare targets are grouped by their targets (an entry many
-  unrelated sets depend on does not make them one change), and
-- is not its ancestor in an ordered sequence: the set declares no reference (an entry's
-  supersession, provenance or residency, a transition, a revalidation) to an entry that set
-  created, nor to one created by a set descending from it (``lineage``, recorded on each
-  ratified set).
-
-A set that alone breaks an invariant is DENSITY's or SET_TOO_LARGE's; one that breaks it only
-together with its fragments halts ``FRAGMENTATION``. So sending two halves slowly, under two
-writer ids or without a target does not evade the rule, and fifty commits that each build on
-the previous one are a sequence, not fragments. A proposal with neither a set id nor a target
-is never a set at all: the set constructor cannot place it and the gate rejects it
-``NO_PLACEMENT``.
+Set-level invariants are evaluated over a set's fragment group (recent sets that touch what it
+touches and are not its ancestors); a set that breaks one only together with its fragments
+halts ``FRAGMENTATION``.
 """
 
 from __future__ import annotations

@@ -1,22 +1,7 @@
-"""The shape of the declared graph (pure predicates): what a set's new entries may depend on.
-
-- ``cross_boundary``: a reference names another boundary only where the constitution allows that
-  edge across boundaries (``[cross_boundary] allowed``) and the proposal cites an adoption receipt
-  of *that* boundary covering the referenced entry's key, with a use left and not expired (its
-  operator's consent; a use is counted when the set commits). Supersession never crosses.
-  Otherwise ``CROSS_BOUNDARY``.
-- ``dependency_cycle``: no ``DERIVED_FROM`` cycle and no hard ``REQUIRES`` cycle among the set's
-  new entries, self-derivation and a hard self-requirement included (``DEPENDENCY_CYCLE``).
-  Earlier entries cannot point at new ones, so a cycle can only close within the set.
-- ``non_standing_dependency``: ``REQUIRES`` (any policy) or essential ``DERIVED_FROM`` on an
-  entry that is not standing (superseded, retired, invalidated, explored), or ``REQUIRES`` on one
-  the set itself takes out of standing, would make non-standing state silently load-bearing: it
-  halts
-  (``NON_STANDING_DEPENDENCY``). Recall admission is the way back: scratch copies derive from
-  the original through a supporting edge, and a committed entry promotes a copy. An
-  ``interface`` (a class only the czar and operators may commit) summarizes a non-standing
-  original by construction: its essential derivation from it is its provenance, not a
-  dependency.
+"""The shape of the declared graph (pure predicates): what a set's new entries may depend on:
+references across boundaries only with an adoption receipt (``CROSS_BOUNDARY``), no dependency
+cycles (``DEPENDENCY_CYCLE``), and no dependency on non-standing state
+(``NON_STANDING_DEPENDENCY``).
 """
 
 from __future__ import annotations

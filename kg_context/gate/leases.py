@@ -1,21 +1,7 @@
 """Lease renewals a commit causes, planned from the set's own declarations (pure).
 
-A soft or reconstructible ``REQUIRES`` edge holds for its lease, counted in the boundary's work
-(``work_seq``: the ratified sets but the czar's and constitution changes). A work set renews
-the leases of the edges into an entry of its boundary when one of its entries
-
-- requires that entry (``live_reference``: a newer committed entry needs it too), or
-- is derived from it (``use``: reasoning that used it; a recall copy is derived from its original).
-
-Only a standing use renews: a new entry that stands in the window on its own, of a root class or
-required (transitively) by one in the same set (``standing_uses``). A failed attempt
-(``explored``) and a throwaway derivation nothing holds (the czar retires it as unreachable) are
-kept in the record and renew nothing. Renewal restarts the edge's own lease from the renewing
-set's work seq (``gate/write_plan``'s renewals decide in the graph which edges they extend,
-and record each renewal as a ``:LeaseRenewal``).
-What a writer says in text never renews anything; only the declarations the gate ratified do.
-Compaction sets and the czar's sets renew nothing (the czar's interfaces are derived from what
-they summarize, and that is not reasoning that used it).
+A standing entry of a work set renews the leases of the edges into an entry it requires or is
+derived from; what a writer says in text, failed attempts, and the czar's sets renew nothing.
 """
 
 from __future__ import annotations

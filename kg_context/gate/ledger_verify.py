@@ -1,19 +1,6 @@
 """Verifying a boundary's ledger (reads only): every record recomputed from the graph as it is
 now (``gate.ledger``'s canonical form), the chain walked in position order, and the state the
 ledger decided checked against the graph.
-
-What a legitimate later change leaves alone and a raw edit does not:
-- a record covers what its decision wrote, never what later sets change (an entry's status and
-  residency, a lease's clock, a halt's resolution), so later decisions do not break it;
-- an entry's current status and residency must equal the last flip the ledger records for it
-  (its creation, an executed supersession, a TRANSITIONED flip), in ledger order;
-- a set's status must be what its last record decided (a halted set an operator rejected:
-  rejected, with its halt resolved ``reject``);
-- every entry of the boundary belongs to a set; every set decided since the chain began has a
-  record; positions run 1..head without a gap, and the boundary's head is the last digest.
-
-A boundary whose first sets were decided before the ledger existed: those sets (seq, or receipts'
-``state_revision``, up to ``ledger_since_seq``) are counted as unchained, not failures.
 """
 
 from __future__ import annotations

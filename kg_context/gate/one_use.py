@@ -1,24 +1,6 @@
 """A recall copy's one use (pure): the work set that ends a copy's own lease is its use, and
-the copies nothing keeps leave the window with that set, in its transaction.
-
-A copy is an entry of a set of kind ``recall``, not of a root class, whose own lease is one work
-set (``expires_after = 1``, what ``admit`` gives it; the gate lists it on the boundary as
-``one_use_pending`` when the set commits, and reads its lease fields from the graph). An entry of
-a recall set with a longer lease of its own is left to the czar, as every self-leased entry.
-Only a ratified work set advances the work seq, so a compaction set, a constitution change, a
-halt or a rejection never spends the use, and a read writes nothing. The work set whose work seq
-reaches the copy's lease end retires it (status ``retired``, out of the window, case
-``ONE_USE``: a transition of that set, sealed in its ledger record) unless
-
-- the set cites it (``requires`` or ``derived_from``): it does not leave under the work that
-  used it;
-- an operator marked it foundational; or
-- a standing entry that does not leave with it holds it by a ``REQUIRES`` edge that still holds
-  at that work seq (hard, or its lease not ended): a promoted copy stays, and so does what it
-  holds.
-
-A copy kept then is governed as every other entry: the czar retires it once nothing holds it.
-Decided from the lease fields the graph records and the declarations the gate ratified.
+the copies nothing keeps leave the window with that set, in its transaction (unless the set cites
+them, an operator marked them foundational, or a standing entry still holds them).
 """
 
 from __future__ import annotations

@@ -1,20 +1,6 @@
-"""Revocation: an operator's act that withdraws what the record granted, with a receipt (I/O).
-
-An operator the boundary's constitution names revokes, in that boundary, one of
-
-- ``writer``: a writer id's registration; every later set with a proposal by it is rejected
-  ``WRITER_REVOKED`` (``gate/revoked.py``). An id the constitution names (an
-  operator or a czar) is not revoked here: its authority is the constitution's to change.
-- ``adoption``: one of the boundary's adoption receipts; every later set citing it is rejected
-  ``ADOPTION_REVOKED``, in whichever boundary it is cited.
-- ``foundational``: an entry's foundational mark; the entry stops being foundational and the
-  soft and reconstructible edges into it fall back to their own leases.
-- ``credential``: an API token, named by its sha256; the API refuses it for this boundary.
-
-Each revocation is one ``:Receipt:RevocationReceipt`` (kind ``revocation``) FOR the boundary,
-written under the boundary's lock: who, when, at which seq, what and why. It is checked again
-under that lock (the operator, and that the subject is there and not already revoked); a refusal
-writes nothing.
+"""Revocation: an operator's act that withdraws what the record granted, with a receipt (I/O):
+a writer's registration, an adoption receipt, an entry's foundational mark, or an API
+credential, each one ``:RevocationReceipt`` written under the boundary's lock.
 """
 
 from __future__ import annotations

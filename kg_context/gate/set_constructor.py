@@ -1,16 +1,8 @@
 """The set constructor: pending proposals → the minimal closed sets the gate evaluates (pure).
 
-Rule: a pending set is the minimal closed group of pending
-proposals that share a declared target or a dependency inside the constitution's window (a count
-of submissions), or that a writer grouped under one set id. A proposal with neither a set id nor
-a target cannot be placed and is rejected. A proposal without a set id joins what it shares a
-target or dependency with; two explicit set ids are never merged (each is what its writer
-grouped), so explicit sets sharing a target are decided one after the other, in order. A
-compaction proposal (the czar's) joins nothing by target or dependency: its set is the czar's
-alone, so no pending proposal of another writer can ride in it or sink it (a set is all or
-nothing). Whether
-splitting a change across sets evades a set-level invariant is the gate's FRAGMENTATION predicate
-(``fragmentation``), evaluated over ratified sets too, not a matter of being pending together.
+A pending set is the minimal closed group of pending proposals that share a declared target or a
+dependency inside the constitution's window, or that a writer grouped under one set id; a
+proposal with neither is rejected. The czar's compaction proposals form sets of their own.
 """
 
 from __future__ import annotations

@@ -1,18 +1,9 @@
 """The gate's I/O: record proposals, and run the set constructor and the gate inside ONE locked
 write transaction per batch (the single committer of a boundary, across processes and hosts).
 
-The transaction takes the boundary's write lock first (recording the proposals submitted with
-the batch and reading the pending ones in that statement), builds the closed sets, reads the
-state they refer to, lets the gate decide (pure logic), and writes the plan (``transaction_io``:
-three statements). Everything it does is a function of what it read under the lock, so a retried
-transaction decides the same way, and proposals already decided are no longer pending: nothing
-commits twice.
-
-No pending proposal may block the boundary: a payload that cannot be parsed is rejected, and
-when a batch's write fails with a non-transient error the store decides its sets one per
-transaction, rejecting ``WRITE_FAILED`` (in a transaction that records only that) whatever
-still cannot be written (``isolation``). A czar set whose cases the gate checks against the
-graph is decided first in its transaction, so the graph it reads is the state it commits against.
+Everything a transaction does is a function of what it read under the lock, so a retry decides
+the same way and nothing commits twice; a batch that cannot be written is isolated set by set
+(``isolation``) so no pending proposal blocks the boundary.
 """
 
 from __future__ import annotations
