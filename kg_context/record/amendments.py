@@ -1,25 +1,8 @@
 """Halt classes become predicates, deterministically.
 
-A halt's class is its reason code plus the constitution parameter its predicate tripped on
-(``Halt.parameter``, a ``ThresholdParameter``, with the value it measured: ``Halt.observed``).
-When a class recurs and the operator resolved it consistently, the smallest threshold that decides
-every one of those halts the way the operator did is a constitution amendment:
-
-- at least ``min_recurrence`` halts of the class were approved;
-- ``proposed`` is the largest value the operator approved (rounded up to the parameter's grain);
-- every rejected halt of the class measured more than ``proposed`` (else no threshold separates
-  the approved from the rejected: the class was resolved inconsistently, and nothing is
-  suggested);
-- ``proposed`` is above the boundary's current value (else the constitution already decides them).
-
-Open halts and halts resolved by amending the constitution are no evidence either way. A class
-without a parameter (a predicate that measures nothing: supersession targets, weak revalidation,
-unclear compaction ...) is never turned into a predicate here.
-
-The suggestion carries the TOML fragment and the full amended constitution (a new version derived
-from the amended text's digest); ``adopt_suggestion`` proposes it through the one governed path
-(``Boundary.propose_constitution``: only an operator the current constitution names; anyone else
-is refused and nothing changes).
+A halt class (reason code plus the constitution parameter it tripped on) that recurs and that the
+operator resolved consistently yields the smallest threshold deciding every one of those halts
+the operator's way, as a constitution amendment adopted only through the governed path.
 """
 
 from __future__ import annotations

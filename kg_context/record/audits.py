@@ -1,17 +1,7 @@
 """The analysts' audit library: every file of ``cypher/audits/``, read with the question it answers.
 
-Each audit file starts with a comment header that says what it answers, what it takes, and what
-a healthy database returns (``tests/unit/test_audits.py`` holds every file to it)::
-
-    // Question: Which superseded entries are still in the window?
-    // Parameters:
-    //   $boundary_id  the boundary (a string), or null for every boundary
-    // Expect: empty (an invariant: a supersession takes the old entry out of the window)
-
-``Expect: empty`` marks an *invariant*: any row it returns is a defect, and ``invariants`` runs
-them all (``kg-context audit all``). ``Expect: rows`` marks a report an analyst reads. A parameter
-whose description says ``or null`` may be left out (it is sent as null). The same file runs
-as-is in Neo4j Browser (set the parameters with ``:param``), in cypher-shell, and here.
+Each file's comment header says what it answers, its parameters, and what a healthy database
+returns; ``Expect: empty`` marks an invariant, which ``invariants`` runs.
 """
 
 from __future__ import annotations

@@ -1,23 +1,7 @@
-"""The operator's briefing (the periodic audit): what happened in a boundary
-since the last briefing, from the record.
-
-``brief(boundary, since_seq=None)`` reads, for the sets after ``since_seq`` (by default the seq of
-the boundary's last briefing, 0 when there was none):
-
-- sets by outcome (ratified, halted, rejected; and by kind);
-- halts by reason code, open ones first (every open halt, whenever it opened);
-- the czar's activity: its ``:CzarReport`` nodes (runs, what they proposed, retired and built,
-  what halted, and each warning of a window it would have emptied);
-- invalidations and their blast radii (the entries each invalidation set moved, by status);
-- the retention trend: resident tokens / committed tokens at each czar report's seq;
-- the error rates (``kg_context.record.observability.rates``);
-- the operators' revocations (``gate/revocation.py``) and the revalidation queue's figures;
-- the constitution amendments most halts suggest (``kg_context.record.amendments``, over every
-  decided halt of the boundary, not only this briefing's: a recurring class is suggested until a
-  ratified constitution covers it; the full amended text is left to ``constitution suggest``).
-
-Each briefing is recorded as an audit event of the boundary (``cypher/briefing/record.cypher``),
-so the next one starts where it ended.
+"""The operator's briefing (the periodic audit): what happened in a boundary since the last
+briefing, from the record: sets by outcome, halts, the czar's runs, invalidations, the retention
+trend, error rates, revocations, the revalidation queue and suggested amendments. Each briefing
+is recorded, so the next one starts where it ended.
 """
 
 from __future__ import annotations

@@ -1,20 +1,8 @@
 """Reading history: the index, the ledger walk, as-of, and search.
 
-- ``index``: every ratified set in ledger order: id, seq, one summary line, status (small, and
-  itself ratified state: the ``(:IndexEntry)`` line the gate built from the set's typed content
-  and wrote in the set's own transaction; the last ``[history_index] resident_last`` lines are
-  also in the window).
-- ``walk``: from one set, backwards (what it decided, superseded, depended on, transitioned) and
-  forwards (what later superseded, transitioned or derived from its entries).
-- ``as_of``: the record and the window as they stood right after a seq, derived from the ledger
-  (``set_seq``, ``SUPERSEDES.seq``, ``TRANSITIONED.seq``), never from current status alone.
-- ``search``: fulltext/vector over the record through ``record_search``; it returns set ids with
-  status ("matched in set 17, retired, superseded by 31"), never passages.
-- ``search_thoughts``: fulltext over the thoughts the record keeps (attention proposals and bus
-  proposals, winners, losers and inhibited ones, never in the window): each with its writer,
-  contest, outcome and reason (``kg_context.record.thoughts``).
-
-"Why did we decide X" and "what was true at seq 40" are answered by walking, not by querying.
+``index`` lists ratified sets in ledger order, ``walk`` opens one set backwards and forwards,
+``as_of`` derives the record and window at a seq from the ledger, and ``search`` returns set ids
+with status, never passages.
 """
 
 from __future__ import annotations

@@ -1,33 +1,9 @@
 """Challenge and invalidation: the walk forward over provenance, and the blast-radius sets.
 
-``challenge`` and ``invalidate`` take a failed entry (or every entry of a failed set), walk
-``DERIVED_FROM`` forward from it (``record/walk.py``: one read of the whole reach when it is
-within the bounds, else a breadth-first search in pages of
-``cypher/invalidation/children.cypher``; bounded in memory by its bounds) and grade what they
-reach: a descendant reached through essential edges only is *at risk*; one reached only through a
-supporting edge is *flagged* (graded and recorded, never decided). What the walk returns is
-bounded in depth and size by ``InvalidationSettings``, and the summary says when a bound cut it
-and when the walk took several pages.
-
-The outcome is ONE blast radius committed through the gate as governed sets (kind
-``invalidation``) that pass it like any other: the failed entries move to challenged/invalidated,
-the at-risk descendants to ``at_risk`` (each transition names its failed ancestor in
-``failed_ancestors``, case ``FAILED_ANCESTOR``). A proposal carries at most 10,000 transitions, so
-a blast radius of more than ``InvalidationSettings.transitions_per_set`` (5,000) transitions is
-committed as several sets, one locked transaction each, in order:
-
-- part 1 (set id ``<boundary>/<mode>/<digest>``) carries the failed entries' transitions first,
-  and its summary entry the whole walk: counts, ids (up to a cap), depth, essential versus
-  supporting, the bounds that cut it, how many pages it took and how many sets commit it;
-- part i > 1 (set id ``<part 1's set id>/part-<i>``) carries the next at-risk descendants (by id),
-  and a summary entry naming the invalidation (part 1's set id), its part number and the number of
-  parts, ``DERIVED_FROM`` part 1's summary entry: the parts are linked in the graph.
-
-A part the gate refuses stops the parts after it (``BlastRadius.complete`` is false, and
-``decisions`` ends with the refusal); running the same challenge or invalidation again walks the
-graph as it now stands: what already moved is skipped, the rest is proposed. Nothing here decides a
-descendant's fate: revalidation is a writer's later set that references the failed ancestor (the
-``WEAK_REVALIDATION`` predicate).
+``challenge`` and ``invalidate`` walk ``DERIVED_FROM`` forward from a failed entry (``walk``),
+grade what they reach (at risk or flagged), and commit ONE blast radius through the gate as
+governed sets of kind ``invalidation`` (several linked parts when it is large). Nothing here
+decides a descendant's fate.
 """
 
 from __future__ import annotations

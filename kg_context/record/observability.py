@@ -1,35 +1,8 @@
 """Error observability: retirements made visible when they were wrong.
 
-Every retirement passes the gate as a declared transition that records the exact edges or facts
-that justified it (``TRANSITIONED.justification``). This module reads the record for:
-
-- candidate false retirements: retired entries that a *later* set shows were still needed (a
-  later entry declares DERIVED_FROM or REQUIRES on it, a later recall set touches it, or a later
-  invalidation walk reached it), each with the retirement's justification and the evidence;
-- resurrections: entries the record shows live or resident although the ledger left them out
-  (a retired or superseded entry used as live without passing the gate);
-- unjustified retirements: retirements that recorded no justifying edge.
-
-``rates`` turns the record into rates (read from edges, statuses and seqs, never from a
-justification's text; ``cypher/audits/error_rates.cypher`` says exactly what each counts):
-
-- false-retirement rate: retirements (declared transitions into ``retired``) that are candidate
-  false retirements / all retirements;
-- false-supersession rate: entries superseded (executed) by an entry a later set invalidated
-  (``cypher/audits/supersession_candidates.cypher``) / executed supersessions;
-- resurrection rate: entries that left standing and were later brought back (a recall set copied
-  them, a later entry made them load-bearing with REQUIRES or an essential DERIVED_FROM, or the
-  record shows them live or resident against the ledger) / entries that left standing;
-- at risk: of the entries ever at risk, how the latest at-risk spell of each ended: revalidated,
-  abandoned (invalidated or retired) or still open;
-- time to detection, in sets: for every invalidated entry, from the set that made it to the first
-  set that questioned it (challenge, at-risk walk or the invalidation); for every candidate false
-  retirement, from the retirement to the first evidence that it was needed (count, mean, p50 by
-  nearest rank, max).
-
-A rate with nothing to count (a zero denominator) is ``None`` (null in JSON), never 0.
-
-Candidates, not verdicts: the audit proposes, the operator decides.
+``audit`` reads the record for candidate false retirements, resurrections and unjustified
+retirements; ``rates`` turns it into rates, from edges, statuses and seqs, never from a
+justification's text. Candidates, not verdicts: the audit proposes, the operator decides.
 """
 
 from __future__ import annotations

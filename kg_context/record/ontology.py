@@ -1,32 +1,8 @@
 """Ontology evolution: a class change is a governed set.
 
-An operator declares a change in one set: a ``split`` of one class into two (or more), or a
-``new_class`` that takes over part of an existing class's meaning. The set records an ontology
-entry (class ``pin``, key ``ontology/<class>``) and moves every *standing* entry of the old class
-(live, revalidated, challenged) to ``at_risk``, each transition naming the ontology entry as its
-failed ancestor. Retired, superseded, invalidated and explored entries are never read again.
-
-An at-risk entry leaves that state through a governed set only:
-
-- ``migrate``: a writer declares each entry's new class; the set creates a new entry of that
-  class (same key, body and verse, DERIVED_FROM the old one, citing the change in
-  ``revalidates``) and retires the old one out of the window, justified by the migration edge;
-- or a revalidation set that keeps it in its class (``revalidates`` names the ontology entry;
-  otherwise ``WEAK_REVALIDATION`` halts it).
-
-Classes are the built-in ``EntryClass`` ones plus those the boundary's constitution declares
-(``[classes.<name>]``, ratified as a governed constitution change by an operator): a change may
-split into, or re-class toward, a declared class; a name that is neither stays a typed rejection
-(``InputValidationError``), before anything is written.
-
-Dependents: the standing entries that ``REQUIRES`` (any policy) or essentially
-``DERIVED_FROM`` an entry the change puts at risk go at risk with it, one hop, in the same set,
-naming the change as their failed ancestor. One hop, not the transitive closure: a re-classed
-entry's content did not change, only its type, and it is the direct dependent that relied on the
-type. A dependent's own dependents rely on the dependent, whose content did not change either;
-if its revalidation fails and it is invalidated, the invalidation walk carries the risk on,
-transitively, as it does for any failure. Supporting derivations are not moved (they are flagged
-by invalidation, never moved by it either).
+An operator's ``split`` or ``new_class`` puts the old class's standing entries (and their direct
+dependents) at risk, naming the change as their failed ancestor; each leaves ``at_risk`` only
+through a governed ``migrate`` or revalidation set.
 """
 
 from __future__ import annotations

@@ -1,22 +1,8 @@
 """At risk is a halt: the revalidation queue an operator works through.
 
-Every move of an entry to ``at_risk`` (an invalidation walk's essential descendants, an ontology
-change's entries and dependents, the state that depended on a class a constitution change
-dropped) opens one queue item, read from the graph: the ratified set that moved it opened it, and
-the first later set that moves it out of ``at_risk`` resolves it, with the seconds between the two
-(``cypher/revalidation/``). One item per at-risk entry, not one per walk: each resolution is a
-decision on one entry (revalidate, retire, confirm), a walk's descendants rarely share one fate,
-and an item resolved by a writer's own revalidation set closes without the operator.
-
-An operator resolves an item (only one the boundary's constitution names) with
-
-- ``revalidate``: a governed set moving it to ``revalidated`` that cites its failed ancestors;
-- ``retire``: a governed set moving it to ``retired``, out of the window;
-- ``confirm``: the failure is confirmed: the entry is invalidated through the invalidation walk,
-  so its own essential descendants go at risk (and into the queue) in turn.
-
-The queue's figures (opened, resolved, open, time to resolution) stand beside the gate's halt
-rate, which keeps counting halted sets over sets decided.
+Every move of an entry to ``at_risk`` opens one queue item, read from the graph; the first later
+set that moves it out resolves it. An operator resolves an item by ``revalidate``, ``retire`` or
+``confirm``, each a governed set.
 """
 
 from __future__ import annotations

@@ -1,54 +1,9 @@
 """Search over the record: fulltext and vector, exact per boundary, status-tagged.
 
-The record is never the judge: search proposes candidates (with the set that committed each one,
-its status, its residency and what superseded it) and changes nothing. ``embed_pending`` is the
-one record-side step here: it adds ``Entry.embedding`` and ``Entry.embedding_model`` to entries
-the gate marked ``embedding_pending`` (a mechanical, versioned derivation); it never touches
-status or residency.
-
-Both halves answer for one boundary whatever the other boundaries of the database hold:
-
-- **Fulltext** filters inside the index: the query is ``+boundary_token:<token> +(words)``
-  (``kg_context.db.text_index``), so Lucene ranks only the boundary's entries and its top ``k``
-  is the boundary's top ``k``.
-- **Vector** (``vector_search``): a boundary past the exact bound (below) is searched through
-  **its own vector index** once that is online (``kg_context/record/vector_index.py``: the
-  first such search creates it): the index's ``max(100, 4k)`` nearest neighbours, re-ranked by
-  exact cosine, in one statement whatever the rest of the database holds. Guarantee: only the
-  boundary's entries, its top ``k`` among the neighbours the index returned (the scale benchmark
-  measures recall@10 against a brute-force cosine). Until then (and with
-  ``KG_CONTEXT_SEARCH_BOUNDARY_INDEXES=false``) it chooses between two strategies by what each
-  would read. Say
-  the database holds ``N`` entries, the boundary ``n`` of them, and the index path's first
-  request would be ``C = 2 k N / n`` neighbours (enough for ``2k`` of the boundary's entries
-  were they spread through the index like the database's).
-
-  - **Exact** when the boundary holds at most ``KG_CONTEXT_SEARCH_EXACT_MAX_ENTRIES`` embedded
-    entries (2,000), or at most ``k``, or (``KG_CONTEXT_SEARCH_EXACT_WHEN_CHEAPER``, on by
-    default) no more entries than ``C``: every embedded entry of the boundary is ranked (a seek
-    on its boundary id). Stored embeddings and the query are unit length, so the statement
-    ranks by Euclidean closeness, which orders exactly as cosine does at about half the
-    server's cost, and scores the ``k`` it keeps by cosine. Guarantee: the boundary's true
-    top ``k`` by cosine (up to floating-point ties).
-  - **Index** otherwise: the shared vector index (approximate nearest neighbours across all
-    boundaries) is asked for ``C`` neighbours and the boundary keeps its own; while fewer than
-    ``k`` came back, it asks again, widened by the share it observed, until ``k`` hits are
-    found or the request covers the whole index. Guarantee: the answer holds ``min(k, the
-    boundary's embedded entries)`` entries of the boundary, never fewer because other
-    boundaries crowd the index, and they are the boundary's top ``k`` among the neighbours the
-    index returned, so the answer is exact whenever the index's own top ``C`` is
-    (``benchmarks/scale.py`` measures recall@10 against a brute-force cosine).
-
-  Cost: the exact path ranks at most ``max(EXACT_MAX_ENTRIES, C)`` embedded entries, and the
-  index path is chosen only when ``n > C``, that is when ``C < sqrt(2 k N)``; so one search
-  ranks at most ``max(EXACT_MAX_ENTRIES, sqrt(2 k N))`` entries or first-request neighbours
-  (about 10,000 for ``k = 10`` in a database of five million entries), and widens past that
-  only when the boundary's entries lie farther from the query than the database's. The exact
-  path's cost is the reading of each embedding (about 8 us for 384 dimensions on the
-  benchmark's machine), so it still grows with the boundary up to that bound.
-
-Ranking fuses the two result lists by reciprocal rank (``1/(60 + rank)`` per list, summed):
-the two scores live on different scales (Lucene's is unbounded), ranks do not.
+The record is never the judge: search proposes candidates (with their set, status, residency and
+superseder) and changes nothing; ``embed_pending`` is the one mechanical, versioned record-side
+step. Both halves answer for one boundary whatever the others hold; ranking fuses them by
+reciprocal rank.
 """
 
 from __future__ import annotations

@@ -1,29 +1,6 @@
 """A boundary's own vector index: what makes a large boundary's vector search flat in the size of
-the database.
-
-The shared ``entry_embedding_vector`` index spans every boundary, so a boundary holding 1% of the
-database's entries must ask it for about ``100 k`` neighbours to find its own ``k``, and the
-answer is only as exact as the index's top of that many (``kg_context/record/search.py``). A
-boundary past the exact bound (``KG_CONTEXT_SEARCH_EXACT_MAX_ENTRIES``) gets an index of its
-own instead (``KG_CONTEXT_SEARCH_BOUNDARY_INDEXES``, on by default):
-
-- **Label.** ``record/write_embeddings`` gives every entry it embeds its boundary's vector label,
-  ``Vector_<the first 24 hex digits of the boundary id's sha256>``; only that statement sets it,
-  and only on the boundary's own entries (matched by boundary id), so no writer can put an entry
-  in another boundary's index (and the search keeps to the boundary's id besides, so even a
-  collision of digests could not mix two boundaries).
-- **Creation** (``ensure_boundary_index``, run by the first search that finds the boundary past
-  the bound without an index): label the boundary's entries embedded before labels existed (in
-  batches, each its own transaction), then create the index by procedure, the name and label as
-  parameters (no identifier is spliced into a statement). Creating returns at once; the server
-  populates the index in the background. Two searches racing to create it is fine: the loser
-  finds it there.
-- **Use.** While the index is not ``ONLINE`` the search keeps to the shared strategies; once it
-  is, the boundary's ``max(100, 4 k)`` approximate neighbours are re-ranked by exact cosine.
-
-A server without the procedure (a later Neo4j that removed it) answers the creation with
-``ProcedureNotFound``: the boundary then stays on the shared strategies, which remain exact in
-what they return, only slower; ``BoundaryIndex.UNSUPPORTED`` says so.
+the database. Only ``record/write_embeddings`` labels a boundary's own entries; the first search
+past the exact bound creates the index, and the search uses it once it is online.
 """
 
 from __future__ import annotations

@@ -1,36 +1,9 @@
 """The invalidation walk: ``DERIVED_FROM`` forward from failed entries, graded and bounded, in
 memory bounded by its bounds whatever the blast radius.
 
-First, one read (two statements run side by side): ``cypher/invalidation/reach.cypher`` streams
-every descendant of each failed entry at its least depth (a pruned breadth-first expand on the
-server, linear in the reachable subgraph) and ``reach_essential.cypher`` those reached through
-essential edges only; each collects at most ``min(max_nodes, one_read_max)`` + 1 rows. When both
-come back under that, the whole reach is known and graded here. Otherwise (a blast radius past
-the bound, where the size bound may cut) the walk is a level-by-level breadth-first search
-driven from here, one read transaction, one statement per page:
-``cypher/invalidation/children.cypher`` takes at most ``InvalidationSettings.page_size`` entries
-of the current level and streams one row per entry: its ``DERIVED_FROM`` children (ids, whether
-each edge is essential, their statuses), at most ``max_nodes`` + the failed entries + 1 of them,
-smallest ids first (a top-N: the statement never holds more). So no statement's memory grows
-past the walk's bound, and the server's transaction memory limit is never approached; what the
-walk holds is here, in Python: one id per descendant, at most ``max_nodes`` of them.
-
-- **Depth**: every descendant at its least depth from the failed entries; nothing deeper than
-  ``max_depth`` (the level past it is read only to learn whether the bound cut something).
-- **Size**: at most ``max_nodes`` descendants; where a level would pass the bound, its ids are
-  kept in order up to it (so the shallowest are kept, then by id) and the walk stops.
-- **Grades**: a descendant reached through essential edges only (an essential path of at most
-  ``max_depth`` edges from a failed entry) is *at risk*; one reached only through a supporting
-  edge is *flagged*. An essential descendant whose status may not move to at_risk is *blocked*.
-- **Roots**: each descendant answers to its nearest failed entry (least depth; ties by id),
-  through essential edges for an at-risk one.
-
-The walk records the boundary's seq before it starts; a descendant committed while it runs may
-or may not be included (the gate decides the blast-radius sets against the state under its own
-lock; one committed between the one read's two statements can only come out flagged, never at
-risk: the safe side). When the size bound cuts the walk, a kept descendant whose every essential
-path runs through a descendant beyond the cut is graded flagged (the summary says the walk was
-cut). Reads only: ``invalidation`` turns a walk into governed sets.
+One read when the reach is within the bounds, else a paged breadth-first search; bounded in depth
+and size; a descendant is at risk through essential edges only, else flagged. Reads only:
+``invalidation`` turns a walk into governed sets.
 """
 
 from __future__ import annotations
