@@ -1,23 +1,8 @@
 """The compaction czar: a writer of its own (kind ``czar``) that proposes compaction sets.
 
-It plans from one read of the boundary (``czar_plan.plan_compaction``: declared supersession
-not yet executed, deliberative material superseded by default, expired leases, residency by
-reachability from the roots, interfaces for what staying dependents need), and submits the plan.
-
-The plan is a ``Proposal`` of kind ``compaction`` submitted through ``Boundary.commit``: the
-gate ratifies or halts it; the czar never writes the window. It skips entries it wrote itself
-(independence; the constitution would reject them), and reports what it could not decide.
-
-Every run, on the boundary's cadence or on demand, is kept in the graph as one report node linked
-from its boundary (``cypher/czar/record_report.cypher``): what it proposed, retired and built,
-what halted, the window it left (entries and tokens) and the guard's warning, if any.
-
-One run per boundary at a time, across processes: a run claims the boundary first
-(``cypher/czar/claim_run.cypher``, a lease of ``czar_run_lease_s``) and releases it when done, so
-two czars never plan the same work (the second plans after the first's sets, and finds them
-done). A cadence run (``run_czar_if_due``, what the engine's worker runs beside the writers)
-claims only while the boundary's recorded cadence is due, and otherwise does nothing; an explicit
-run (``run_czar``) waits for a run in progress to end. Either restarts the cadence's count.
+It plans from one read (``czar_plan``) and submits the plan through the gate, which ratifies or
+halts it; the czar never writes the window. Each run is kept as a report node, and one run per
+boundary runs at a time, across processes.
 """
 
 from __future__ import annotations

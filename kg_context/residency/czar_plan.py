@@ -1,29 +1,7 @@
-"""The czar's plan (reads only): what one compaction would propose, and why, in named steps.
-
-``plan_compaction`` reads the boundary and plans, in this order (each step a function below):
-
-1. declared supersession not yet executed (append-only mode, approved declarations): the
-   superseded entry is retired and leaves the window; across keys it is not mechanical (UNCLEAR);
-2. deliberative material past its lease: entries ``superseded_by_default`` whose key has a newer
-   standing entry are retired; entries past ``expires_after`` lose their self-lease (step 4);
-3. expired leases: soft/reconstructible edges whose lease ran out stop holding (reported, and
-   named in the evidence of what they no longer hold);
-4. residency: standing entries that are resident but unreachable from the roots are retired
-   (``retired`` where the status machine allows it, else only out of the window); reachable
-   standing entries that are out of the window come back in; resident entries that are not
-   standing leave the window;
-   what a standing entry that stays holds by a hard edge stays in (``held``, ``window_guard``);
-5. interfaces: for an entry leaving (or already out of) the window that dependents which stay
-   hold through soft edges with ``needs``, one ``:Interface`` entry holding only those
-   properties, ``DERIVED_FROM`` and ``SUMMARIZES`` the original.
-
-Every planned transition cites its ``JustificationCase`` and the exact edges or facts behind it;
-what the czar cannot decide is planned apart, as ``UNCLEAR``, so that the gate halts it. The czar
-skips entries it wrote itself (independence; the constitution would reject them).
-
-All the planning reads run in ONE read transaction: the plan comes from one consistent snapshot.
-The plan never contradicts itself: an entry its mechanical compaction moves is never also an
-unclear case, and no planned transition is one the status machine forbids.
+"""The czar's plan (reads only): what one compaction would propose, and why, in named steps:
+unexecuted declared supersession, deliberative material past its lease, expired leases,
+residency by reachability, and interfaces. Every transition cites its case and evidence; what the
+czar cannot decide is planned as ``UNCLEAR``. All reads run in ONE read transaction.
 """
 
 from __future__ import annotations

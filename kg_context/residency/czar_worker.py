@@ -1,17 +1,6 @@
 """The czar beside the writers: one worker thread per engine runs the cadence czar of the
 boundaries its commits left due, so the czar's plan and sets never land inside a writer's call.
-
-A commit's locked transaction reads the cadence its boundary records (``czar_every_commits``) and
-the seq of its last czar run; once the transaction has committed, the gate store signals
-the boundary here when the cadence is due (whichever engine committed: the cadence is the
-boundary's, not the engine's). The worker runs ``run_czar_if_due``, which claims the boundary's
-czar run first: one run per boundary at a time, across engines and processes, so a second engine
-signalled for the same cadence finds it claimed or no longer due and plans nothing.
-
-A signal is a hint, never the record: a run that does not happen (its engine closed, its process
-died) leaves the cadence due in the graph, and the next commit of any engine signals it again.
-``idle`` waits until every signalled run is done; ``close`` finishes the queued runs and joins
-the thread.
+A signal is a hint, never the record: a run that does not happen leaves the cadence due.
 """
 
 from __future__ import annotations

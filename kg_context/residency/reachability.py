@@ -1,36 +1,8 @@
 """Residency, computed: what must stay in the window, by reachability from the roots (Cypher).
 
-An entry should be resident iff it is *standing* (live, revalidated, challenged or at_risk) and
-reachable from a root through ``REQUIRES`` edges that hold. The three retention policies differ:
-
-- ``hard`` always holds;
-- ``soft`` holds for its lease (then the entry may leave, and the czar keeps an ``:Interface``
-  with the properties the edge ``needs``);
-- ``reconstructible`` holds for its lease only while its target can NOT be rebuilt from the
-  record. It can be rebuilt when a standing interface summarizes it, or when recall rebuilds it
-  whole: its body is not empty and its ``REQUIRES`` closure (itself included) has at most
-  ``recall_max_entries`` entries, none further than ``recall_max_depth`` hops (exactly what
-  ``recall.admit`` copies without a cut). Such an entry leaves the window as soon as nothing
-  else holds it, and comes back through the gate (``recall.rehydrate``) when needed.
-
-A soft or reconstructible edge into a ``foundational`` entry (an operator's mark, see
-``gate/leases.py``) holds while the mark stands.
-
-Leases count the boundary's work, never the czar's compaction sets: ``work_seq`` (the boundary's
-ratified sets but the czar's and constitution changes). An edge's lease ends at
-``lease_until_seq`` (a work seq: the gate sets it from ``lease_sets``, and restarts it on each
-renewal, ``gate/leases.py``), or
-``set_work + default_lease_sets`` when the writer declared none. Roots are standing entries of
-the constitution's root classes, plus standing entries still inside their own lease
-(``expires_after_seq > work_seq``: deliberative material and recalled scratch copies hold
-themselves for their lease, then need a path like everything else), plus standing
-``superseded_by_default`` entries (they hold until a newer standing entry of their key exists).
-Interfaces are resident while a reachable entry holds what they summarize through a soft edge
-naming ``needs``. ``cypher/residency/reachable.cypher`` reads the edges that hold, once, and
-``gate/held_graph.py`` walks them from the roots, every entry once: the cost is linear in the live
-state (the gate checks a czar set's claims with the same walk). Nothing here writes: the czar
-turns the difference between this computation and the window into a compaction set, which the
-gate ratifies.
+An entry should be resident iff it is standing and reachable from a root through ``REQUIRES``
+edges that hold (``hard`` always, ``soft`` for its lease, ``reconstructible`` for its lease while
+the record cannot rebuild it). Nothing here writes.
 """
 
 from __future__ import annotations

@@ -1,17 +1,8 @@
 """Recall through the gate: the record proposes, the gate disposes.
 
-``recall(...)`` searches the record (fulltext + vector) and returns candidates tagged with their
-status and set ("matched in set 17, retired, superseded by e-31"); it changes nothing in the
-window. ``admit(...)`` turns chosen candidates into one proposal of kind ``recall``: each original
-(and its declared REQUIRES dependencies, transitively, up to a depth and an entry cap) comes back
-as a *scratch copy* (class ``scratch``, ``DERIVED_FROM`` the original, tagged in its attributes,
-``expires_after = 1``). A copy holds itself for one use: the next committed work set, which
-retires it in its own transaction unless it cites the copy or something that stays holds it
-(``gate/one_use``; reads never count). What the cap cut is reported, never silently dropped.
-
-``rehydrate(...)`` is how a reconstructible dependency comes back when it is needed: what a
-dependent holds through ``reconstructible`` edges and the window no longer holds is admitted by
-the same path (one recall set through the gate; no side door).
+``recall`` returns status-tagged candidates and changes nothing; ``admit`` brings chosen ones
+back as scratch copies through one recall set, each for one use; ``rehydrate`` admits a
+reconstructible dependency the same way.
 """
 
 from __future__ import annotations

@@ -1,18 +1,8 @@
 """The czar never empties a window silently: the guard on a compaction plan.
 
-A plan whose mechanical transitions would leave the boundary's window with nothing in it, while
-the window holds something now, is almost always a constitution that does not fit the work (no
-committed class is a root) or a boundary whose roots are all gone (no live root), not a window
-that should be empty. The guard then keeps the window: it drops the plan's *reachability*
-retirements (case ``UNREACHABLE``: the only ones that follow from the roots rather than from a
-declaration), keeps every declared move (executed supersession, superseded by default, entries
-whose status is no longer standing), and records a warning with the reason on the plan. The
-warning lands on the run's ``:CzarReport`` and is shown by ``stats``, ``brief`` and the CLI.
-
-``keep_hard_held``: an entry the plan would take out of the window stays in while a standing
-entry that stays holds it through a hard REQUIRES edge (the gate's ``residency_hold`` would halt
-the whole compaction set over it): what one team pins in another team's boundary stays, and the
-rest of the compaction goes ahead.
+``guard_window``: a plan that would empty a non-empty window keeps it (drops its reachability
+retirements) and records a warning; ``keep_hard_held`` keeps in what a staying entry holds by a
+hard edge.
 """
 
 from __future__ import annotations
