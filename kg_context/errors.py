@@ -1,31 +1,6 @@
-"""The one error tree of kg-context.
-
-Every error the library raises on purpose is a ``KgContextError``; driver errors are wrapped,
-never leaked as bare ``neo4j`` exceptions::
-
-    KgContextError
-    ├── ConfigurationError            a setting, file or argument that cannot be used
-    ├── InputValidationError          bad input at the edge (pydantic errors turned into ours)
-    │   └── ModelOutputError          a model's output that is no proposal (path, expected, given)
-    ├── CatalogError                  a Cypher file is missing, or a caller's parameters differ
-    ├── DatabaseError                 something went wrong talking to Neo4j
-    │   ├── DatabaseUnavailableError  the URI does not answer (wrong host/port, server down)
-    │   ├── AuthenticationError       the server refused the credentials
-    │   ├── DatabaseNotFoundError     the server has no database by the name asked for
-    │   ├── QueryError                the server refused or failed a statement
-    │   └── SchemaError               the database's schema is not this kg-context's (apply it)
-    ├── StateError                    the record is not in a state that allows the request
-    ├── AuthorizationError            an operator act by an id the constitution does not name
-    │   ├── ReservedIdError           a proposal or set id in a namespace reserved to the gate
-    │   └── AuthorityRefused          ... the graph gives no authority (RefusalError too)
-    │       └── OperatorActRefused    an operator act by a non-operator, or on a wrong subject
-    ├── InputValidationError ─ InputRefused   refused input with a reason code (RefusalError too)
-    ├── RefusalError                  a refusal with a typed reason code and a suggested fix
-    ├── LocalServerError              provisioning, starting or stopping the local Neo4j failed
-    └── EmbeddingError                the embedding model cannot be loaded or used
-
-Each error carries a one-line, user-facing message (``str(err)``) that names what to do next;
-the CLI prints that line and never a traceback.
+"""The one error tree of kg-context: every error the library raises on purpose is a
+``KgContextError`` (driver errors are wrapped, never leaked), with a one-line, user-facing
+message that names what to do next (the tree: docs/internals.md).
 """
 
 from __future__ import annotations

@@ -1,18 +1,7 @@
-"""The scorer: pure functions from outputs, embeddings and outcome counts to ranked proposals.
-
-- **Relevance** is the cosine of the query's and the output's unit embeddings, clamped at 0 so
-  the composite stays in [0, 1], rounded to 6 digits (below float32 batch noise).
-- **Track record** is the mean of a Beta posterior: ``(alpha + successes) / (alpha + beta +
-  successes + failures)`` with the prior ``Beta(alpha, beta)`` from the settings (Beta(2, 2): a
-  new specialist starts at 0.5, and one outcome moves it by at most 0.1).
-- **Confidence** is what the specialist declares in structured metadata
-  (``{"text": ..., "confidence": 0.8}``, a number in [0, 1], anything else is refused). Only
-  when none is declared, a line of its own ``confidence: 0.7`` (or ``confidence = 70%``,
-  markdown emphasis allowed) in the text is the documented fallback; with neither, the
-  configured default. The source is recorded on the proposal.
-- **Selection**: a wave with fewer than ``min_wave_outputs`` entrants has no competition and no
-  winner; otherwise the top ``top_k`` by composite (ties by specialist id) whose composite
-  reaches ``min_composite`` win.
+"""The scorer: pure functions from outputs, embeddings and outcome counts to ranked proposals:
+relevance (cosine of unit embeddings), track record (the mean of a Beta posterior over outcomes),
+confidence (declared in metadata, else a ``confidence:`` line, else the default), and selection
+(the top ``top_k`` reaching ``min_composite``, only with competition).
 """
 
 from __future__ import annotations

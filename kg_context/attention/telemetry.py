@@ -1,21 +1,7 @@
 """Process-wide health of the attention loop: are the reads resolving what the writes wrote?
 
-If the write side (broadcasts) and the read side (``get_attention_score``) end up on different
-engines or databases, reinforcement silently stops working. The counters make that visible:
-
-- ``broadcasts_written``: winners recorded (selected ProposalNodes); ``proposals_written``:
-  every ProposalNode, losers included; ``waves``: waves recorded.
-- ``attention_reads`` / ``attention_hits`` / ``attention_misses``: score reads and whether they
-  resolved a proposal.
-- ``misses_after_own_broadcast``: misses for a specialist this process broadcast a winner for
-  (in the boundary the read is scoped to, or in any boundary for a global read), which can only
-  happen when the reader is not looking where the writer wrote.
-- ``suspected_engine_mismatch``: writes happened, reads happened and no read ever resolved one,
-  or any miss after an own broadcast.
-
-The guard fires on a miss that is an own-broadcast miss, or once writes and reads happened with
-no hit and at least ``mismatch_misses`` misses: a ``RuntimeWarning`` once per process (until
-reset), or a ``ConfigurationError`` on every such read under ``KG_CONTEXT_GWT_STRICT=1``.
+Counters of broadcasts, reads, hits and misses, and the engine-mismatch guard that warns (or
+raises under ``KG_CONTEXT_GWT_STRICT=1``) when reads never resolve what this process wrote.
 """
 
 from __future__ import annotations

@@ -1,19 +1,8 @@
 """``WorkspaceAttention``: score specialist outputs, select winners, record and broadcast them.
 
-One wave: ``collect_proposals`` (one batched encode of the query and the outputs, one batched
-track-record read) → ``select_winners`` (top-K above the minimum composite; no winner without
-competition) → ``broadcast_to_kg`` (every ProposalNode, losers included, in one transaction; then
-each winner proposed to the gate as an insight entry, or linked to the entry that already stands
-for the same content; then the outcomes and ``ADMITTED_FROM`` links in one transaction).
-``get_attention_score`` reads a specialist's standing back with one indexed read on the same
-executor, whose bookmarks make a read after a broadcast see it.
-
-Scores and track records are **per boundary** by default (``AttentionScope.BOUNDARY``): a
-specialist's waves, wins and invalidated work in one boundary never move its score or track
-record in another. ``scope=AttentionScope.GLOBAL`` (or ``KG_CONTEXT_ATTENTION_SCOPE=global``)
-reads across every boundary instead, the explicit option (and the only one for an attention
-without a boundary). Every ProposalNode records the boundary its wave ran for, whatever the
-scope; ``attention_score`` says which scope a score was read from.
+One wave is ``collect_proposals`` → ``select_winners`` → ``broadcast_to_kg`` (every
+ProposalNode recorded, each winner proposed to the gate); ``get_attention_score`` reads a
+specialist's standing back. Scores are per boundary unless the scope is ``GLOBAL``.
 """
 
 from __future__ import annotations

@@ -1,16 +1,7 @@
 """Arbitration of one broadcast round: accept, inhibit (with a reason), penalize repeated keys.
 
-Rules, in order, over the proposals of every subscriber whose report is ``ok``:
-
-1. Effective priority = declared priority minus the key's repeat penalty; at zero or below the
-   proposal is inhibited (``repeat_key_penalty``).
-2. One proposal per kind and key per round: the strongest wins, the rest are ``duplicate_key``.
-3. An exact ``resolve_answer`` inhibits every ``query_memory`` of lower effective priority in the
-   same round (``exact_resolution``).
-
-After the round every key's penalty is multiplied by the decay, then each accepted key's penalty
-grows by ``repeat_key_penalty``: a key repeated broadcast after broadcast loses priority, and one
-left alone recovers. Ties are broken by subscriber name, then key, so the outcome never depends
+``Arbiter`` applies the rules (repeat-key penalty, one proposal per kind and key, exact
+resolution inhibiting weaker queries) and decays the penalty after each round; ties never depend
 on thread timing.
 """
 

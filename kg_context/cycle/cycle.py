@@ -1,18 +1,9 @@
 """The selection-broadcast cycle: buffer → competition → broadcast → bus → arbitration
 → admission → recall, recurrent link activation, and gate proposals.
 
-Only standing entries are read into the cycle as themselves. A non-standing entry (superseded,
-retired, invalidated, explored) that an admitted ``query_memory`` names by id reaches the
-workspace only as a recall copy the gate admitted (``RecallGate.admit``: ``recall.admit``, one
-recall set and receipt per asking subscriber and broadcast), broadcast with its original's
-status (``RecallTag``). Before each broadcast the conscious items are checked against the record:
-one that stopped standing since it was read leaves the workspace (``stale_ids``).
-
-One ``run()`` is one broadcast. The cycle owns the buffer and the workspace; subscribers only see
-the immutable ``BroadcastContext`` and only return proposals. The graph is read (entries to
-recall, linked entries to reactivate) through an ``EntrySource``; anything durable leaves as a
-``kg_context.gate.contracts.Proposal`` through the ``GateSink``. Not thread-safe: one caller at a
-time.
+One ``run()`` is one broadcast. The cycle owns the buffer and the workspace; subscribers see only
+the immutable ``BroadcastContext``; anything durable leaves through the ``GateSink``. Only
+standing entries are read in as themselves. Not thread-safe: one caller at a time.
 """
 
 from __future__ import annotations

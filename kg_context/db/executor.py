@@ -1,21 +1,8 @@
 """The small executor interface every repository takes, and its Neo4j implementation.
 
-Callers name a query from the catalog and pass its parameters as keywords; they never hold Cypher
-text. Every call is a managed transaction (``execute_read`` for reads, ``execute_write`` for
-writes) that names its database; units of work must be idempotent, because a transient failure
-(a deadlock, a leader switch) runs them again. One bookmark manager per executor makes a read
-after a write see it on a cluster.
-
-The executor retries failures itself, so that it can count them (every attempt of a unit of
-work, and every error that caused a retry, by Neo4j code such as
-``Neo.TransientError.Transaction.DeadlockDetected``; ``retry_counts()`` reads the counters) and
-bound them apart (``RetryPolicy``): a transient transaction error (a deadlock, a lock timeout) is
-retried up to 30 s with 1 s doubling delays (the driver's policy); a database that does not answer
-(connection refused, a connection dropped, a database still starting) only up to
-``unavailable_timeout_s`` (3 s by default), with short delays, and then the call raises
-``DatabaseUnavailableError`` with the cause in its message. A commit whose outcome the driver
-cannot know (the connection dropped during COMMIT) is never retried blindly: the error says to
-resubmit the same proposal ids, which the gate answers idempotently.
+Callers name a query from the catalog and pass parameters; every call is a managed, idempotent
+transaction that names its database, with bookmarks so a read after a write sees it. The
+executor retries and counts failures itself (``RetryPolicy``, ``retry_counts``).
 """
 
 from __future__ import annotations

@@ -1,27 +1,9 @@
 """The schema: every constraint and index is one ``CREATE ... IF NOT EXISTS`` file in
 ``cypher/schema/``, and the database records which schema it holds.
 
-The record is one ``(:KgContextSchema {id: 'kg-context'})`` node: the package's schema
-``version`` and one ``name=kind:digest`` line per rule (the digest of the rule's statement,
-comments and spacing aside). ``Engine.connect()`` reads it (one cheap read) and compares it with the
-package's (``check_schema``):
-
-- the same: nothing to do;
-- missing or older, or a rule's digest differs: the database needs ``kg-context schema apply``;
-  the engine applies it itself when ``KG_CONTEXT_SCHEMA_AUTO_APPLY`` allows (the default), or
-  refuses with one line naming the command;
-- newer than the package: refused (an older kg-context never downgrades a schema).
-
-Version 4 indexes the boundary with the text (``Entry.boundary_token`` in the
-fulltext index), adds the per-boundary key, embedding-queue and attention indexes, and backfills
-``boundary_token`` and ``embedding_pending`` on entries written before it (``backfill_entries``).
-
-Applying (``apply_schema``) creates what is missing, replaces a rule whose statement changed
-(dropped by name, created again), waits for every index to be online, then drops the rules this
-package's schema replaced (``OBSOLETE``: the single-property id constraints that ids scoped to
-their boundary replaced) and writes the record. Only schema objects are ever dropped, never
-data. It is idempotent and safe to run from several processes at once: two creators of one
-rule race to "already exists", which is fine, and drops are ``IF EXISTS``.
+``check_schema`` compares the database's record with the package's at connect;
+``apply_schema`` creates what is missing, replaces what changed, drops only schema objects this
+package replaced (never data) and writes the record; idempotent and safe to run concurrently.
 """
 
 from __future__ import annotations
