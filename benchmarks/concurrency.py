@@ -1,4 +1,4 @@
-"""Concurrent commits (issue 10, item 11): one boundary queues, different boundaries never wait.
+"""Concurrent commits: one boundary queues, different boundaries never wait.
 
 Separate processes (each its own engine and executor) commit single-entry explicit sets through
 ``Boundary.commit`` against the resolved database. Each writer first commits one warm-up set (the

@@ -1,4 +1,4 @@
-"""Retention policies that differ (issue 11 item 1): what reconstructible saves, what it costs.
+"""Retention policies that differ: what reconstructible saves, what it costs.
 
 Two fresh boundaries get the same work through the gate: ``ROOTS`` commits, each one decision
 root requiring three new facts with a long lease (1,000 sets), soft on one boundary and

@@ -1,4 +1,4 @@
-"""The scale benchmark (issue 13): many boundaries in one database that keeps growing.
+"""The scale benchmark: many boundaries in one database that keeps growing.
 
 One run builds one database through the gate's batched path (``Boundary.commit_many``, 500 sets
 per locked transaction, the czar cadence off, ``--workers`` boundaries at once:

@@ -1,5 +1,5 @@
 """A long agent session under the default constitution, with no manual czar run: the window stays
-bounded (issue 11, Must show).
+bounded.
 
 One fresh boundary receives ``--sets`` sets (500 by default; ``--quick``: 50) through the public
 engine API (``Engine.boundary(...).commit``), a realistic agent workload, every set one commit:

@@ -1,4 +1,4 @@
-"""Thoughts (issue 11 item 4): does keeping every proposal's text slow attention or the cycle?
+"""Thoughts: does keeping every proposal's text slow attention or the cycle?
 
 Prints, from one run (``.venv/bin/python -m benchmarks.thoughts``):
 
@@ -12,7 +12,7 @@ Prints, from one run (``.venv/bin/python -m benchmarks.thoughts``):
   (no target: keeping them costs one write transaction per broadcast that wrote nothing before,
   and its commit is most of it); then that write alone, 32 thoughts with their texts versus the
   same 32 with empty texts, interleaved (target <= 1.3x: the text itself is cheap). On a
-  kg-context without thoughts (before issue 11 item 4) only the first cycle series exists.
+  kg-context without thoughts only the first cycle series exists.
 
 Every statement the compared cycle sends is EXPLAINed first: the run stops if one scans. The
 same script runs on the code before and after the change (the figures in the issue note are

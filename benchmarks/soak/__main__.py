@@ -1,4 +1,4 @@
-"""The soak (issue 15, item 7): a mixed workload against the resolved database for a set time,
+"""The soak: a mixed workload against the resolved database for a set time,
 in one Python process with one shared engine, as an orchestrator would run it.
 
 Threads: ``--writers`` writers (each on its own boundary: decisions, facts derived from them,

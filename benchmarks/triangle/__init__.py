@@ -1,4 +1,4 @@
-"""The benchmark triangle (issue 12): retention ratio, useful horizon and correctness of the
+"""The benchmark triangle: retention ratio, useful horizon and correctness of the
 governed engine against a transcript baseline and a retrieval baseline fed the identical event
 stream.
 

@@ -13,7 +13,7 @@ How each event is consumed:
 
 1. Its entries become one proposal (writer ``triangle-writer``, kind agent; targets: the keys it
    touches) with the event's declarations. A declared REQUIRES on an entry that is no longer in the
-   window (retired) is promoted through recall, as seed 002 prescribes: ``admit`` brings a
+   window (retired) is promoted through recall: ``admit`` brings a
    scratch copy in through the gate and the new entry requires the copy (provenance still points
    at the original). Each promotion counts as a recall, its copies' tokens as rehydrated tokens.
 2. ``Boundary.commit``. A halt is resolved by the operator policy: approve (the operator trusts

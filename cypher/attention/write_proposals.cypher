@@ -2,7 +2,7 @@
 // Idempotent (MERGE by id), so a driver retry after a lost commit acknowledgement is harmless.
 // Every ProposalNode records the boundary its wave ran for ($boundary_id; null for a wave with no
 // boundary, which only the global scope counts).
-// Every ProposalNode is a Thought too (issue 11 item 4): its text, bounded (text_truncated,
+// Every ProposalNode is a Thought too: its text, bounded (text_truncated,
 // text_chars, text_bound, text_sha256 of the full text: kg_context/text/thoughts.py), what it
 // came to in its wave (thought_outcome won|lost, thought_reason) and boundary_token, so the
 // thought_text_fulltext index finds it by boundary. Never an Entry: no window cost.

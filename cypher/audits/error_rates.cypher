@@ -1,4 +1,4 @@
-// Question: What are the error rates of a boundary made of (seed 002 section 5)? One row: how
+// Question: What are the error rates of a boundary made of? One row: how
 //   many retirements (declared transitions into retired) and executed supersessions there were;
 //   every entry that left standing (a declared transition to superseded, retired, invalidated or
 //   explored, an executed supersession, or recorded explored) with the first later set that

@@ -1,5 +1,5 @@
-// Every bus proposal of one broadcast, winners and inhibited alike, as a thought of the boundary
-// (issue 11 item 4): (:BusProposal:Thought), never an Entry, so it costs the window nothing.
+// Every bus proposal of one broadcast, winners and inhibited alike, as a thought of the boundary:
+// (:BusProposal:Thought), never an Entry, so it costs the window nothing.
 // Idempotent (MERGE by (boundary_id, id): <broadcast id>/<subscriber>/<position>), so a driver
 // retry after a lost acknowledgement is harmless. An id already recorded by ANOTHER broadcast
 // (a different $at: a cycle run id reused in the boundary) is returned in `clashes`, and the

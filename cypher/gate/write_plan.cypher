@@ -10,7 +10,7 @@
 //    receipts FOR it; what became of its proposals (status, IN_SET); and for a ratified set its
 //    entries (with class, status and residency labels, and declared targets), the NEXT link from
 //    the previous ratified set, and its history index line (a ratified set's only:
-//    (:IndexEntry)-[:INDEXES]->(:Set), seed 002 section 4).
+//    (:IndexEntry)-[:INDEXES]->(:Set)).
 // 2. Declared provenance (permanent): (:Entry)-[:DERIVED_FROM {essential}]->(:Entry).
 // 3. Interface compaction: (:Interface)-[:SUMMARIZES {seq}]->(:Entry), for each interface entry
 //    and the original it is essentially DERIVED_FROM.

@@ -63,7 +63,7 @@ def test_recurring_density_halts_become_a_ratified_threshold(
     assert "max_set_fanout = 70" in suggestion.constitution_text
     # Only halts opened since a seq count: the last two alone do not recur.
     assert suggest_amendments(engine.executor, boundary, since_seq=3) == []
-    # The operator's briefing proposes it (item 8 reports what item 9 suggests).
+    # The operator's briefing proposes it (the briefing reports what the amendments suggest).
     briefed = boundary.brief()
     assert [(a["id"], a["count"]) for a in briefed.amendments] == [(suggestion.id, 4)]
     assert f"adopt-suggestion {suggestion.id} -b {b}" in briefed.render()

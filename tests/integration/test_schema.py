@@ -2,7 +2,7 @@
 reads the schema record: it applies what differs (``KG_CONTEXT_SCHEMA_AUTO_APPLY``) or refuses in
 one line naming ``kg-context schema apply``; a database written under schema version 1 (ids
 unique across the database) upgrades to version 2 (ids unique within their boundary) with its
-data intact. Item 10's "every lookup by id seeks the composite index" is EXPLAINed here too.
+data intact. That every lookup by id seeks the composite index is EXPLAINed here too.
 
 These tests own their server: a fresh local Neo4j on its own ports (the shared one is never
 reconfigured), stopped at the end.
