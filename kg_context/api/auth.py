@@ -1,19 +1,7 @@
 """Bearer tokens with scopes, each bound to one writer identity and kind.
 
-Tokens come from a TOML file (``KG_CONTEXT_API_TOKENS_FILE``) and/or JSON in the environment
-(``KG_CONTEXT_API_TOKENS``); each entry::
-
-    [[tokens]]
-    token_sha256 = "9f86d08..."   # or token = "..." (at least 24 characters)
-    scope = "writer"              # reader | writer | operator
-    writer_id = "planner"         # the identity every write with this token is stamped with
-    writer_kind = "agent"         # agent | tool | model | czar | operator
-    boundaries = ["team-7"]       # optional: the only boundaries it may reach
-
-Scopes nest: a reader reads; a writer also proposes, broadcasts, recalls and invalidates as its
-identity; an operator also creates boundaries and resolves halts. An operator token is of kind
-``operator`` and only an operator token is; the server never takes a writer's id or kind from
-a request body (it stamps the token's, and refuses a body that claims another).
+Tokens come from a TOML file or JSON in the environment; scopes nest (reader, writer, operator),
+and the server stamps every write with the token's identity, never a request body's.
 """
 
 from __future__ import annotations

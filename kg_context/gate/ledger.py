@@ -1,28 +1,6 @@
 """The tamper-evident ledger's canonical form (pure): what each decision of a set is digested
-from, how digests chain, and the sealing of a commit plan before it is written.
-
-Every decision the gate writes for a set (commit, halt or rejection; a halted set re-decided by an
-operator gets a second one) is one ledger record at a position ``pos`` (1, 2, ... per boundary,
-in the order the gate decided). A record has named parts, each a canonical value:
-
-- ``set``: a commit's set properties (``SET_FIELDS``); a refusal's only the set's identity
-  (``SET_IDENTITY_FIELDS``, which a later re-decision of the same set keeps);
-- ``receipts``: every receipt the decision wrote (all properties but the ledger's own outputs);
-- ``halts``: the halt it opened (``HALT_FIELDS``: as opened; its resolution is not the gate's);
-- ``entries``: the entries the set created (``ENTRY_FIELDS``, what never changes) with targets;
-- ``edges``: DERIVED_FROM, REQUIRES (``REQUIRES_FIELDS``: not the lease clock, which renewals
-  move), SUPERSEDES and SUMMARIZES out of those entries;
-- ``flips``: the status/residency flips of existing entries (TRANSITIONED, with its properties);
-- ``links``: the ratified set it follows (NEXT), its writers (BY) and adoption uses.
-
-``canonical_json``: JSON, keys sorted, separators ``(",", ":")``, UTF-8, ``None`` values left out
-of maps (Neo4j stores no null property); lists of parts are sorted by their canonical JSON.
-``part digest = sha256(canonical_json(value))``, ``content = sha256(canonical_json({part: part
-digest}))``, ``digest = sha256(canonical_json({"boundary_id", "content", "pos", "prev"}))`` with
-``prev`` the previous record's digest (``None`` for pos 1): hex strings throughout. The outcome
-receipt (the decision's last) carries ``ledger_pos``, ``ledger_prev``, ``ledger_digest`` and
-``ledger_parts`` (``"name:digest"``); every receipt and halt of the decision carries
-``ledger_pos``; the boundary carries the head (``ledger_pos``, ``ledger_head``).
+from, how digests chain, and the sealing of a commit plan before it is written. The form is
+specified in docs/ledger.md.
 """
 
 from __future__ import annotations

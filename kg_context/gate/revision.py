@@ -1,16 +1,8 @@
 """Undeclared revisions, decided by the constitution's ``[on_revision]`` rule (pure).
 
-An undeclared revision is a new live entry on a (class, key) slot where a live resident entry of
-the same class stands in the boundary, which the set does not declare it supersedes (nor moves
-by a transition). Per class, the operator's rule either supersedes the standing entry in the same
-set, exactly as if the writer had declared it (``apply_revision_rule``: the usual supersession
-checks then run over it, and the edge and the receipts name the rule), halts the set
-(``undeclared_revision``, a halting predicate), or lets both stand. The slot's standing entries
-are read from the graph (``Snapshot.on_slot``), never from what a writer wrote.
-
-Two new entries of one slot in one set: the first in the set's order (proposals in submission
-order, entries in their order) carries the rule; the others stand beside it. Below the task
-horizon (append-only) the rule is not applied, like every supersession.
+A new live entry on a (class, key) slot where a live entry stands, with no declared supersession,
+is superseded into place, halted, or left to stand beside it, per class; the slot's standing
+entries are read from the graph, never from what a writer wrote.
 """
 
 from __future__ import annotations

@@ -1,45 +1,7 @@
 """The context a model reads: the governed window assembled into one prompt section that never
 exceeds a token budget, every entry cited by id, with a manifest of what it holds and what it
-left out (the types and the rules; ``context_assembly`` applies them, ``context_read`` reads the
-boundary).
-
-The text, one whole line per item::
-
-    # Context of team-7 at seq 42, constitution 3 (budget 8192 tokens)
-    Tags: [live] current · [at_risk] rests on a failed entry: re-examine · needs: ids it requires
-    ## decision (root)
-    - [live] d-2 (needs: d-1) api: REST over HTTP
-    ## open_question (lease)
-    - [live] q-1 (lease: 3 sets left) cache: Which cache?
-    ## history index (resident)
-    - 41 team-7/s41: decision api by planner
-    ## record, not window: candidates for "cache"
-    - [retired; record: matched in set 17, superseded by d-9] d-3 db: Use Postgres
-    Left out: 3 window entries (412 tokens), 1 record candidate; get them with window(), ...
-
-**Priority** (what stays when the live state exceeds the budget), one walk over sections in this
-order: ``roots`` (entries of the constitution's root classes), ``decisions`` (decisions and
-constraints the constitution does not root), ``leased`` (open questions, and entries held by their
-own lease, such as recalled copies in their one use, with the work left on it), ``rest`` (every
-other resident entry), ``index`` (the resident history-index lines), and,
-with a query, ``record`` (candidates from the record that are not in the window, best first).
-Within a window section classes go in ``EntryClass`` order (declared classes after, by name), and
-within a class newest first (set seq descending, then id); index lines newest first. Two rules
-come before the sections, both read from the graph: an entry that has a newer resident entry of
-its class on its key (a revision that did not declare supersession leaves both standing) is
-taken after every entry that is the newest on its key; and with a query, the entries on a key the
-query names (a whole word of it) are taken first, then the entries on the keys of their window
-neighbours (what they need and what needs them), before the walk goes on. Each item is
-taken as a whole line when it fits in what is left of the budget (its class header counted with
-its first line); a line that does not fit is left out and the walk goes on, so a smaller later line
-may still fit. The text shows what was taken in window order (set seq, then id).
-
-**Fixed parts**, always counted: the title, the legend (only the tags that appear), the class and
-section headers, and the last line, which says what was left out and which call brings it back
-(or ``Left out: nothing.``). When the budget cannot hold the title and that last line, the text is
-empty and the manifest says everything was left out. The assembled text is measured once with the
-counter (counts need not add up across lines); while it is over the budget, the last item taken is
-dropped and it is measured again. So ``tokens <= budget_tokens`` by the counter, always.
+left out. This module owns the types and the rules (priority, fixed parts); ``context_assembly``
+applies them and ``context_read`` reads the boundary.
 """
 
 from __future__ import annotations

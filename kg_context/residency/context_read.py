@@ -1,20 +1,6 @@
 """``context(boundary, budget_tokens, ...)``: read what the context of a boundary shows and
-assemble it (``kg_context.residency.context`` owns the rules and the types).
-
-Reads, nothing else: in one statement the boundary (seq, work seq, constitution version) and its
-resident entries with their stored token counts, own leases and what they require
-(``window/context``); the constitution by version (kept by the engine); the resident
-history-index lines, and, with a query, the record's candidates through ``search_record`` in
-its read-only mode: fulltext and vector as ``recall`` finds them, but nothing is embedded first
-and no vector index is created, so entries not embedded yet are found by their words only
-(``recall`` embeds them first). Candidates already in the window are
-not repeated. ``needs`` lists REQUIRES targets in the boundary itself (a cross-boundary target
-is not an id of this boundary, so it is not cited).
-
-With the default counter (the engine's tokenizer, the one the gate counted bodies with) a line
-costs its prefix's tokens, counted once per process and kept, plus the body's stored count: the
-tokenizer splits at whitespace and punctuation, so the two add up. The assembly measures the
-whole text once anyway and drops lines while it is over the budget.
+assemble it (``kg_context.residency.context`` owns the rules and the types). Reads only: nothing
+is embedded and no index is created; record candidates already in the window are not repeated.
 """
 
 from __future__ import annotations
