@@ -36,7 +36,7 @@ class AttentionScope(StrEnum):
     """Which proposals an attention score and a track record are read from.
 
     ``boundary`` (the default): the specialist's proposals in one boundary only, so its work in
-    one team never moves its standing in another. ``global``: its proposals in every boundary
+    one boundary never moves its standing in another. ``global``: its proposals in every boundary
     (the explicit option, and the only one for waves recorded without a boundary).
     """
 

@@ -48,25 +48,25 @@ def _outcome(decision: Any) -> str:
 
 
 class HostileMoves:
-    """One sequence's hostile moves against its two boundaries (``teams``, in ``world`` order);
+    """One sequence's hostile moves against its two boundaries (``handles``, in ``world`` order);
     ``tally(mode, what)`` counts what each move saw."""
 
     def __init__(
         self,
         engine: Engine,
         world: World,
-        teams: list[Any],
+        handles: list[Any],
         tally: Callable[[str, str], None],
     ) -> None:
         self.engine = engine
         self.w = world
-        self.teams = teams
+        self.handles = handles
         self.tally = tally
         self.revoked: Counter[tuple[str, str]] = Counter()  # (boundary, writer or receipt)
 
     def act(self, mode: str, which: int, n: int) -> list[Any]:
         """Run one move; the decisions the gate made (in the order made)."""
-        boundary = self.teams[which]
+        boundary = self.handles[which]
         decisions: list[Any] = getattr(self, f"_{mode}")(boundary, which, n)
         for d in decisions:
             self.tally(mode, _outcome(d))

@@ -117,16 +117,16 @@ def test_one_boundarys_invalidated_work_does_not_move_a_score_in_another(engine:
     nothing moves: the score reads A's proposals only and A's next wave scores S with A's track
     record alone. The global scope, the explicit option, sees B."""
     run = uuid.uuid4().hex[:10]
-    team_a, team_b = f"test-attn-a-{run}", f"test-attn-b-{run}"
+    boundary_a, boundary_b = f"test-attn-a-{run}", f"test-attn-b-{run}"
     s, other = f"{run}-s", f"{run}-other"
     outputs = {
         s: {"text": "Create a range index on the email property of User.", "confidence": 0.9},
         other: {"text": "The office picnic moved to Friday.", "confidence": 0.2},
     }
     cfg = AttentionSettings(top_k=1, min_composite=0.0, strict=True)
-    in_a = WorkspaceAttention(engine, boundary_id=team_a, settings=cfg)
-    in_b = WorkspaceAttention(engine, boundary_id=team_b, settings=cfg)
-    everywhere = WorkspaceAttention(engine, boundary_id=team_a, settings=cfg, scope="global")
+    in_a = WorkspaceAttention(engine, boundary_id=boundary_a, settings=cfg)
+    in_b = WorkspaceAttention(engine, boundary_id=boundary_b, settings=cfg)
+    everywhere = WorkspaceAttention(engine, boundary_id=boundary_a, settings=cfg, scope="global")
 
     a1 = in_a.select_and_broadcast(outputs, QUERY, f"{run}-task")
     assert [w.specialist_id for w in a1.winners] == [s]
@@ -136,7 +136,7 @@ def test_one_boundarys_invalidated_work_does_not_move_a_score_in_another(engine:
     (admitted_in_b,) = b1.outcomes[0].entry_ids
 
     blast = invalidate(
-        engine.boundary(team_b),
+        engine.boundary(boundary_b),
         admitted_in_b,
         reason="the index never helped",
         writer_id="operator",
@@ -149,7 +149,7 @@ def test_one_boundarys_invalidated_work_does_not_move_a_score_in_another(engine:
 
     # A: not moved. Its score is still A's, and A's next wave sees A's record alone.
     read = in_a.attention_score(s)
-    assert (read.score, read.scope, read.boundary_id) == (score_in_a, "boundary", team_a)
+    assert (read.score, read.scope, read.boundary_id) == (score_in_a, "boundary", boundary_a)
     a2 = in_a.collect_proposals(outputs, QUERY, f"{run}-task")
     assert {p.specialist_id: p.track_record for p in a2}[s] == pytest.approx(3 / 5)
     # The explicit global scope reads across both: B's latest, and both outcomes.

@@ -191,22 +191,22 @@ def test_two_engines_on_one_boundary_run_one_czar_per_cadence_without_rejected_s
     boundary's claim lets one czar run at a time: no compaction set is rejected or halted, and
     each fact is retired by exactly one run."""
     every = 4
-    teams = [engine.boundary(boundary_id, czar_every_commits=every)]
-    teams.append(czar_free_engine.boundary(boundary_id))
-    _commit(teams[0], entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
+    handles = [engine.boundary(boundary_id, czar_every_commits=every)]
+    handles.append(czar_free_engine.boundary(boundary_id))
+    _commit(handles[0], entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
     barrier = threading.Barrier(2)
 
     def write(w: int) -> None:
         barrier.wait(10)
         for n in range(24):
-            _commit(teams[w], _fact(f"w{w}-{n}", id=f"{boundary_id}-w{w}-{n}"))
+            _commit(handles[w], _fact(f"w{w}-{n}", id=f"{boundary_id}-w{w}-{n}"))
 
     with ThreadPoolExecutor(2) as pool:
         for done in [pool.submit(write, w) for w in range(2)]:
             done.result(timeout=300)
     _idle(engine)
     _idle(czar_free_engine)
-    teams[0].run_czar()  # whatever the cadence left since its last run
+    handles[0].run_czar()  # whatever the cadence left since its last run
 
     ledger = engine.executor.read("audits/ledger", boundary_id=boundary_id)
     czar_sets = [r for r in ledger if r["kind"] == "compaction"]

@@ -261,7 +261,7 @@ def test_supersession_across_boundaries_halts(engine: Any, boundary_id: str) -> 
             entry(key="db", supersedes=[{"entry_id": f"{boundary_id}-base", "reason": "r"}]),
         )
     )
-    # a bare id names an entry of the proposal's own boundary: the other team's does not exist
+    # a bare id names an entry of the proposal's own boundary: the other boundary's does not exist
     assert decision.reason_code == "SUPERSESSION_TARGET"
     assert "which does not exist" in (decision.detail or "")
 

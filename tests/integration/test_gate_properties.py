@@ -160,12 +160,12 @@ class Run:
         self.world = World(a=f"fz-{tag}-A", b=f"fz-{tag}-B")
         # No cadence: the czar runs as a step of the sequence only (a cadence run, beside the
         # writers, would move a boundary between a step's two fingerprints).
-        self.teams = [
+        self.handles = [
             engine.boundary(self.world.a, constitution=NARROW, czar_every_commits=0),
             engine.boundary(self.world.b, czar_every_commits=0),
         ]
         self.declared: list[list[str]] = [[], []]
-        for boundary in self.teams:
+        for boundary in self.handles:
             seeds = seed_proposals(boundary.id)
             decisions = boundary.commit_many(seeds)
             assert [d.outcome for d in decisions] == ["commit"] * len(seeds), decisions
@@ -176,10 +176,10 @@ class Run:
         w.receipts["cross-" + w.a] = adopt(
             w.a, operator_id="operator", reason="f", keys=["dec"], uses=2
         )
-        self.hostile = HostileMoves(engine, w, self.teams, self._tally_hostile)
+        self.hostile = HostileMoves(engine, w, self.handles, self._tally_hostile)
 
     def step(self, step: Step) -> None:
-        boundary, bid = self.teams[step.which], self.world.boundary(step.which)
+        boundary, bid = self.handles[step.which], self.world.boundary(step.which)
         before = _fingerprint(self.engine, self.world)
         committed, touched = self._act(step, boundary)
         after = _fingerprint(self.engine, self.world)
@@ -250,7 +250,7 @@ class Run:
         """No wedge: in one transaction per boundary, whatever is still pending is decided and
         a well-formed set from a fresh writer commits (so nothing was left pending: the batch
         holds that set only); then the counts and the audits."""
-        for boundary in self.teams:
+        for boundary in self.handles:
             fresh = f"fresh-{uuid.uuid4().hex[:8]}"
             follow = {
                 "id": f"{boundary.id}/{fresh}",
@@ -268,7 +268,7 @@ class Run:
             assert current.resident_tokens == current.resident_tokens_recomputed
         found = self.engine.executor.read_tx(self._audits)
         assert {k: v for k, v in found.items() if v} == {}
-        for boundary in self.teams:  # what `kg-context audit verify` checks
+        for boundary in self.handles:  # what `kg-context audit verify` checks
             verified = boundary.verify_ledger()
             assert verified.ok, (boundary.id, verified.findings[:3])
             self.tally["ledger_verified"] += 1
@@ -277,7 +277,7 @@ class Run:
         """Every must-be-empty audit of the library (``cypher/audits/``, what ``kg-context audit
         all`` runs), for both boundaries, in one read transaction."""
         found: dict[str, Any] = {}
-        for boundary in self.teams:
+        for boundary in self.handles:
             for audit in INVARIANTS:
                 params = (
                     {"boundary_id": boundary.id} if "boundary_id" in audit.parameter_names else {}

@@ -147,7 +147,7 @@ def _scope(data: dict[str, Any], boundary_id: str) -> dict[str, Any]:
     return out
 
 
-def test_a_bare_reference_is_to_the_own_boundary_and_cannot_pin_another_team(
+def test_a_bare_reference_is_to_the_own_boundary_and_cannot_pin_another_boundary(
     engine: Any, boundary_id: str
 ) -> None:
     """A bare id is an entry of the proposal's own boundary, so an edge cannot reach another

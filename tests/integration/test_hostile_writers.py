@@ -1,5 +1,5 @@
 """A hostile writer cannot race a receipt, lock the operators out, squat the czar's ids, claim a
-set kind it was not given, stop another team's compaction with one pin, or split a change to
+set kind it was not given, stop another boundary's compaction with one pin, or split a change to
 evade a set-level invariant (against the real Neo4j). Set kinds, ids and the authority to act
 are the gate's, decided from the graph and the constitution, never from the writer's text."""
 
@@ -40,9 +40,9 @@ OPERATORS = 'operators = ["operator"]'
 
 
 # -- a one-use receipt ----------------------------------------------------------------------------
-def _race(teams: list[Any], proposals: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
-    """Each team commits its proposal in a thread of its own, all released at once."""
-    barrier = threading.Barrier(len(teams))
+def _race(handles: list[Any], proposals: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
+    """Each boundary commits its proposal in a thread of its own, all released at once."""
+    barrier = threading.Barrier(len(handles))
     outcomes: list[tuple[str, str | None]] = []
     errors: list[BaseException] = []
 
@@ -55,7 +55,7 @@ def _race(teams: list[Any], proposals: list[dict[str, Any]]) -> list[tuple[str, 
             errors.append(err)
 
     threads = [
-        threading.Thread(target=commit, args=pair) for pair in zip(teams, proposals, strict=True)
+        threading.Thread(target=commit, args=pair) for pair in zip(handles, proposals, strict=True)
     ]
     for t in threads:
         t.start()
@@ -241,7 +241,7 @@ def test_a_writer_cannot_squat_the_czars_next_proposal_or_set_id(
 
 
 # -- one pin does not stop a compaction ----------------------------------------------------------
-def test_one_foreign_pin_does_not_stop_another_teams_compaction(
+def test_one_foreign_pin_does_not_stop_another_boundarys_compaction(
     czar_free_engine: Any, boundary_id: str
 ) -> None:
     """Another boundary hard-requiring one fact of O (with O's receipt) holds that fact only: O's

@@ -26,7 +26,7 @@ from kg_context.settings import ResidencySettings
 from tests.factories import entry, proposal
 
 
-def _team(engine: Any, boundary_id: str) -> Any:
+def _handle(engine: Any, boundary_id: str) -> Any:
     return engine.boundary(boundary_id, czar_every_commits=0)  # the czar runs only when run
 
 
@@ -65,7 +65,7 @@ def _clock(boundary: Any) -> tuple[int, int]:
 def test_soft_holds_for_its_lease_in_work_sets_the_czar_does_not_age_it_then_leaves(
     engine: Any, boundary_id: str
 ) -> None:
-    boundary = _team(engine, boundary_id)
+    boundary = _handle(engine, boundary_id)
     fact, loose = f"{boundary_id}-f", f"{boundary_id}-loose"
     _commit(boundary, boundary_id, _fact(boundary_id, "f"))  # seq 1, work 1
     soft = {"entry_id": fact, "policy": "soft", "lease_sets": 2}
@@ -91,7 +91,7 @@ def test_soft_holds_for_its_lease_in_work_sets_the_czar_does_not_age_it_then_lea
 def test_reconstructible_leaves_while_rebuildable_and_comes_back_through_the_gate(
     engine: Any, boundary_id: str
 ) -> None:
-    boundary = _team(engine, boundary_id)
+    boundary = _handle(engine, boundary_id)
     rebuilt, kept = f"{boundary_id}-r", f"{boundary_id}-s"
     dependent = f"{boundary_id}-d"
     _commit(boundary, boundary_id, _fact(boundary_id, "r"), _fact(boundary_id, "s"))
@@ -153,7 +153,7 @@ def test_reconstructible_leaves_while_rebuildable_and_comes_back_through_the_gat
 
 
 def test_each_renewal_kind_extends_the_lease_and_is_recorded(engine: Any, boundary_id: str) -> None:
-    boundary = _team(engine, boundary_id)
+    boundary = _handle(engine, boundary_id)
     fact, d1, d2 = f"{boundary_id}-f", f"{boundary_id}-d1", f"{boundary_id}-d2"
     soft = {"entry_id": fact, "policy": "soft", "lease_sets": 2}
     _commit(boundary, boundary_id, _fact(boundary_id, "f"))  # work 1
@@ -214,7 +214,7 @@ def test_each_renewal_kind_extends_the_lease_and_is_recorded(engine: Any, bounda
 def test_a_foundational_mark_by_a_non_operator_is_refused_and_changes_nothing(
     engine: Any, boundary_id: str
 ) -> None:
-    boundary = _team(engine, boundary_id)
+    boundary = _handle(engine, boundary_id)
     fact = f"{boundary_id}-f"
     soft = {"entry_id": fact, "policy": "soft", "lease_sets": 1}
     _commit(boundary, boundary_id, _fact(boundary_id, "f"))
@@ -233,7 +233,7 @@ def test_a_foundational_mark_by_a_non_operator_is_refused_and_changes_nothing(
 
 
 def test_why_names_the_policy_and_lease_in_the_cli(engine: Any, boundary_id: str) -> None:
-    boundary = _team(engine, boundary_id)
+    boundary = _handle(engine, boundary_id)
     fact = f"{boundary_id}-f"
     _commit(boundary, boundary_id, _fact(boundary_id, "f"))
     _commit(
@@ -256,7 +256,7 @@ def test_one_entry_renewing_two_edges_of_one_dependent_records_both(
     """A dependent that requires two entries, both required again by one newer entry: two
     renewals of two edges, each recorded once (the 500-set session once failed its commit on a
     renewal id that named the dependent but not the renewed entry)."""
-    boundary = _team(engine, boundary_id)
+    boundary = _handle(engine, boundary_id)
     f1, f2 = f"{boundary_id}-f1", f"{boundary_id}-f2"
     d, u = f"{boundary_id}-d", f"{boundary_id}-u"
     _commit(boundary, boundary_id, _fact(boundary_id, "f1"), _fact(boundary_id, "f2"))

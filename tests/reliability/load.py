@@ -61,9 +61,9 @@ def _retries(engine: Engine) -> None:
 
 def py_writer(writer: int, count: int, boundaries: list[str]) -> None:
     with Engine.connect(_target(), check_schema=False) as engine:
-        teams = [engine.boundary(b, create=False) for b in boundaries]
+        handles = [engine.boundary(b, create=False) for b in boundaries]
         for i in range(count):
-            boundary = teams[(writer + i) % len(teams)]
+            boundary = handles[(writer + i) % len(handles)]
             body = proposal(writer, i, boundary.id)
             if i % 2:
                 boundary.submit(body)
@@ -75,11 +75,11 @@ def py_writer(writer: int, count: int, boundaries: list[str]) -> None:
 
 def py_gate(stop_file: Path, boundaries: list[str]) -> None:
     with Engine.connect(_target(), check_schema=False) as engine:
-        teams = [engine.boundary(b, create=False) for b in boundaries]
+        handles = [engine.boundary(b, create=False) for b in boundaries]
         closes = 0
         while True:
             last = stop_file.exists()
-            for boundary in teams:
+            for boundary in handles:
                 boundary.close()
                 closes += 1
             if last:
