@@ -185,6 +185,13 @@ def _receipt(props: Mapping[str, Any]) -> Mapping[str, Any]:
     return props
 
 
+def _entry(props: Mapping[str, Any], targets: Iterable[str]) -> dict[str, Any]:
+    """An entry as its record holds it: ``ENTRY_FIELDS`` and its target keys."""
+    held = _pick(props, ENTRY_FIELDS)
+    held["targets"] = sorted(set(targets))
+    return held
+
+
 def _list_text(items: Iterable[Mapping[str, Any]]) -> str:
     """The canonical text of a list of flat maps (property values: no map inside), sorted by
     each one's canonical text: each encoded once."""
@@ -225,10 +232,7 @@ def record_parts(
         "set": _dumps(_pick(set_props, fields)),
         "receipts": _list_text(_receipt(r) for r in receipts),
         "halts": _list_text(_pick(h, HALT_FIELDS) for h in halts),
-        "entries": _list_text(
-            {**_pick(props, ENTRY_FIELDS), "targets": sorted(set(targets))}
-            for props, targets in entries
-        ),
+        "entries": _list_text(_entry(props, targets) for props, targets in entries),
         "edges": _list_text(edges),
         "flips": _list_text(
             {"entry_id": f["entry_id"], **_pick(f, TRANSITION_FIELDS)} for f in flips
