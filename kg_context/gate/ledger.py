@@ -251,15 +251,14 @@ def part_digests(parts: Mapping[str, str]) -> dict[str, str]:
 
 def content_digest(digests: Mapping[str, str]) -> str:
     """The digest of a record's content: of its part digests, by name."""
-    return sha256_hex(_dumps({"v": VERSION, **{k: v for k, v in digests.items() if v is not None}}))
+    return sha256_hex(canonical_json({"v": VERSION, **digests}))
 
 
 def chain_digest(boundary_id: str, pos: int, prev: str | None, content: str) -> str:
     """A record's digest: its content chained to the previous record's digest."""
-    head: dict[str, Any] = {"boundary_id": boundary_id, "content": content, "pos": pos}
-    if prev is not None:
-        head["prev"] = prev
-    return sha256_hex(_dumps(head))
+    return sha256_hex(
+        canonical_json({"boundary_id": boundary_id, "content": content, "pos": pos, "prev": prev})
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,7 +306,8 @@ def _content_text(digests: Mapping[str, str]) -> str:
 
 
 def _chain_text(boundary: str, pos: int, prev: str | None, content: str) -> str:
-    """``canonical_json`` of what ``chain_digest`` digests, ``boundary`` already encoded."""
+    """``canonical_json`` of what ``chain_digest`` digests (``boundary``: the boundary id
+    already encoded; ``prev`` a digest this gate computed or read as the head)."""
     after = "" if prev is None else f',"prev":{_dumps(prev)}'
     return f'{{"boundary_id":{boundary},"content":"{content}","pos":{pos}{after}}}'
 
