@@ -13,7 +13,8 @@
 //   already name a recorded set;
 // - the live resident entries of the (class, key) slots ($slots) the batch's new entries would
 //   revise (statuses $live), in the same shape as the referenced entries: what an undeclared
-//   revision is decided on (the constitution's [on_revision]);
+//   revision is decided on (the constitution's [on_revision]); sought among resident entries
+//   only (resident_entry_boundary_key), so a key's history is never read;
 // - the operators' revocations that name the batch's writers (in this boundary) or the adoption
 //   receipts it cites (in the receipt's own boundary);
 // - the recall copies whose one use is still to come ($one_use_ids, the boundary's
@@ -48,8 +49,9 @@ CALL {
 }
 CALL {
   UNWIND $slots AS slot
-  MATCH (e:Entry {boundary_id: $boundary_id, key: slot.key})
-  WHERE e.class = slot.class AND e.status IN $live AND e.resident = true
+  MATCH (e:Resident {boundary_id: $boundary_id, key: slot.key})
+  USING INDEX e:Resident(boundary_id, key)
+  WHERE e:Entry AND e.class = slot.class AND e.status IN $live AND e.resident = true
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
                   class: e.class, writer_id: e.writer_id, resident: e.resident, set_id: e.set_id,
                   set_writers: [(w:Writer)<-[:BY]-(:Set)-[:CONTAINS]->(e) | w.id],

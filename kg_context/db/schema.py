@@ -38,7 +38,7 @@ __all__ = [
 
 # The package's schema version: bump it whenever a file in cypher/schema/ changes (a unit test
 # holds the digest of the rules to this version, so a change without a bump fails).
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 # What the database runs to put it right, named in every refusal.
 APPLY_COMMAND = "kg-context schema apply"
 
@@ -55,7 +55,8 @@ class RuleKind(StrEnum):
 # window: the sets ratified in the last seqs) and replaces nothing; version 4 (the boundary in
 # the fulltext index, per-boundary key, embedding-queue and attention indexes) neither; version 5
 # (the governed history index: IndexEntry id uniqueness, (boundary_id, seq) index) neither;
-# version 6 (revocation receipts by subject id and by subject kind) neither.
+# version 6 (revocation receipts by subject id and by subject kind) neither; version 7 (the
+# resident entries of a boundary by key, for the gate's [on_revision] read) neither.
 OBSOLETE: tuple[tuple[RuleKind, str], ...] = (
     (RuleKind.CONSTRAINT, "entry_id_unique"),
     (RuleKind.CONSTRAINT, "set_id_unique"),

@@ -118,6 +118,7 @@ LEDGER_OUTPUTS = frozenset({"ledger_prev", "ledger_digest", "ledger_parts"})
 
 _CONTAINERS = (dict, list, tuple)
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_EMPTY_LIST = "[]"
 
 
 def _clean(value: Any) -> Any:
@@ -147,14 +148,37 @@ def sha256_hex(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+_EMPTY_DIGEST = sha256_hex(_EMPTY_LIST)
+
+
 def _pick(props: Mapping[str, Any], fields: Iterable[str]) -> dict[str, Any]:
-    return {f: props[f] for f in fields if props.get(f) is not None}
+    return {f: v for f in fields if (v := props.get(f)) is not None}
+
+
+def _receipt(props: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A receipt as its record holds it: without ``None`` and the ledger's outputs (a receipt
+    being sealed has neither: taken as it is, not copied)."""
+    if None in props.values() or not LEDGER_OUTPUTS.isdisjoint(props):
+        return {k: v for k, v in props.items() if v is not None and k not in LEDGER_OUTPUTS}
+    return props
+
+
+def _entry(props: Mapping[str, Any], targets: Iterable[str]) -> dict[str, Any]:
+    """An entry as its record holds it: ``ENTRY_FIELDS`` and its target keys."""
+    held = _pick(props, ENTRY_FIELDS)
+    held["targets"] = sorted(set(targets))
+    return held
 
 
 def _list_text(items: Iterable[Mapping[str, Any]]) -> str:
     """The canonical text of a list of flat maps (property values: no map inside), sorted by
     each one's canonical text: each encoded once."""
-    return "[" + ",".join(sorted(_ENCODER.encode(i) for i in items)) + "]"
+    texts = [_ENCODER.encode(i) for i in items]
+    if not texts:
+        return _EMPTY_LIST
+    if len(texts) > 1:
+        texts.sort()
+    return "[" + ",".join(texts) + "]"
 
 
 def record_parts(
@@ -176,35 +200,31 @@ def record_parts(
     ``adoption_uses``: ``receipt_id`` and ``seq``. Every value is a property value (a scalar or
     a list of scalars), so every map here is flat."""
     fields = SET_FIELDS if committed else SET_IDENTITY_FIELDS
-    links = {
-        "adoption_uses": sorted(
-            ({"receipt_id": u["receipt_id"], "seq": u["seq"]} for u in adoption_uses), key=_dumps
-        ),
-        "next_from": next_from,
-        "writers": sorted(set(writers)),
-    }
+    uses = sorted(
+        ({"receipt_id": u["receipt_id"], "seq": u["seq"]} for u in adoption_uses), key=_dumps
+    )
+    links: dict[str, Any] = {"adoption_uses": uses, "writers": sorted(set(writers))}
+    if next_from is not None:
+        links["next_from"] = next_from
     return {
         "set": _dumps(_pick(set_props, fields)),
-        "receipts": _list_text(
-            {k: v for k, v in r.items() if v is not None and k not in LEDGER_OUTPUTS}
-            for r in receipts
-        ),
+        "receipts": _list_text(_receipt(r) for r in receipts),
         "halts": _list_text(_pick(h, HALT_FIELDS) for h in halts),
-        "entries": _list_text(
-            {**_pick(props, ENTRY_FIELDS), "targets": sorted(set(targets))}
-            for props, targets in entries
-        ),
+        "entries": _list_text(_entry(props, targets) for props, targets in entries),
         "edges": _list_text(edges),
         "flips": _list_text(
             {"entry_id": f["entry_id"], **_pick(f, TRANSITION_FIELDS)} for f in flips
         ),
-        "links": _dumps(_clean(links)),
+        "links": _dumps(_clean(links) if uses else links),
     }
 
 
 def part_digests(parts: Mapping[str, str]) -> dict[str, str]:
     """Each part's digest: of its canonical text (``record_parts``)."""
-    return {name: sha256_hex(text) for name, text in parts.items()}
+    return {
+        name: _EMPTY_DIGEST if text == _EMPTY_LIST else sha256_hex(text)
+        for name, text in parts.items()
+    }
 
 
 def content_digest(digests: Mapping[str, str]) -> str:
@@ -253,10 +273,28 @@ def _plan_edges(plan: Plan) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
+_SORTED_PARTS = tuple(sorted(PARTS))
+
+
+def _content_text(digests: Mapping[str, str]) -> str:
+    """``canonical_json({"v": VERSION, **digests})`` of a record's part digests (every name of
+    ``PARTS``, each a hex digest: nothing to escape), written out directly."""
+    fields = ",".join(f'"{name}":"{digests[name]}"' for name in _SORTED_PARTS)
+    return f'{{{fields},"v":{VERSION}}}'
+
+
+def _chain_text(boundary: str, pos: int, prev: str | None, content: str) -> str:
+    """``canonical_json`` of what ``chain_digest`` digests (``boundary``: the boundary id
+    already encoded; ``prev`` a digest this gate computed or read as the head)."""
+    after = "" if prev is None else f',"prev":{_dumps(prev)}'
+    return f'{{"boundary_id":{boundary},"content":"{content}","pos":{pos}{after}}}'
+
+
 def seal(plan: Plan, boundary_id: str, head: LedgerHead) -> LedgerHead:
     """Give every decision of the plan its ledger record, in the order decided: its position on
     its receipts and halt, and its digest (with the previous one and its parts) on its outcome
     receipt. Returns the new head."""
+    boundary = _dumps(boundary_id)
     edges = _plan_edges(plan)
     halts: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for h in plan.halts:
@@ -290,11 +328,12 @@ def seal(plan: Plan, boundary_id: str, head: LedgerHead) -> LedgerHead:
             adoption_uses=uses.get(set_id, []),
         )
         digests = part_digests(parts)
-        digest = chain_digest(boundary_id, pos, head.digest, content_digest(digests))
+        content = sha256_hex(_content_text(digests))
+        digest = sha256_hex(_chain_text(boundary, pos, head.digest, content))
         decided.receipts[-1]["props"].update(
             ledger_prev=head.digest,
             ledger_digest=digest,
-            ledger_parts=[f"{name}:{value}" for name, value in sorted(digests.items())],
+            ledger_parts=[f"{name}:{digests[name]}" for name in _SORTED_PARTS],
         )
         head = LedgerHead(pos, digest)
     return head

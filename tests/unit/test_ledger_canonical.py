@@ -148,3 +148,32 @@ def test_sealing_chains_each_decision_onto_the_one_before() -> None:
     )
     assert part_digests(recomputed) == parts
     assert chain_digest("b", 6, sealed["ledger_prev"], content_digest(parts)) == head.digest
+
+
+def test_a_sealed_digest_is_the_generic_one_whatever_the_boundary_id_holds() -> None:
+    """Sealing writes the content and chain texts out directly: they are the canonical JSON of
+    the documented maps, also for a boundary id that JSON escapes and for the first record (no
+    previous digest), and a part with nothing in it has the digest of ``[]``."""
+    boundary_id = 'team "7" \\ é\n'
+    plan = _plan(["s1", "s2"])
+    head = seal(plan, boundary_id, LedgerHead())
+    prev = None
+    for pos, set_id in enumerate(("s1", "s2"), start=1):
+        sealed = plan.decided[set_id].receipts[-1]["props"]
+        parts = dict(p.split(":", 1) for p in sealed["ledger_parts"])
+        assert parts["halts"] == parts["flips"] == _sha("[]")
+        content = _sha(json.dumps({"v": 1, **parts}, sort_keys=True, separators=(",", ":")))
+        chained = {"boundary_id": boundary_id, "content": content, "pos": pos}
+        if prev is not None:
+            chained["prev"] = prev
+        expected = _sha(
+            json.dumps(chained, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        )
+        assert sealed["ledger_prev"] == prev
+        assert (
+            sealed["ledger_digest"]
+            == expected
+            == chain_digest(boundary_id, pos, prev, content_digest(parts))
+        )
+        prev = expected
+    assert head == LedgerHead(2, prev)

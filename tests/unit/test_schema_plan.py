@@ -27,6 +27,8 @@ VERSION_DIGEST = {
     # boundary_token) and (boundary_id, id) uniqueness of bus proposals.
     5: "08cf1bebec6b3ab2a7f25f1e200c8c3ad5986053ed3bf5bcf0fbba323a4874b8",
     6: "10f8423978645df60604c9658a589bd45b8ed84877cd2cd3044791939ce76e3e",
+    # 7: the resident entries of a boundary by key (the gate's [on_revision] read).
+    7: "28576d35a9707e580dabb4388ed136754ebfac665fa8898a2bcb7e5074bd02f3",
 }
 
 
