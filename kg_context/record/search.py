@@ -1,10 +1,12 @@
 """Search over the record: fulltext and vector, exact per boundary, status-tagged.
 
 The record is never the judge: search proposes candidates (with the set that committed each one,
-its status, its residency and what superseded it) and changes nothing. ``embed_pending`` is the
-one record-side step here: it adds ``Entry.embedding`` and ``Entry.embedding_model`` to entries
-the gate marked ``embedding_pending`` (a mechanical, versioned derivation); it never touches
-status or residency.
+its status, its residency and what superseded it) and changes nothing: a search reads what the
+write path embedded. ``embed_pending`` is that write-path step (a boundary handle runs it after
+each commit, ``kg-context embed`` runs it for an operator): it adds ``Entry.embedding`` and
+``Entry.embedding_model`` to entries the gate marked ``embedding_pending`` (a mechanical,
+versioned derivation), never touching status or residency, and gives a boundary past the exact
+bound its own vector index.
 
 Both halves answer for one boundary whatever the other boundaries of the database hold:
 
@@ -13,15 +15,15 @@ Both halves answer for one boundary whatever the other boundaries of the databas
   is the boundary's top ``k``.
 - **Vector** (``vector_search``): a boundary past the exact bound (below) is searched through
   **its own vector index** once that is online (``kg_context/record/vector_index.py``: the
-  first such search creates it): the index's ``max(100, 4k)`` nearest neighbours, re-ranked by
-  exact cosine, in one statement whatever the rest of the database holds. Guarantee: only the
-  boundary's entries, its top ``k`` among the neighbours the index returned (the scale benchmark
-  measures recall@10 against a brute-force cosine). Until then (and with
-  ``KG_CONTEXT_SEARCH_BOUNDARY_INDEXES=false``) it chooses between two strategies by what each
-  would read. Say
-  the database holds ``N`` entries, the boundary ``n`` of them, and the index path's first
-  request would be ``C = 2 k N / n`` neighbours (enough for ``2k`` of the boundary's entries
-  were they spread through the index like the database's).
+  embedding step that takes the boundary past the bound creates it): the index's
+  ``max(100, 4k)`` nearest neighbours, re-ranked by exact cosine, in one statement whatever
+  the rest of the database holds. Guarantee: only the boundary's entries, its top ``k`` among
+  the neighbours the index returned (the scale benchmark measures recall@10 against a
+  brute-force cosine). Until then (and with ``KG_CONTEXT_SEARCH_BOUNDARY_INDEXES=false``) it
+  chooses between two strategies by what each would read. Say the database holds ``N``
+  entries, the boundary ``n`` of them, and the index path's first request would be
+  ``C = 2 k N / n`` neighbours (enough for ``2k`` of the boundary's entries were they spread
+  through the index like the database's).
 
   - **Exact** when the boundary holds at most ``KG_CONTEXT_SEARCH_EXACT_MAX_ENTRIES`` embedded
     entries (2,000), or at most ``k``, or (``KG_CONTEXT_SEARCH_EXACT_WHEN_CHEAPER``, on by
@@ -75,6 +77,7 @@ from kg_context.text.embeddings import TextEncoder, get_embedder
 __all__ = [
     "RecordHit",
     "VectorSearch",
+    "embed_committed",
     "embed_pending",
     "first_request",
     "fulltext_query",
@@ -149,11 +152,12 @@ def embed_pending(
     """Embed ``key: body`` of every entry of the boundary still marked ``embedding_pending``
     whose set was ratified by the time the call began (at or below the boundary's seq then);
     returns how many entries were embedded (with the engine's embedding model unless
-    ``embedder``). Finding them is a seek on the pending marker.
+    ``embedder``). Finding them is a seek on the pending marker. Entries committed meanwhile
+    wait for the next call, so a write stream faster than the model never holds a call up.
 
-    Entries committed meanwhile wait for the next call: it used to loop until nothing was left,
-    so a write stream faster than the model kept a ``recall`` from ever returning (the soak's
-    reader did 3 rounds in 30 minutes)."""
+    When it embedded something and the boundary now holds more embedded entries than the exact
+    bound, the boundary's own vector index is made (``ensure_boundary_index``; a search only
+    reads it)."""
     if batch < 1:
         raise InputValidationError("batch must be at least 1")
     executor, boundary_id = boundary.executor, boundary.id
@@ -163,24 +167,46 @@ def embed_pending(
         rows = executor.read(
             "record/pending_embeddings", boundary_id=boundary_id, batch=batch, up_to_seq=up_to_seq
         )
-        if not rows:
-            return total
-        embedder = embedder or get_embedder(boundary.settings.embedding)
-        vectors = embedder.encode([f"{r['key']}: {r['body']}" for r in rows])
-        payload = [
-            {"id": r["id"], "embedding": unit(v.tolist())}
-            for r, v in zip(rows, vectors, strict=True)
-        ]
-        written = executor.write(
-            "record/write_embeddings",
-            boundary_id=boundary_id,
-            rows=payload,
-            model=embedder.settings.model,
-            label=boundary_vector_label(boundary_id),
-        )
-        total += int(written[0]["written"]) if written else 0
+        if rows:
+            embedder = embedder or get_embedder(boundary.settings.embedding)
+            vectors = embedder.encode([f"{r['key']}: {r['body']}" for r in rows])
+            payload = [
+                {"id": r["id"], "embedding": unit(v.tolist())}
+                for r, v in zip(rows, vectors, strict=True)
+            ]
+            written = executor.write(
+                "record/write_embeddings",
+                boundary_id=boundary_id,
+                rows=payload,
+                model=embedder.settings.model,
+                label=boundary_vector_label(boundary_id),
+            )
+            total += int(written[0]["written"]) if written else 0
         if len(rows) < batch:
-            return total
+            break
+    if total:
+        _index_when_large(boundary)
+    return total
+
+
+def embed_committed(boundary: Boundary) -> int:
+    """The write path's step after a commit: ``embed_pending`` when the engine's settings embed
+    on commit (``KG_CONTEXT_EMBEDDING_ON_COMMIT``, the default), else nothing (the operator's
+    ``kg-context embed`` does it later). How many entries it embedded."""
+    return embed_pending(boundary) if boundary.settings.embedding.on_commit else 0
+
+
+def _index_when_large(boundary: Boundary) -> None:
+    """Make the boundary's own vector index once it holds more embedded entries than the exact
+    bound (and boundary indexes are on), unless this process has seen it online."""
+    executor, boundary_id = boundary.executor, boundary.id
+    settings = boundary.settings.search
+    if not settings.boundary_indexes or boundary_index_known_online(executor, boundary_id):
+        return
+    cap = settings.exact_max_entries + 1
+    sizes = executor.read("record/search_vector_sizes", boundary_id=boundary_id, cap=cap)[0]
+    if int(sizes["embedded"]) >= cap:
+        ensure_boundary_index(executor, boundary_id, boundary.settings.embedding.dimensions)
 
 
 def unit(vector: Sequence[float]) -> list[float]:

@@ -1,9 +1,10 @@
 """Recall through the gate: the record proposes, the gate disposes.
 
 ``recall(...)`` searches the record (fulltext + vector) and returns candidates tagged with their
-status and set ("matched in set 17, retired, superseded by e-31"); it changes nothing in the
-window. ``admit(...)`` turns chosen candidates into one proposal of kind ``recall``: each original
-(and its declared REQUIRES dependencies, transitively, up to a depth and an entry cap) comes back
+status and set ("matched in set 17, retired, superseded by e-31"); it is a read: it changes
+nothing, in the window or the record (entries were embedded on the write path).
+``admit(...)`` turns chosen candidates into one proposal of kind ``recall``: each original (and
+its declared REQUIRES dependencies, transitively, up to a depth and an entry cap) comes back
 as a *scratch copy* (class ``scratch``, ``DERIVED_FROM`` the original, tagged in its attributes,
 ``expires_after = 1``). A copy holds itself for one use: the next committed work set, which
 retires it in its own transaction unless it cites the copy or something that stays holds it
@@ -26,7 +27,7 @@ from kg_context.errors import InputValidationError, StateError
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.contracts import WriterKind
 from kg_context.gate.decision import Decision
-from kg_context.record.search import RecordHit, embed_pending, search_record
+from kg_context.record.search import RecordHit, search_record
 from kg_context.residency.reachability import boundary_seq
 from kg_context.settings import ResidencySettings
 from kg_context.text.embeddings import TextEncoder
@@ -45,14 +46,11 @@ def recall(
     *,
     k: int = 10,
     embedder: TextEncoder | None = None,
-    embed_first: bool = True,
 ) -> list[RecordHit]:
     """Candidates from the record of ``boundary`` for ``query``, best first, each with
-    ``.tag()``. With ``embed_first`` entries without an embedding are embedded first
-    (record-side, mechanical). Changes nothing in the window."""
-    if embed_first:
-        embed_pending(boundary, embedder)
-    return search_record(boundary, query, k=k, embedder=embedder)
+    ``.tag()``. A read: it writes nothing (not even a vector index); an entry the write path
+    has not embedded yet is found by its words alone."""
+    return search_record(boundary, query, k=k, embedder=embedder, read_only=True)
 
 
 @dataclass(frozen=True, slots=True)
