@@ -27,17 +27,29 @@ from tests.factories import entry, proposal
 from tests.integration.api_server import Server, running, token_specs
 
 
-def fingerprint(engine: Any, boundary_id: str) -> tuple[int, int, str]:
-    """The boundary's node count, relationship count, and a digest of every label, property and
-    relationship end."""
+def fingerprint(engine: Any, boundary_id: str) -> tuple[int, int, str, dict[str, Any]]:
+    """The boundary's node count, relationship count, a digest of every label, property and
+    relationship end, and each node's labels and properties by id (to say what changed)."""
     rows = engine.executor.read("boundary/fingerprint", boundary_id=boundary_id)
     rels = {json.dumps(r, sort_keys=True, default=str) for row in rows for r in row["rels"]}
-    nodes = sorted(
-        json.dumps([row["node"], sorted(row["labels"]), row["props"]], sort_keys=True, default=str)
+    nodes = {
+        row["node"]: json.loads(json.dumps([sorted(row["labels"]), row["props"]], default=str))
         for row in rows
-    )
-    digest = hashlib.sha256("\n".join([*nodes, *sorted(rels)]).encode("utf-8")).hexdigest()
-    return len(nodes), len(rels), digest
+    }
+    text = json.dumps(sorted(nodes.items()), sort_keys=True) + "\n".join(sorted(rels))
+    return len(nodes), len(rels), hashlib.sha256(text.encode("utf-8")).hexdigest(), nodes
+
+
+def _changes(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """Which nodes appeared, and which labels and property keys changed on the others."""
+    made = sorted({",".join(after[n][0]) for n in after.keys() - before.keys()})
+    changed: set[str] = set()
+    for node in after.keys() & before.keys():
+        (old_labels, old_props), (new_labels, new_props) = before[node], after[node]
+        changed |= {f":{label}" for label in set(old_labels) ^ set(new_labels)}
+        keys = old_props.keys() | new_props.keys()
+        changed |= {k for k in keys if old_props.get(k) != new_props.get(k)}
+    return f"new nodes {made}, changed {sorted(changed)}"
 
 
 class Watch:
@@ -58,8 +70,9 @@ class Watch:
         before = fingerprint(self.engine, self.boundary_id)
         result = call()
         after = fingerprint(self.engine, self.boundary_id)
-        if after != before:
-            self.wrote.append(f"{name}: (nodes, relationships) {before[:2]} -> {after[:2]}")
+        if after[:3] != before[:3]:
+            counts = f"(nodes, relationships) {before[:2]} -> {after[:2]}"
+            self.wrote.append(f"{name}: {counts}; {_changes(before[3], after[3])}")
         return result
 
 
