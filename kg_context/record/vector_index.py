@@ -12,11 +12,11 @@ own instead (``KG_CONTEXT_SEARCH_BOUNDARY_INDEXES``, on by default):
   and only on the boundary's own entries (matched by boundary id), so no writer can put an entry
   in another boundary's index (and the search keeps to the boundary's id besides, so even a
   collision of digests could not mix two boundaries).
-- **Creation** (``ensure_boundary_index``, run by the first search that finds the boundary past
-  the bound without an index): label the boundary's entries embedded before labels existed (in
+- **Creation** (``ensure_boundary_index``, run on the write path by the embedding that takes
+  the boundary past the bound, or by a ``vector_search`` not told ``read_only``): label the boundary's entries embedded before labels existed (in
   batches, each its own transaction), then create the index by procedure, the name and label as
   parameters (no identifier is spliced into a statement). Creating returns at once; the server
-  populates the index in the background. Two searches racing to create it is fine: the loser
+  populates the index in the background. Two callers racing to create it is fine: the loser
   finds it there.
 - **Use.** While the index is not ``ONLINE`` the search keeps to the shared strategies; once it
   is, the boundary's ``max(100, 4 k)`` approximate neighbours are re-ranked by exact cosine.
