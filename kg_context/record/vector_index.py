@@ -13,9 +13,10 @@ own instead (``KG_CONTEXT_SEARCH_BOUNDARY_INDEXES``, on by default):
   in another boundary's index (and the search keeps to the boundary's id besides, so even a
   collision of digests could not mix two boundaries).
 - **Creation** (``ensure_boundary_index``, run on the write path by the embedding that takes
-  the boundary past the bound, or by a ``vector_search`` not told ``read_only``): label the boundary's entries embedded before labels existed (in
-  batches, each its own transaction), then create the index by procedure, the name and label as
-  parameters (no identifier is spliced into a statement). Creating returns at once; the server
+  the boundary past the bound, or by a ``vector_search`` not told ``read_only``): label the
+  boundary's entries embedded before labels existed (in batches, each its own transaction),
+  then create the index by procedure, the name and label as parameters (no identifier is
+  spliced into a statement). Creating returns at once; the server
   populates the index in the background. Two callers racing to create it is fine: the loser
   finds it there.
 - **Use.** While the index is not ``ONLINE`` the search keeps to the shared strategies; once it
