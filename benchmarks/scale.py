@@ -337,7 +337,18 @@ def main(argv: list[str] | None = None, *, engine: Engine | None = None) -> None
 def run_scale(
     engine: Engine, cfg: Config, home: Path | None
 ) -> tuple[list[dict[str, Any]], dict[str, float]]:
-    """Build and measure at every size of ``cfg.steps``; the sizes and the server's report."""
+    """Build and measure at every size of ``cfg.steps``; the sizes and the server's report. The
+    build embeds with its synthetic encoder, so its commits embed nothing themselves: it runs on
+    an engine like ``engine`` with ``embedding.on_commit`` off."""
+    embedding = engine.settings.embedding.model_copy(update={"on_commit": False})
+    settings = replace(engine.settings, embedding=embedding)
+    with Engine.connect(engine.target, engine_settings=settings, check_schema=False) as deferred:
+        return _run_scale(deferred, cfg, home)
+
+
+def _run_scale(
+    engine: Engine, cfg: Config, home: Path | None
+) -> tuple[list[dict[str, Any]], dict[str, float]]:
     for row in engine.executor.read("bench/server_settings"):
         print(f"# setting {row['name']}={row['value']}", file=sys.stderr)
     run = Run(engine, cfg, uuid.uuid4().hex[:8])

@@ -27,20 +27,21 @@ from kg_context.db.executor import (
 )
 from kg_context.db.schema import SchemaPlan, check_schema
 from kg_context.errors import InputValidationError
-from kg_context.gate.boundary import Boundary
+from kg_context.gate.boundary import Boundary, ProposalInput
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.contracts import Verse, WriterKind
+from kg_context.gate.decision import Decision
 from kg_context.gate.halts import Halts
 from kg_context.gate.operator_acts import issue_adoption, set_czar_cadence
 from kg_context.gate.registry import ConstitutionRegistry
 from kg_context.gate.store import GateStore
 from kg_context.record import history
 from kg_context.record.audits import AuditResult, audit_library, invariants, run_audit
-from kg_context.record.briefing import Brief, brief
+from kg_context.record.briefing import Brief, brief, record_brief
 from kg_context.record.invalidation import BlastRadius, challenge, invalidate
 from kg_context.record.observability import ObservabilityReport, audit
 from kg_context.record.revalidation import OperatorHalts, dropped_classes_at_risk
-from kg_context.record.search import RecordHit
+from kg_context.record.search import RecordHit, embed_committed, embed_pending
 from kg_context.residency.context_read import Context, CountTokens, context
 from kg_context.residency.czar import CzarReport, run_czar, run_czar_if_due
 from kg_context.residency.czar_worker import CzarFailure, CzarWorker
@@ -309,7 +310,32 @@ class Engine:
 class BoundaryHandle(Boundary):
     """The handle ``Engine.boundary`` returns: the gate's ``Boundary`` plus the operations on
     one boundary as methods. Each method is the module function of the same name with this
-    handle as its receiver (``boundary.window()`` is ``window(boundary)``), nothing more."""
+    handle as its receiver (``boundary.window()`` is ``window(boundary)``), nothing more; its writes
+    (``commit``, ``commit_many``, ``close``) also embed what they wrote, right after the
+    commit (``KG_CONTEXT_EMBEDDING_ON_COMMIT``), so that its reads never have to."""
+
+    def commit(self, proposal: ProposalInput) -> Decision:
+        """``Boundary.commit``, then the entries it wrote embedded (``embed_committed``)."""
+        decision = super().commit(proposal)
+        embed_committed(self)
+        return decision
+
+    def commit_many(self, proposals: Sequence[ProposalInput]) -> list[Decision]:
+        """``Boundary.commit_many``, then the entries they wrote embedded."""
+        decisions = super().commit_many(proposals)
+        embed_committed(self)
+        return decisions
+
+    def close(self) -> list[Decision]:
+        """``Boundary.close``, then the entries its sets wrote embedded."""
+        decisions = super().close()
+        embed_committed(self)
+        return decisions
+
+    def embed_pending(self) -> int:
+        """Embed every entry committed and not embedded yet (what ``kg-context embed`` runs when
+        commits do not embed): how many (``kg_context.embed_pending``)."""
+        return embed_pending(self)
 
     def window(self) -> Window:
         """The resident entries in prompt order (``kg_context.window``)."""
@@ -378,8 +404,14 @@ class BoundaryHandle(Boundary):
         return invalidate(self, target, reason=reason, writer_id=writer_id, writer_kind=writer_kind)
 
     def brief(self, *, since_seq: int | None = None) -> Brief:
-        """The operator's briefing since ``since_seq`` (default: the last), recorded (``brief``)."""
+        """The operator's briefing since ``since_seq`` (default: the last recorded one's seq);
+        a read: nothing is recorded (``record.briefing.brief``)."""
         return brief(self, since_seq=since_seq)
+
+    def record_brief(self, *, since_seq: int | None = None) -> Brief:
+        """The briefing, recorded as an audit event: the next one starts at its seq
+        (``record.briefing.record_brief``)."""
+        return record_brief(self, since_seq=since_seq)
 
     def audit(self) -> ObservabilityReport:
         """False retirements, resurrections, unjustified retirements (``audit_errors``)."""

@@ -144,6 +144,11 @@ class EmbeddingSettings(BaseSettings):
     # malloc_trim; nothing elsewhere). Without it a long-running process's RSS climbs with every
     # new mix of batch shapes (the soak benchmark measures it).
     release_memory: bool = True
+    # Embed what a commit wrote right after it, in the writer's call (a boundary handle's
+    # commit, commit_many and close, and an operator's resolution). Off: the entries wait for
+    # `kg-context embed` (or `BoundaryHandle.embed_pending`), run by the operator as a worker;
+    # until then a search finds them by their words alone. Reads never embed.
+    on_commit: bool = True
 
 
 class CycleSettings(BaseSettings):

@@ -205,7 +205,7 @@ def get_stats(request: Request, boundary_id: BoundaryId, principal: Reader) -> R
     "/brief",
     tags=["residency"],
     responses=responses(403, 404, 422),
-    summary="The operator's briefing since a seq (default: the last briefing's), recorded",
+    summary="The operator's briefing since a seq (default: the last recorded one's), a read",
 )
 def get_brief(
     request: Request,
@@ -214,6 +214,21 @@ def get_brief(
     since: Annotated[int | None, Query(ge=0, le=2**62)] = None,
 ) -> Record:
     return existing(request, boundary_id).brief(since_seq=since).as_dict()
+
+
+@router.post(
+    "/briefings",
+    tags=["residency"],
+    responses=responses(403, 404, 422),
+    summary="Record the operator's briefing since a seq: the next one starts at its seq",
+)
+def post_briefing(
+    request: Request,
+    boundary_id: BoundaryId,
+    principal: Operator,
+    since: Annotated[int | None, Query(ge=0, le=2**62)] = None,
+) -> Record:
+    return existing(request, boundary_id).record_brief(since_seq=since).as_dict()
 
 
 @router.get(

@@ -167,7 +167,7 @@ class McpTools:
         retired, superseded by X). Changes nothing; admission goes through the gate."""
 
         def work(_: Principal) -> CallToolResult:
-            hits = recall(self._handle(), query, k=k, embed_first=False)
+            hits = recall(self._handle(), query, k=k)
             rows = [{**asdict(h), "tag": h.tag()} for h in hits]
             text = "\n".join(f"{h.entry_id} ({h.key!r}): {h.tag()}" for h in hits)
             return _ok(text or "no match in the record", {"hits": rows})

@@ -53,7 +53,7 @@ app.add_typer(constitution_app, name="constitution")
 app.add_typer(halts_app, name="halts")
 app.command("adopt")(adopt_cmd)
 app.add_typer(revoke_app, name="revoke")
-register_residency(app)  # czar run, window, why, stats, brief, recall
+register_residency(app)  # czar run, window, why, stats, brief, recall, embed
 app.add_typer(cli_history.history_app, name="history")
 app.add_typer(audit_app, name="audit")
 app.add_typer(cli_history.invalidation_app, name="invalidation")

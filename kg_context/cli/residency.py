@@ -1,5 +1,5 @@
 """CLI commands for residency: ``czar run``, ``czar cadence``, ``czar watch``, ``window``,
-``context``, ``why``, ``stats``, ``brief``, ``recall``.
+``context``, ``why``, ``stats``, ``brief``, ``recall``, ``embed``.
 
 Registered on the main app by ``kg_context.cli.app`` (``register(app)``). Errors are
 ``KgContextError``s, which ``cli.main`` prints as one line.
@@ -121,7 +121,7 @@ def czar_cadence(
     ``czar run``), whichever engine commits. An operator's act (``KG_CONTEXT_OPERATOR``, default
     ``operator``: an id the boundary's constitution names).
 
-    Example: kg-context czar cadence team-7 50 --reason "a slower team" --json
+    Example: kg-context czar cadence team-7 50 --reason "a slower handle" --json
     """
     operator = operator_id()
     with connect() as engine:
@@ -216,18 +216,26 @@ def brief_cmd(
     boundary: BoundaryOption,
     since: Annotated[
         int | None,
-        typer.Option("--since", help="From this seq (default: the last briefing's seq)."),
+        typer.Option("--since", help="From this seq (default: the last recorded briefing's seq)."),
     ] = None,
+    record: Annotated[
+        bool,
+        typer.Option(
+            "--record", help="Record it as an audit event: the next briefing starts here."
+        ),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Print the operator's briefing of the boundary: sets by outcome, halts (open first), czar
     activity and its warnings, invalidations and blast radii, the retention trend, error rates,
-    and the amendments halts suggest, since the last briefing (recorded as an audit event).
+    and the amendments halts suggest, since the last recorded briefing. A read, unless --record
+    records it (an operator's write that moves where the next briefing starts).
 
-    Example: kg-context brief -b team-7 --since 10 --json
+    Example: kg-context brief -b team-7 --since 10 --record --json
     """
     with connect() as engine:
-        found = existing(engine, boundary).brief(since_seq=since)
+        handle = existing(engine, boundary)
+        found = handle.record_brief(since_seq=since) if record else handle.brief(since_seq=since)
     emit(found.as_dict(), as_json, lambda: _say(found.render()))
 
 
@@ -252,6 +260,19 @@ def recall_cmd(
     )
 
 
+def embed_cmd(boundary: str, as_json: JsonOption = False) -> None:
+    """Embed the entries of BOUNDARY committed and not embedded yet (a write: what each commit
+    does itself unless KG_CONTEXT_EMBEDDING_ON_COMMIT=false; run it as the operator's worker
+    then). Prints how many it embedded.
+
+    Example: kg-context embed team-7
+    """
+    with connect() as engine:
+        embedded = existing(engine, boundary).embed_pending()
+    emit({"boundary_id": boundary, "embedded": embedded}, as_json,
+         lambda: _say(f"{boundary}: {embedded} entries embedded"))  # fmt: skip
+
+
 def register(app: typer.Typer) -> None:
     """Add the residency commands to the main CLI."""
     app.add_typer(czar_app, name="czar")
@@ -260,4 +281,5 @@ def register(app: typer.Typer) -> None:
     app.command("why")(why_cmd)
     app.command("stats")(stats_cmd)
     app.command("brief")(brief_cmd)
+    app.command("embed")(embed_cmd)
     app.command("recall")(recall_cmd)

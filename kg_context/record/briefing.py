@@ -1,7 +1,7 @@
 """The operator's briefing (the periodic audit): what happened in a boundary since the last
 briefing, from the record: sets by outcome, halts, the czar's runs, invalidations, the retention
-trend, error rates, revocations, the revalidation queue and suggested amendments. Each briefing
-is recorded, so the next one starts where it ended.
+trend, error rates, revocations, the revalidation queue and suggested amendments. ``brief`` is a
+read; ``record_brief`` (an operator's write) records it, so the next one starts where it ended.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ __all__ = [
     "RetentionPoint",
     "SetCount",
     "brief",
+    "record_brief",
 ]
 
 
@@ -87,10 +88,11 @@ class RetentionPoint(_Model):
 
 
 class Brief(_Model):
-    """One operator's briefing of one boundary: from ``since_seq`` (exclusive) to ``seq``."""
+    """One operator's briefing of one boundary: from ``since_seq`` (exclusive) to ``seq``;
+    ``id`` is its audit event's once recorded (``record_brief``), ``None`` for a read."""
 
     boundary_id: str
-    id: str
+    id: str | None
     seq: int
     since_seq: int
     at: str
@@ -186,12 +188,14 @@ def _amendments(boundary: Boundary) -> list[dict[str, Any]]:
 
 
 def brief(boundary: Boundary, *, since_seq: int | None = None) -> Brief:
-    """The operator's briefing of ``boundary`` since ``since_seq`` (default: the last
-    briefing's seq, else 0), recorded as an audit event of the boundary."""
+    """The operator's briefing of ``boundary`` since ``since_seq`` (default: the last recorded
+    briefing's seq, else 0) up to the boundary's seq now. A read: nothing is recorded, and the
+    next briefing starts where the last recorded one ended (``record_brief`` moves it)."""
     if since_seq is not None and since_seq < 0:
         raise InputValidationError(f"the seq to brief since must be >= 0, not {since_seq}")
     ex = boundary.executor
-    if not ex.read("boundary/get", boundary_id=boundary.id):
+    found = ex.read("boundary/get", boundary_id=boundary.id)
+    if not found:
         raise StateError(f"no boundary {boundary.id}")
     if since_seq is None:
         last = ex.read("briefing/last", boundary_id=boundary.id)
@@ -237,39 +241,47 @@ def brief(boundary: Boundary, *, since_seq: int | None = None) -> Brief:
         )
         for r in runs
     ]
-    at = datetime.now(UTC).isoformat()
-    error_rates = rates(boundary).as_dict()
-    amendments = _amendments(boundary)
     revoked = [
         {**asdict(r), "subject": r.subject.value}
         for r in revocations(ex, bid)
         if r.seq >= since_seq
     ]
     queue = queue_figures(ex, bid)
-    props = {
-        "id": f"{bid}/briefing/{uuid.uuid4().hex[:12]}",
-        "since_seq": since_seq,
-        "sets": sum(s.count for s in sets),
-        "sets_ratified": sum(s.count for s in sets if s.status == SetStatus.RATIFIED),
-        "halts_open": sum(h.count for h in halts if h.status == HaltStatus.OPEN),
-        "czar_runs": len(runs),
-        "czar_warnings": sum(1 for r in runs if r.warning),
-        "invalidations": len(invalidations),
-    }
-    (recorded,) = ex.write("briefing/record", boundary_id=bid, props=props, at=at)
     return Brief(
         boundary_id=bid,
-        id=recorded["id"],
-        seq=int(recorded["seq"]),
+        id=None,
+        seq=int(found[0]["seq"] or 0),
         since_seq=since_seq,
-        at=recorded["at"],
+        at=datetime.now(UTC).isoformat(),
         sets=sets,
         halts=halts,
         czar_runs=runs,
         invalidations=invalidations,
         retention_trend=trend,
-        error_rates=error_rates,
-        amendments=amendments,
+        error_rates=rates(boundary).as_dict(),
+        amendments=_amendments(boundary),
         revocations=revoked,
         revalidation={**asdict(queue), "open": queue.open},
+    )
+
+
+def record_brief(boundary: Boundary, *, since_seq: int | None = None) -> Brief:
+    """``brief``, recorded as an audit event of the boundary (an operator's write): the next
+    briefing starts at its seq. The answer carries the event's id, seq and time."""
+    composed = brief(boundary, since_seq=since_seq)
+    props = {
+        "id": f"{boundary.id}/briefing/{uuid.uuid4().hex[:12]}",
+        "since_seq": composed.since_seq,
+        "sets": sum(s.count for s in composed.sets),
+        "sets_ratified": sum(s.count for s in composed.sets if s.status == SetStatus.RATIFIED),
+        "halts_open": sum(h.count for h in composed.halts if h.status == HaltStatus.OPEN),
+        "czar_runs": len(composed.czar_runs),
+        "czar_warnings": len(composed.czar_warnings),
+        "invalidations": len(composed.invalidations),
+    }
+    (recorded,) = boundary.executor.write(
+        "briefing/record", boundary_id=boundary.id, props=props, at=composed.at
+    )
+    return composed.model_copy(
+        update={"id": recorded["id"], "seq": int(recorded["seq"]), "at": recorded["at"]}
     )

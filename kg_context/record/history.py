@@ -14,7 +14,7 @@ from typing import Any
 from kg_context.db.executor import Record
 from kg_context.errors import StateError
 from kg_context.gate.boundary import Boundary
-from kg_context.record.search import embed_pending, search_record
+from kg_context.record.search import search_record
 from kg_context.record.thoughts import ThoughtLine, search_thoughts
 from kg_context.text.embeddings import TextEncoder
 from kg_context.vocabulary import EntryStatus
@@ -282,9 +282,8 @@ def search(
     k: int = 10,
     embedder: TextEncoder | None = None,
 ) -> list[SearchLine]:
-    """Search the record (fulltext and vector); the answer is set ids with status. Entries not
-    embedded yet are embedded first (a mechanical, versioned derivation; nothing else changes)."""
-    embed_pending(boundary, embedder)
+    """Search the record (fulltext and vector); the answer is set ids with status. A read: it
+    writes nothing (an entry the write path has not embedded yet is found by its words alone)."""
     return [
         SearchLine(
             set_id=hit.set_id,
@@ -295,5 +294,5 @@ def search(
             superseded_by=hit.superseded_by,
             score=float(hit.score),
         )
-        for hit in search_record(boundary, text, k=k, embedder=embedder)
+        for hit in search_record(boundary, text, k=k, embedder=embedder, read_only=True)
     ]

@@ -22,6 +22,7 @@ from kg_context.gate.decision import Decision
 from kg_context.gate.halts import Halts, Resolution
 from kg_context.gate.store import GateStore
 from kg_context.record.invalidation import invalidate
+from kg_context.record.search import embed_committed
 from kg_context.vocabulary import (
     STANDING_STATUSES,
     EntryStatus,
@@ -253,6 +254,8 @@ class OperatorHalts(Halts):
         done = super().resolve(
             halt_id, resolution, operator_id=operator_id, reason=reason, amendment=amendment
         )
+        if done.decision is not None and done.decision.outcome == "commit":
+            embed_committed(self._boundary_for(boundary_id))  # what the approved set wrote
         changed = done.constitution_decision
         if changed is not None and changed.outcome == "commit":
             boundary = self._boundary_for(boundary_id)

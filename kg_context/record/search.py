@@ -1,9 +1,9 @@
 """Search over the record: fulltext and vector, exact per boundary, status-tagged.
 
 The record is never the judge: search proposes candidates (with their set, status, residency and
-superseder) and changes nothing; ``embed_pending`` is the one mechanical, versioned record-side
-step. Both halves answer for one boundary whatever the others hold; ranking fuses them by
-reciprocal rank.
+superseder) and changes nothing (it reads what the write path embedded); ``embed_pending`` is
+that write-path step (after each commit of a boundary handle, or ``kg-context embed``). Both
+halves answer for one boundary whatever the others hold; ranking fuses them by reciprocal rank.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from kg_context.text.embeddings import TextEncoder, get_embedder
 __all__ = [
     "RecordHit",
     "VectorSearch",
+    "embed_committed",
     "embed_pending",
     "first_request",
     "fulltext_query",
@@ -104,10 +105,12 @@ def embed_pending(
     """Embed ``key: body`` of every entry of the boundary still marked ``embedding_pending``
     whose set was ratified by the time the call began (at or below the boundary's seq then);
     returns how many entries were embedded (with the engine's embedding model unless
-    ``embedder``). Finding them is a seek on the pending marker.
+    ``embedder``). Finding them is a seek on the pending marker. Entries committed meanwhile
+    wait for the next call, so a write stream faster than the model never holds a call up.
 
-    Entries committed meanwhile wait for the next call, so a write stream faster than the model
-    cannot keep a ``recall`` from returning."""
+    When it embedded something and the boundary now holds more embedded entries than the exact
+    bound, the boundary's own vector index is made (``ensure_boundary_index``; a search only
+    reads it)."""
     if batch < 1:
         raise InputValidationError("batch must be at least 1")
     executor, boundary_id = boundary.executor, boundary.id
@@ -117,24 +120,46 @@ def embed_pending(
         rows = executor.read(
             "record/pending_embeddings", boundary_id=boundary_id, batch=batch, up_to_seq=up_to_seq
         )
-        if not rows:
-            return total
-        embedder = embedder or get_embedder(boundary.settings.embedding)
-        vectors = embedder.encode([f"{r['key']}: {r['body']}" for r in rows])
-        payload = [
-            {"id": r["id"], "embedding": unit(v.tolist())}
-            for r, v in zip(rows, vectors, strict=True)
-        ]
-        written = executor.write(
-            "record/write_embeddings",
-            boundary_id=boundary_id,
-            rows=payload,
-            model=embedder.settings.model,
-            label=boundary_vector_label(boundary_id),
-        )
-        total += int(written[0]["written"]) if written else 0
+        if rows:
+            embedder = embedder or get_embedder(boundary.settings.embedding)
+            vectors = embedder.encode([f"{r['key']}: {r['body']}" for r in rows])
+            payload = [
+                {"id": r["id"], "embedding": unit(v.tolist())}
+                for r, v in zip(rows, vectors, strict=True)
+            ]
+            written = executor.write(
+                "record/write_embeddings",
+                boundary_id=boundary_id,
+                rows=payload,
+                model=embedder.settings.model,
+                label=boundary_vector_label(boundary_id),
+            )
+            total += int(written[0]["written"]) if written else 0
         if len(rows) < batch:
-            return total
+            break
+    if total:
+        _index_when_large(boundary)
+    return total
+
+
+def embed_committed(boundary: Boundary) -> int:
+    """The write path's step after a commit: ``embed_pending`` when the engine's settings embed
+    on commit (``KG_CONTEXT_EMBEDDING_ON_COMMIT``, the default), else nothing (the operator's
+    ``kg-context embed`` does it later). How many entries it embedded."""
+    return embed_pending(boundary) if boundary.settings.embedding.on_commit else 0
+
+
+def _index_when_large(boundary: Boundary) -> None:
+    """Make the boundary's own vector index once it holds more embedded entries than the exact
+    bound (and boundary indexes are on), unless this process has seen it online."""
+    executor, boundary_id = boundary.executor, boundary.id
+    settings = boundary.settings.search
+    if not settings.boundary_indexes or boundary_index_known_online(executor, boundary_id):
+        return
+    cap = settings.exact_max_entries + 1
+    sizes = executor.read("record/search_vector_sizes", boundary_id=boundary_id, cap=cap)[0]
+    if int(sizes["embedded"]) >= cap:
+        ensure_boundary_index(executor, boundary_id, boundary.settings.embedding.dimensions)
 
 
 def unit(vector: Sequence[float]) -> list[float]:

@@ -1,6 +1,6 @@
 """A boundary's own vector index: what makes a large boundary's vector search flat in the size of
-the database. Only ``record/write_embeddings`` labels a boundary's own entries; the first search
-past the exact bound creates the index, and the search uses it once it is online.
+the database. Only ``record/write_embeddings`` labels a boundary's own entries; the embedding that
+takes a boundary past the exact bound creates the index, and the search uses it once it is online.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Recall through the gate: the record proposes, the gate disposes.
 
-``recall`` returns status-tagged candidates and changes nothing; ``admit`` brings chosen ones
+``recall`` returns status-tagged candidates and changes nothing (entries are embedded on the
+write path); ``admit`` brings chosen ones
 back as scratch copies through one recall set, each for one use; ``rehydrate`` admits a
 reconstructible dependency the same way.
 """
@@ -17,7 +18,7 @@ from kg_context.errors import InputValidationError, StateError
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.contracts import WriterKind
 from kg_context.gate.decision import Decision
-from kg_context.record.search import RecordHit, embed_pending, search_record
+from kg_context.record.search import RecordHit, search_record
 from kg_context.residency.reachability import boundary_seq
 from kg_context.settings import ResidencySettings
 from kg_context.text.embeddings import TextEncoder
@@ -36,14 +37,11 @@ def recall(
     *,
     k: int = 10,
     embedder: TextEncoder | None = None,
-    embed_first: bool = True,
 ) -> list[RecordHit]:
     """Candidates from the record of ``boundary`` for ``query``, best first, each with
-    ``.tag()``. With ``embed_first`` entries without an embedding are embedded first
-    (record-side, mechanical). Changes nothing in the window."""
-    if embed_first:
-        embed_pending(boundary, embedder)
-    return search_record(boundary, query, k=k, embedder=embedder)
+    ``.tag()``. A read: it writes nothing (not even a vector index); an entry the write path
+    has not embedded yet is found by its words alone."""
+    return search_record(boundary, query, k=k, embedder=embedder, read_only=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -134,12 +134,19 @@ def test_every_endpoint_through_the_real_server(server: Server, engine: Any) -> 
         "value": None,
     }
     assert stats["czar"]["runs"] == 0 and stats["czar"]["last_seq"] is None
-    # the operator's briefing: an operator's read that is recorded (a reader is refused)
-    _problem(api("GET", "/boundaries/{boundary_id}/brief", "reader", path=one), 403, "forbidden")
-    brief = _ok(api("GET", "/boundaries/{boundary_id}/brief", "operator", path=one))
+    # the operator's briefing: an operator's read (a reader is refused) that records nothing;
+    # recording one (a POST, an operator's write) moves where the next one starts
+    brief_path, briefings = "/boundaries/{boundary_id}/brief", "/boundaries/{boundary_id}/briefings"
+    _problem(api("GET", brief_path, "reader", path=one), 403, "forbidden")
+    brief = _ok(api("GET", brief_path, "operator", path=one))
     assert (brief["since_seq"], brief["seq"], brief["sets_by_outcome"]) == (0, 2, {"ratified": 2})
-    again = _ok(api("GET", "/boundaries/{boundary_id}/brief", "operator", path=one))
-    assert (again["since_seq"], again["sets_by_outcome"]) == (2, {})  # since the last briefing
+    reread = _ok(api("GET", brief_path, "operator", path=one))
+    assert brief["id"] is None and {**reread, "at": brief["at"]} == brief  # nothing recorded
+    _problem(api("POST", briefings, "writer", path=one), 403, "forbidden")
+    recorded = _ok(api("POST", briefings, "operator", path=one))
+    assert (recorded["since_seq"], recorded["seq"]) == (0, 2) and recorded["id"]
+    again = _ok(api("GET", brief_path, "operator", path=one))
+    assert (again["since_seq"], again["sets_by_outcome"]) == (2, {})  # since the recorded one
     why_path = "/boundaries/{boundary_id}/entries/{entry_id}/why"
     why = _ok(api("GET", why_path, "reader", path={**one, "entry_id": f"{b}/db-2"}))
     assert why["held"] and [n["id"] for n in why["nodes"]] == [f"{b}/db-2"]  # a root itself

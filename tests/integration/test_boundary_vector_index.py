@@ -1,13 +1,17 @@
 """A boundary past the exact bound gets a vector index of its own (retrieval exact per boundary,
 and flat in the size of the database).
 
-The bound is lowered to 5 entries so a 40-entry boundary is "large". The first search creates
-the boundary's index (labelling what was embedded before) and answers through the shared
-strategies while the index fills; once it is online, searches go through it and return the
-boundary's exact top k by cosine, never another boundary's entry.
+The bound is lowered to 5 entries so a 40-entry boundary is "large". The embedding that takes
+the boundary past the bound creates its index (a vector search that finds none creates it too,
+labelling what was embedded before); searches answer through the shared strategies while the
+index fills; once it is online, they go through it and return the boundary's exact top k by
+cosine, never another boundary's entry. The engines here leave embedding to ``embed_pending``
+(``on_commit=False``), so each test says when it happens.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -20,7 +24,7 @@ from kg_context.record.vector_index import (
     boundary_vector_label,
     ensure_boundary_index,
 )
-from kg_context.settings import EngineSettings, SearchSettings
+from kg_context.settings import EmbeddingSettings, EngineSettings, SearchSettings
 from kg_context.text.embeddings import get_embedder
 from tests.factories import entry, proposal
 
@@ -40,10 +44,22 @@ def _fill(engine: Engine, boundary_id: str, sets: int = 8) -> None:
     assert [d.outcome for d in boundary.commit_many(proposals)] == ["commit"] * sets
 
 
+def _deferred(engine: Engine, search: SearchSettings | None = None) -> Engine:
+    settings = EngineSettings(
+        search=search or SearchSettings(), embedding=EmbeddingSettings(on_commit=False)
+    )
+    return Engine.connect(engine.target, engine_settings=settings, check_schema=False)
+
+
 @pytest.fixture()
-def small_bound(engine: Engine) -> Engine:
-    settings = EngineSettings(search=SearchSettings(exact_max_entries=5))
-    with Engine.connect(engine.target, engine_settings=settings, check_schema=False) as other:
+def small_bound(engine: Engine) -> Iterator[Engine]:
+    with _deferred(engine, SearchSettings(exact_max_entries=5)) as other:
+        yield other
+
+
+@pytest.fixture()
+def deferred(engine: Engine) -> Iterator[Engine]:
+    with _deferred(engine) as other:
         yield other
 
 
@@ -62,12 +78,14 @@ def test_a_large_boundary_is_searched_through_its_own_index_exactly(
     engine = small_bound
     _fill(engine, boundary_id)
     boundary = engine.boundary(boundary_id)
-    assert embed_pending(boundary) == 40
     assert boundary_index_state(engine.executor, boundary_id) is BoundaryIndex.ABSENT
     vector = get_embedder().encode(["where does the payments ledger live"])[0]
-    first = vector_search(boundary, vector, 10)
-    # The first search created the index; it answered meanwhile, exactly or through it.
+    assert vector_search(boundary, vector, 10, read_only=True).rows == []  # nothing embedded yet
+    assert boundary_index_state(engine.executor, boundary_id) is BoundaryIndex.ABSENT
+    assert embed_pending(boundary) == 40
+    # The embedding past the bound created the index; a search answers meanwhile.
     assert boundary_index_state(engine.executor, boundary_id) is not BoundaryIndex.ABSENT
+    first = vector_search(boundary, vector, 10, read_only=True)
     assert len(first.rows) == 10
     engine.executor.write("admin/await_indexes", timeout_s=120)
     found = vector_search(boundary, vector, 10)
@@ -78,10 +96,11 @@ def test_a_large_boundary_is_searched_through_its_own_index_exactly(
 
 
 def test_entries_embedded_before_the_label_are_labelled_when_the_index_is_made(
-    engine: Engine, boundary_id: str
+    deferred: Engine, boundary_id: str
 ) -> None:
     """Entries embedded by an older kg-context carry no vector label: creating the index labels
     them first, so the index covers the boundary's whole record."""
+    engine = deferred
     _fill(engine, boundary_id, sets=4)
     rows = engine.executor.read(
         "record/pending_embeddings", boundary_id=boundary_id, batch=100, up_to_seq=10

@@ -1,5 +1,5 @@
 """The operator's briefing: what happened since the last briefing, from the
-record, recorded as an audit event so the next one starts where it ended."""
+record; a read, unless an operator records it as an audit event so the next one starts there."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def _fact(key: str, **extra: Any) -> dict[str, Any]:
     return entry(cls="fact", key=key, body=f"fact {key}", attributes={"source": "test"}, **extra)
 
 
-def test_the_briefing_reports_since_the_last_one_and_is_recorded(
+def test_the_briefing_reports_since_the_last_recorded_one_and_only_a_recording_moves_it(
     engine: Engine, boundary_id: str, neo4j_target: Target
 ) -> None:
     boundary = engine.boundary(boundary_id)
@@ -47,7 +47,10 @@ def test_the_briefing_reports_since_the_last_one_and_is_recorded(
     radius = boundary.invalidate(src, reason="the source was wrong", writer_id="operator")
     assert radius.decision is not None and radius.decision.outcome == "commit"
 
-    first = boundary.brief()
+    read = boundary.brief()  # a read: nothing recorded, the next one starts at the same seq
+    assert read.id is None and not engine.executor.read("briefing/last", boundary_id=boundary_id)
+    first = boundary.record_brief()
+    assert first.model_dump(exclude={"id", "at"}) == read.model_dump(exclude={"id", "at"})
     assert first.since_seq == 0 and first.seq == boundary.state()["seq"]
     outcomes = first.sets_by_outcome
     assert outcomes["halted"] == 1 and outcomes["ratified"] == first.seq
@@ -68,7 +71,7 @@ def test_the_briefing_reports_since_the_last_one_and_is_recorded(
     recorded = engine.executor.read("briefing/last", boundary_id=boundary_id)
     assert [(r["id"], r["seq"]) for r in recorded] == [(first.id, first.seq)]
 
-    second = boundary.brief()  # since the last briefing: nothing new but the open halt
+    second = boundary.brief()  # since the recorded briefing: nothing new but the open halt
     assert second.since_seq == first.seq and second.sets_by_outcome == {}
     assert second.czar_runs == [] and second.invalidations == []
     assert [h.halt_ids for h in second.halts] == [[halted.halt_id]]  # open ones always
@@ -85,6 +88,11 @@ def test_the_briefing_reports_since_the_last_one_and_is_recorded(
     assert out.returncode == 0, out.stderr
     printed = json.loads(out.stdout)
     assert printed["since_seq"] == 0 and printed["czar_retired"] == czar.record["retired"]
+    assert printed["id"] is None  # the CLI reads unless told to record
     human = _cli(neo4j_target, "brief", "-b", boundary_id)
     assert human.returncode == 0 and "# Briefing" in human.stdout
-    assert f"seq {printed['seq']} -> {printed['seq']}" in human.stdout  # since the --json one
+    assert f"seq {first.seq} -> {printed['seq']}" in human.stdout  # since the recorded one
+    kept = _cli(neo4j_target, "brief", "-b", boundary_id, "--since", "0", "--record", "--json")
+    assert kept.returncode == 0, kept.stderr
+    (last,) = engine.executor.read("briefing/last", boundary_id=boundary_id)
+    assert last["id"] == json.loads(kept.stdout)["id"] != first.id

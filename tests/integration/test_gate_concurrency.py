@@ -29,6 +29,9 @@ def _spawn(neo4j_target: Target, *args: str) -> subprocess.Popen[str]:
         # The writers' engines run no czar of their own (a czar-free boundary, explicitly): the
         # ledger's seqs are counted exactly, and the czar is the one process that says so.
         KG_CONTEXT_RESIDENCY_CZAR_EVERY_COMMITS="0",
+        # Nor do they embed (each process would load the model): the gate's locking is what
+        # they exercise; the record's embedding is tests/integration/test_embedding_on_commit.py's.
+        KG_CONTEXT_EMBEDDING_ON_COMMIT="false",
     )
     return subprocess.Popen(
         [sys.executable, "-m", "tests.integration.concurrent_writer", *args],

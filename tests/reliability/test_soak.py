@@ -16,6 +16,7 @@ from typing import Any, cast
 from kg_context.db.connection import Target
 from kg_context.engine import BoundaryHandle, Engine
 from kg_context.record.search import embed_pending
+from kg_context.settings import EmbeddingSettings, EngineSettings
 from kg_context.text.embeddings import Embedder, get_embedder
 from tests.reliability.servers import ROOT
 
@@ -88,10 +89,16 @@ class _WriterMeanwhile:
         return self.inner.encode(texts)
 
 
-def test_recall_returns_while_writers_keep_committing(engine: Engine, boundary_id: str) -> None:
-    """Found by the soak: ``recall`` embeds what is pending first, and kept going until nothing
-    was; a writer faster than the model kept it from returning (3 reader rounds in 30 min)."""
-    boundary = engine.boundary(boundary_id)
+def test_embedding_returns_while_writers_keep_committing(engine: Engine, boundary_id: str) -> None:
+    """Embedding what is pending takes what was pending when it started, so a writer faster than
+    the model cannot keep it from returning. The engine here
+    leaves embedding to ``embed_pending`` (what ``kg-context embed`` runs)."""
+    settings = EngineSettings(embedding=EmbeddingSettings(on_commit=False))
+    with Engine.connect(engine.target, engine_settings=settings, check_schema=False) as deferred:
+        _embedding_returns(deferred.boundary(boundary_id), boundary_id)
+
+
+def _embedding_returns(boundary: BoundaryHandle, boundary_id: str) -> None:
     word = f"w{uuid.uuid4().hex}"  # the indexes span boundaries: a word no other boundary holds
     for i in range(3):
         body = {
