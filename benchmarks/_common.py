@@ -11,6 +11,7 @@ JSON lines alone."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import statistics
 import sys
@@ -23,6 +24,7 @@ from rich.progress import track
 
 from kg_context.engine import Engine
 from kg_context.errors import QueryError
+from kg_context.settings import EngineSettings
 
 T = TypeVar("T")
 _STDERR = Console(stderr=True)
@@ -88,10 +90,23 @@ def store_counts(engine: Engine) -> tuple[int, int]:
     return int(row["nodes"]), int(row["relationships"])
 
 
-def open_engine(name: str, **connect: Any) -> tuple[Engine, tuple[int, int]]:
-    """Connect (ensuring the schema) and say what the store holds at start, on stderr. The
-    caller prints the counts as figures with the rest (``count_figures``)."""
-    engine = Engine.connect(**connect)
+def gate_settings(settings: EngineSettings | None = None) -> EngineSettings:
+    """``settings`` (default: read from the environment) with embedding on commit off. The
+    benchmarks compare the gate and the record with bare writes that embed nothing, so their
+    engines leave the model out of the measured path (what embedding costs is the model's
+    figure, not the gate's)."""
+    base = settings if settings is not None else EngineSettings()
+    embedding = base.embedding.model_copy(update={"on_commit": False})
+    return dataclasses.replace(base, embedding=embedding)
+
+
+def open_engine(
+    name: str, *, engine_settings: EngineSettings | None = None, **connect: Any
+) -> tuple[Engine, tuple[int, int]]:
+    """Connect (ensuring the schema) with ``gate_settings`` and say what the store holds at
+    start, on stderr. The caller prints the counts as figures with the rest
+    (``count_figures``)."""
+    engine = Engine.connect(engine_settings=gate_settings(engine_settings), **connect)
     counts = store_counts(engine)
     print(
         f"# {name}: {engine.target.describe()} holds {counts[0]:,} nodes and {counts[1]:,} "

@@ -50,6 +50,7 @@ from benchmarks._common import (
     check_plans,
     count_figures,
     figure,
+    gate_settings,
     open_engine,
     server_cpu_s,
     statements_during,
@@ -79,7 +80,7 @@ def _set(boundary_id: str, prefix: str, i: int) -> dict[str, Any]:
 
 
 def _writer(boundary_id: str, prefix: str, count: int, barrier: Path) -> dict[str, Any]:
-    with Engine.connect() as engine:
+    with Engine.connect(engine_settings=gate_settings()) as engine:
         team = engine.boundary(boundary_id)
         team.commit(_set(boundary_id, f"{prefix}-warm", 0))  # tokenizer, plans: not timed
         (barrier / f"ready-{prefix}").touch()

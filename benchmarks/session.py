@@ -255,7 +255,10 @@ def run_session(
 def _with_czar_every(engine: Engine, every: int) -> Engine:
     """Another engine on the same database with the czar's cadence set to ``every``."""
     residency = engine.settings.residency.model_copy(update={"czar_every_commits": every})
-    settings = EngineSettings(residency=ResidencySettings.model_validate(residency.model_dump()))
+    settings = EngineSettings(
+        residency=ResidencySettings.model_validate(residency.model_dump()),
+        embedding=engine.settings.embedding,
+    )
     return Engine.connect(engine.target, engine_settings=settings)
 
 
