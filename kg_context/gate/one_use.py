@@ -1,7 +1,8 @@
 """A recall copy's one use (pure): the work set that ends a copy's own lease is its use, and
 the copies nothing keeps leave the window with that set, in its transaction.
 
-A copy is an entry of a set of kind ``recall``, not of a root class, whose own lease is one work
+A copy is an entry of a set of kind ``recall`` (or one the constitution's ``[on_dependency]``
+rule made in any set: ``gate/rehydration``), not of a root class, whose own lease is one work
 set (``expires_after = 1``, what ``admit`` gives it; the gate lists it on the boundary as
 ``one_use_pending`` when the set commits, and reads its lease fields from the graph). An entry of
 a recall set with a longer lease of its own is left to the czar, as every self-leased entry.
@@ -44,8 +45,12 @@ class SpentCopy:
 def track_copies(snapshot: Snapshot, view: SetView, work: int, roots: Collection[str]) -> None:
     """What a committed set adds for the later sets of its batch (as if it had committed in a
     transaction of its own): the copies it creates, and the edges its entries hold copies by."""
-    if view.closed.proposals[0].kind is SetKind.RECALL:
+    recall = view.closed.proposals[0].kind is SetKind.RECALL
+    made = view.rehydrated_copies
+    if recall or made:
         for _, entry_id, entry in view.entries:
+            if not recall and entry_id not in made:
+                continue
             standing = view.new_status[entry_id] in STANDING_STATUSES
             if entry.expires_after == 1 and entry.entry_class not in roots and standing:
                 snapshot.one_use[entry_id] = OneUseCopy(entry_id, work + entry.expires_after)
