@@ -344,8 +344,8 @@ def weak_revalidation(view: SetView, _: Constitution, snapshot: Snapshot) -> Vio
                 ReasonCode.WEAK_REVALIDATION,
                 f"{proposal.writer_id} revalidates {t.entry_id} without referencing its failed "
                 f"ancestor ({', '.join(sorted(required)[:5])}) in revalidates or DERIVED_FROM",
-                "cite the failed ancestor in the proposal's revalidates (what was re-examined), "
-                "or resolve with --approve",
+                "none decides it: cite the failed ancestor in the proposal's revalidates (what "
+                "was re-examined), or an operator approves the set",
             )
     return None
 
