@@ -17,13 +17,13 @@ from kg_context.gate.batch import Context, Decision, receipt, set_props
 from kg_context.gate.contracts import EntryProposal, Proposal
 from kg_context.gate.fragmentation import footprint
 from kg_context.gate.index_entries import index_props
-from kg_context.gate.key_families import family_rule
 from kg_context.gate.leases import is_work, plan_foundational, plan_renewals
 from kg_context.gate.one_use import spent_copies, track_copies
 from kg_context.gate.rehydration import RULE_REHYDRATE
 from kg_context.gate.revision import RULE_SUPERSEDE
 from kg_context.gate.rows import EntryRow, Plan, SetRow
 from kg_context.gate.snapshot import EntryState
+from kg_context.gate.supersession_rules import family_rule, retired_target_rule
 from kg_context.gate.verdicts import SetView
 from kg_context.vocabulary import (
     LIVE_STATUSES,
@@ -300,9 +300,14 @@ def _plan_supersessions(
         for sup in entry.supersedes:
             old = snapshot.entries.get(sup.entry_id)
             family = None if old is None else family_rule(ctx.constitution, old.key, entry.key)
+            recorded = retired_target_rule(ctx.constitution, snapshot, old, entry.key)
             problem = _unexecutable(old, entry.key, boundary.id, approved or family is not None)
             executed = not view.append_only and problem is None
-            rule = RULE_SUPERSEDE if (entry_id, sup.entry_id) in view.rule_made else family
+            rule = (
+                RULE_SUPERSEDE
+                if (entry_id, sup.entry_id) in view.rule_made
+                else (recorded or family)
+            )
             if old is not None and old.boundary_id == boundary.id:  # no edge out of the boundary
                 plan.supersedes.append(
                     {
@@ -314,7 +319,11 @@ def _plan_supersessions(
                         "rule": rule,
                     }
                 )
-            if rule is not None:
+            if rule is not None and rule == recorded:
+                effects.rule(
+                    rule, f"{entry_id} supersedes retired {sup.entry_id}: recorded, not executed"
+                )
+            elif rule is not None:
                 effects.rule(rule, f"{entry_id} supersedes {sup.entry_id}")
             if not executed or old is None:
                 effects.effects.append(f"record-supersession:{sup.entry_id}")

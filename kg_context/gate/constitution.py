@@ -25,6 +25,7 @@ from kg_context.vocabulary import (
     EntryStatus,
     JustificationCase,
     OnRetiredDependency,
+    OnRetiredSupersession,
     OnRevision,
     Verse,
     WriterKind,
@@ -197,6 +198,14 @@ class DependencyRule(_Section):
     retired: OnRetiredDependency = OnRetiredDependency.HALT
 
 
+class SupersessionRule(_Section):
+    """What a declared supersession of a retired entry (retired from live, on the new entry's
+    key or one of its key family) does (``OnRetiredSupersession``): recorded without being
+    executed, or halt. Absent: halt."""
+
+    retired: OnRetiredSupersession = OnRetiredSupersession.HALT
+
+
 def _key_families(value: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
     """A family is named like a declared class and lists at least one pattern: an exact key, or
     a prefix ending in one ``*`` (``"release/*"``). A lone ``*`` (every key one family) is none."""
@@ -251,6 +260,8 @@ class Constitution(_Section):
     on_revision: dict[str, OnRevision] = Field(default_factory=dict, max_length=128)
     # What a dependency on a retired entry does.
     on_dependency: DependencyRule = DependencyRule()
+    # What a declared supersession of a retired entry does.
+    on_supersession: SupersessionRule = SupersessionRule()
     # Families of keys a supersession may cross (name -> keys or ``prefix*`` patterns).
     key_families: dict[str, tuple[str, ...]] = Field(default_factory=dict, max_length=64)
     # The exact text it was parsed from, and its digest (set by parse_constitution).

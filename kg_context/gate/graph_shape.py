@@ -196,7 +196,7 @@ def _amendment(
     own boundary, retired from live, comes back under ``[on_dependency] retired = "rehydrate"``.
     No rule makes superseded or failed state load-bearing."""
     source = snapshot.retired_sources.get(ref_id)
-    rebuildable = source is None or (source.from_live and source.entry_class != "scratch")
+    rebuildable = source is not None and source.from_live and source.entry_class != "scratch"
     if (
         where is None
         and status == EntryStatus.RETIRED.value

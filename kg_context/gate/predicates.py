@@ -24,13 +24,19 @@ from kg_context.gate.authority import (
 from kg_context.gate.constitution import Constitution
 from kg_context.gate.fragmentation import fragmentation
 from kg_context.gate.graph_shape import cross_boundary, dependency_cycle, non_standing_dependency
-from kg_context.gate.key_families import family_amendment, family_rule
 from kg_context.gate.leases import foundational_mark
 from kg_context.gate.rehydration import COPY_MARKER
 from kg_context.gate.revision import undeclared_revision
 from kg_context.gate.revoked import revoked_parties
 from kg_context.gate.snapshot import Snapshot
 from kg_context.gate.status_machine import is_legal
+from kg_context.gate.supersession_rules import (
+    family_amendment,
+    family_rule,
+    rebuildable_retired,
+    retired_target_rule,
+    supersession_amendment,
+)
 from kg_context.gate.verdicts import Check, SetView, Violation, halt, reject
 from kg_context.vocabulary import (
     NOT_STANDING,
@@ -242,8 +248,12 @@ def supersession_target(view: SetView, c: Constitution, snapshot: Snapshot) -> V
                 problem = "does not exist"
             elif old.boundary_id != boundary_id:
                 problem = f"is in boundary {old.boundary_id}, not {boundary_id}"
+            elif retired_target_rule(c, snapshot, old, entry.key) is not None:
+                continue  # recorded, not executed, by the [on_supersession] rule
             elif not old.live:
                 problem = f"is {old.status}, not live"
+                if rebuildable_retired(snapshot, old) and old.key == entry.key:
+                    amendment = supersession_amendment()
             elif old.key != entry.key and family_rule(c, old.key, entry.key) is None:
                 problem = f"has key {old.key!r}, not {entry.key!r}, and no key family holds both"
                 amendment = family_amendment(old.key, entry.key)

@@ -36,7 +36,7 @@ __all__ = [
     "RULE_REHYDRATE",
     "apply_dependency_rule",
     "dependency_amendment",
-    "retired_dependency_ids",
+    "retired_reference_ids",
 ]
 
 RULE_REHYDRATE = f"on_dependency={OnRetiredDependency.REHYDRATE.value}"
@@ -53,21 +53,20 @@ def _dependencies(entry: EntryProposal) -> list[str]:
     return deps
 
 
-def retired_dependency_ids(
-    sets: Sequence[ClosedSet], constitution: Constitution, snapshot: Snapshot
-) -> list[str]:
-    """The entries the sets depend on that the snapshot holds as retired, when the constitution
-    rehydrates them (what the gate reads the sources of), sorted."""
-    if constitution.on_dependency.retired is not OnRetiredDependency.REHYDRATE:
-        return []
+def retired_reference_ids(sets: Sequence[ClosedSet], snapshot: Snapshot) -> list[str]:
+    """The entries of the boundary the sets depend on or declare they supersede that the
+    snapshot holds as retired (what the gate reads the sources and history of: the
+    ``[on_dependency]`` and ``[on_supersession]`` rules, and the amendments of their halts),
+    sorted."""
     found = set()
     for closed in sets:
         for proposal in closed.proposals:
             for entry in proposal.entries:
-                for dep in _dependencies(entry):
-                    state = snapshot.own(dep)
+                refs = [*_dependencies(entry), *(s.entry_id for s in entry.supersedes)]
+                for ref in refs:
+                    state = snapshot.own(ref)
                     if state is not None and state.status == EntryStatus.RETIRED.value:
-                        found.add(dep)
+                        found.add(ref)
     return sorted(found)
 
 

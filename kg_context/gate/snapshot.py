@@ -243,8 +243,8 @@ class Snapshot:
     revoked_adoptions: dict[str, Revoked] = field(default_factory=dict)
     # Recall copies whose one use the batch may spend (``gate/one_use``): id -> lease facts.
     one_use: dict[str, OneUseCopy] = field(default_factory=dict)
-    # Retired entries the batch depends on that ``[on_dependency] retired = "rehydrate"`` may
-    # bring back (read only under that rule): id -> what a copy of it is made from.
+    # Retired entries of the boundary the batch depends on or supersedes: id -> what the
+    # record holds of it (``[on_dependency]``, ``[on_supersession]``).
     retired_sources: dict[str, RetiredSource] = field(default_factory=dict)
     # ``on_slot``'s index of ``entries`` by (class, key) of this boundary, and how many
     # entries it holds (``add_entry`` keeps it; any other way of adding rebuilds it).

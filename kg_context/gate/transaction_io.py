@@ -19,7 +19,7 @@ from kg_context.gate.constitution import Constitution
 from kg_context.gate.held_graph import walk_held
 from kg_context.gate.ledger import LedgerHead
 from kg_context.gate.ledger import seal as seal_plan
-from kg_context.gate.rehydration import retired_dependency_ids
+from kg_context.gate.rehydration import retired_reference_ids
 from kg_context.gate.revision import revision_slots
 from kg_context.gate.rows import Plan, nested_sets
 from kg_context.gate.set_constructor import ClosedSet
@@ -200,12 +200,13 @@ def load_snapshot(
         snapshot.halt_counts[set_id] = snapshot.halt_counts.get(set_id, 0) + 1
     _fill_context(snapshot, state)
     _fill_one_use(snapshot, state["one_use"])
-    _fill_retired_sources(tx, snapshot, retired_dependency_ids(sets, constitution, snapshot))
+    _fill_retired_sources(tx, snapshot, retired_reference_ids(sets, snapshot))
     return snapshot
 
 
 def _fill_retired_sources(tx: Transaction, snapshot: Snapshot, ids: list[str]) -> None:
-    """What ``[on_dependency] retired = "rehydrate"`` copies of the retired entries ``ids``."""
+    """What the record holds of the retired entries ``ids`` the sets refer to: what a rule-made
+    copy copies, and whether each was retired from live."""
     if not ids:
         return
     rows = tx.run(

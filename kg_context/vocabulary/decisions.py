@@ -27,6 +27,7 @@ __all__ = [
     "JustificationCase",
     "LeaseRenewalKind",
     "OnRetiredDependency",
+    "OnRetiredSupersession",
     "OnRevision",
     "Outcome",
     "ProposalStatus",
@@ -324,6 +325,17 @@ class OnRetiredDependency(StrEnum):
     one that was superseded or failed first) always halts."""
 
     REHYDRATE = "rehydrate"
+    HALT = "halt"
+
+
+class OnRetiredSupersession(StrEnum):
+    """What the gate does with a declared supersession of a retired entry of the own boundary
+    (``[on_supersession] retired`` of the constitution), on the new entry's key or one of its key
+    family. ``record``: the supersession is recorded, not executed (the entry is out of the
+    window already and stays retired), and the receipts name the rule; ``halt``: the set halts
+    ``SUPERSESSION_TARGET``. A target retired after it was superseded or failed always halts."""
+
+    RECORD = "record"
     HALT = "halt"
 
 

@@ -312,3 +312,73 @@ def test_across_families_or_onto_a_superseded_target_still_halts(
     assert (stale.outcome, stale.reason_code) == ("halt", "SUPERSESSION_TARGET")
     assert "key_families" not in (stale.suggested_amendment or "")
     _clean(engine, team, boundary_id)
+
+
+# -- [on_supersession] retired --------------------------------------------------------------------
+
+
+def _on_key(team: Any, boundary_id: str, *statuses: str) -> str:
+    """A decision on key ``release/version`` that an operator then moves through ``statuses``."""
+    old = _release(team, boundary_id)
+    _move(team, boundary_id, old, *statuses)
+    return old
+
+
+def test_a_supersession_of_a_retired_entry_is_recorded_by_the_rule_not_executed(
+    czar_free_engine: Any, boundary_id: str
+) -> None:
+    engine = czar_free_engine
+    team = engine.boundary(boundary_id)  # the shipped constitution records it
+    old = _on_key(team, boundary_id, "retired")
+    recorded = _supersede(team, boundary_id, old, "release/version")
+    assert recorded.outcome == "commit", recorded
+    new = recorded.entry_ids[0]
+    made = f"on_supersession=record: {new} supersedes retired {old}: recorded, not executed"
+    assert recorded.rule_made == (made,)
+    rows = _entries(engine, boundary_id)
+    assert (rows[old]["status"], rows[old]["resident"]) == ("retired", False)
+    assert _window(team) == {new}
+    chain = engine.executor.read("audits/supersession_chain", boundary_id=boundary_id)
+    assert [(c["new_id"], c["old_id"], c["executed"], c["rule"]) for c in chain] == [
+        (new, old, False, "on_supersession=record")
+    ]
+    receipts = _receipts(engine, boundary_id, recorded.set_id)
+    for kind in ("review", "commit"):
+        assert receipts[kind]["rule_made"] == [made]
+        assert "rule: on_supersession=record" in receipts[kind]["reasons"]
+    _clean(engine, team, boundary_id)
+
+
+def test_under_halt_a_supersession_of_a_retired_entry_halts_with_the_rule_as_amendment(
+    czar_free_engine: Any, boundary_id: str
+) -> None:
+    engine = czar_free_engine
+    team = engine.boundary(
+        boundary_id,
+        constitution=_constitution(
+            boundary_id, "sup-halt", ('retired = "record"', 'retired = "halt"')
+        ),
+    )
+    old = _on_key(team, boundary_id, "retired")
+    held = _supersede(team, boundary_id, old, "release/version")
+    assert (held.outcome, held.reason_code) == ("halt", "SUPERSESSION_TARGET")
+    assert held.suggested_amendment == '[on_supersession] retired = "record"'
+    _clean(engine, team, boundary_id)
+
+
+@pytest.mark.parametrize(
+    ("statuses", "key"),
+    [(("superseded", "retired"), "release/version"), (("retired",), "release/other")],
+    ids=["superseded-then-retired", "another-key"],
+)
+def test_no_rule_records_a_supersession_of_superseded_state_or_across_keys(
+    czar_free_engine: Any, boundary_id: str, statuses: tuple[str, ...], key: str
+) -> None:
+    engine = czar_free_engine
+    team = engine.boundary(boundary_id)
+    old = _on_key(team, boundary_id, *statuses)
+    held = _supersede(team, boundary_id, old, key)
+    assert (held.outcome, held.reason_code) == ("halt", "SUPERSESSION_TARGET")
+    assert "on_supersession" not in (held.suggested_amendment or "")
+    assert not held.rule_made
+    _clean(engine, team, boundary_id)

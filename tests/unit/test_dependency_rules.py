@@ -17,15 +17,15 @@ from kg_context.gate.constitution import (
     key_matches,
     parse_constitution,
 )
-from kg_context.gate.key_families import family_amendment, family_rule
 from kg_context.gate.predicates import entry_ids_free, non_standing_dependency, supersession_target
 from kg_context.gate.rehydration import (
     COPY_MARKER,
     apply_dependency_rule,
     dependency_amendment,
-    retired_dependency_ids,
+    retired_reference_ids,
 )
 from kg_context.gate.snapshot import RetiredSource
+from kg_context.gate.supersession_rules import family_amendment, family_rule
 from kg_context.vocabulary import OnRetiredDependency, ReasonCode
 from tests.unit.test_predicates import RULES, S, _entry, _proposal, _rules, _state
 
@@ -65,7 +65,7 @@ _DER = {"derived_from": [{"entry_id": "old", "essential": True}]}
 
 def test_a_requires_on_a_retired_entry_gets_a_copy_and_points_at_it() -> None:
     _, snapshot, view = _case(_entry("n", **_REQ), source=_source("old"))
-    assert retired_dependency_ids([view.closed], REHYDRATE, snapshot) == ["old"]
+    assert retired_reference_ids([view.closed], snapshot) == ["old"]
     ruled = apply_dependency_rule(view, REHYDRATE, snapshot, _tokens)
     (made,) = ruled.rehydrated
     dependent, original, copied = made
@@ -125,7 +125,7 @@ def test_the_halt_suggests_the_rule_that_would_have_decided_it() -> None:
     assert dependency_amendment() == '[on_dependency] retired = "rehydrate"'
     text = default_constitution_text()
     amended = parse_constitution(
-        text.replace('version = "5"', 'version = "x"').replace(
+        text.replace(f'version = "{RULES.version}"', 'version = "x"').replace(
             'retired = "rehydrate"', 'retired = "halt"'
         )
     )
@@ -216,7 +216,7 @@ def test_the_family_amendment_parses_as_a_constitution_line(
     old: str, new: str, amendment: str
 ) -> None:
     assert family_amendment(old, new) == amendment
-    text = default_constitution_text().replace('version = "5"', 'version = "y"')
+    text = default_constitution_text().replace(f'version = "{RULES.version}"', 'version = "y"')
     section, line = amendment.split(" ", 1)  # "[section] name = value", as every amendment
     amended = parse_constitution(text.replace("[limits]", f"{section}\n{line}\n\n[limits]"))
     assert amended.key_family(old, new) is not None
@@ -227,6 +227,6 @@ def test_the_family_amendment_parses_as_a_constitution_line(
     ['bad-name = ["a"]', 'all = ["*"]', 'mid = ["a*b"]', "none = []"],
 )
 def test_a_malformed_family_is_refused(families: str) -> None:
-    text = default_constitution_text().replace('version = "5"', 'version = "z"')
+    text = default_constitution_text().replace(f'version = "{RULES.version}"', 'version = "z"')
     with pytest.raises(ConfigurationError):
         parse_constitution(text.replace("[limits]", f"[key_families]\n{families}\n\n[limits]"))
