@@ -247,6 +247,19 @@ def _release(team: Any, boundary_id: str) -> str:
     return old
 
 
+def _named(engine: Any, boundary_id: str, decision: Any, made: str, edge: tuple[Any, ...]) -> None:
+    """The decision and both receipts name what the rule made; the one SUPERSEDES edge is
+    ``edge`` (new id, old id, executed, rule)."""
+    rule = made.split(":", 1)[0]
+    assert decision.rule_made == (made,)
+    chain = engine.executor.read("audits/supersession_chain", boundary_id=boundary_id)
+    assert [(c["new_id"], c["old_id"], c["executed"], c["rule"]) for c in chain] == [edge]
+    receipts = _receipts(engine, boundary_id, decision.set_id)
+    for kind in ("review", "commit"):
+        assert receipts[kind]["rule_made"] == [made]
+        assert f"rule: {rule}" in receipts[kind]["reasons"]
+
+
 def _supersede(team: Any, boundary_id: str, old: str, key: str, **extra: Any) -> Any:
     return team.commit(
         proposal(
@@ -281,17 +294,9 @@ def test_inside_a_declared_family_a_cross_key_supersession_commits_and_names_the
     assert moved.outcome == "commit", moved
     new = moved.entry_ids[0]
     made = f"key_families=release: {new} supersedes {old}"
-    assert moved.rule_made == (made,)
+    _named(engine, boundary_id, moved, made, (new, old, True, "key_families=release"))
     assert _entries(engine, boundary_id)[old]["status"] == "superseded"
     assert _window(team) == {new}
-    chain = engine.executor.read("audits/supersession_chain", boundary_id=boundary_id)
-    assert [(c["new_id"], c["old_id"], c["executed"], c["rule"]) for c in chain] == [
-        (new, old, True, "key_families=release")
-    ]
-    receipts = _receipts(engine, boundary_id, moved.set_id)
-    for kind in ("review", "commit"):
-        assert receipts[kind]["rule_made"] == [made]
-        assert "rule: key_families=release" in receipts[kind]["reasons"]
     _clean(engine, team, boundary_id)
 
 
@@ -334,18 +339,10 @@ def test_a_supersession_of_a_retired_entry_is_recorded_by_the_rule_not_executed(
     assert recorded.outcome == "commit", recorded
     new = recorded.entry_ids[0]
     made = f"on_supersession=record: {new} supersedes retired {old}: recorded, not executed"
-    assert recorded.rule_made == (made,)
+    _named(engine, boundary_id, recorded, made, (new, old, False, "on_supersession=record"))
     rows = _entries(engine, boundary_id)
     assert (rows[old]["status"], rows[old]["resident"]) == ("retired", False)
     assert _window(team) == {new}
-    chain = engine.executor.read("audits/supersession_chain", boundary_id=boundary_id)
-    assert [(c["new_id"], c["old_id"], c["executed"], c["rule"]) for c in chain] == [
-        (new, old, False, "on_supersession=record")
-    ]
-    receipts = _receipts(engine, boundary_id, recorded.set_id)
-    for kind in ("review", "commit"):
-        assert receipts[kind]["rule_made"] == [made]
-        assert "rule: on_supersession=record" in receipts[kind]["reasons"]
     _clean(engine, team, boundary_id)
 
 
