@@ -332,8 +332,7 @@ def residency_hold(view: SetView, _: Constitution, snapshot: Snapshot) -> Violat
                 ReasonCode.HARD_DEPENDENCY,
                 f"czar {proposal.writer_id} would retire {t.entry_id}, which standing "
                 f"{', '.join(sorted(holders)[:5])} still hold(s) through a hard REQUIRES edge",
-                "none decides it: retire or supersede the holder first, or an operator approves "
-                "the set",
+                "retire or supersede the holder first, or resolve with --approve",
             )
     return None
 
@@ -353,6 +352,6 @@ def compaction_pre_authorized(view: SetView, c: Constitution, _: Snapshot) -> Vi
                 ReasonCode.UNCLEAR_COMPACTION,
                 f"czar transition of {t.entry_id} ({t.reason}) is not a pre-authorized case: "
                 f"{case}: {evidence}",
-                f"[czar] pre_authorized += [{case!r}]; or an operator approves or rejects the set",
+                f"decide it: resolve --approve or --reject; or [czar] pre_authorized += [{case!r}]",
             )
     return None

@@ -207,5 +207,5 @@ def _amendment(
         return dependency_amendment()
     return (
         "none decides it: recall the entry and depend on the recalled copy, declare a supporting "
-        "DERIVED_FROM for provenance, or an operator approves the set"
+        "DERIVED_FROM for provenance, or an operator approves the halt"
     )

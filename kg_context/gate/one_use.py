@@ -1,8 +1,7 @@
 """A recall copy's one use (pure): the work set that ends a copy's own lease is its use, and
 the copies nothing keeps leave the window with that set, in its transaction.
 
-A copy is an entry of a set of kind ``recall`` (or one the constitution's ``[on_dependency]``
-rule made in any set: ``gate/rehydration``), not of a root class, whose own lease is one work
+A copy is an entry of a set of kind ``recall``, not of a root class, whose own lease is one work
 set (``expires_after = 1``, what ``admit`` gives it; the gate lists it on the boundary as
 ``one_use_pending`` when the set commits, and reads its lease fields from the graph). An entry of
 a recall set with a longer lease of its own is left to the czar, as every self-leased entry.
@@ -44,7 +43,8 @@ class SpentCopy:
 
 def track_copies(snapshot: Snapshot, view: SetView, work: int, roots: Collection[str]) -> None:
     """What a committed set adds for the later sets of its batch (as if it had committed in a
-    transaction of its own): the copies it creates, and the edges its entries hold copies by."""
+    transaction of its own): the copies it creates (a recall set's, or those the constitution's
+    ``[on_dependency]`` rule made in any set), and the edges its entries hold copies by."""
     recall = view.closed.proposals[0].kind is SetKind.RECALL
     made = view.rehydrated_copies
     if recall or made:

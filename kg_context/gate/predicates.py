@@ -231,8 +231,9 @@ def dependencies_exist(view: SetView, _: Constitution, snapshot: Snapshot) -> Vi
 
 def supersession_target(view: SetView, c: Constitution, snapshot: Snapshot) -> Violation | None:
     """A declared supersession names a live entry of the own boundary on the same key, or on a
-    key of one declared key family (``[key_families]``); otherwise the set halts, suggesting the
-    family that would have decided a cross-key one."""
+    key of one declared key family (``[key_families]``), or a retired one the
+    ``[on_supersession]`` rule records; otherwise the set halts, suggesting the rule that would
+    have decided it where one would."""
     if view.append_only:
         return None
     boundary_id = snapshot.boundary.id
@@ -241,7 +242,7 @@ def supersession_target(view: SetView, c: Constitution, snapshot: Snapshot) -> V
             old = snapshot.entries.get(sup.entry_id)
             problem = None
             amendment = (
-                "none decides it: correct the declaration, or an operator approves the set to "
+                "none decides it: correct the declaration, or an operator approves the halt to "
                 "record the supersession unexecuted"
             )
             if old is None:
@@ -354,8 +355,8 @@ def weak_revalidation(view: SetView, _: Constitution, snapshot: Snapshot) -> Vio
                 ReasonCode.WEAK_REVALIDATION,
                 f"{proposal.writer_id} revalidates {t.entry_id} without referencing its failed "
                 f"ancestor ({', '.join(sorted(required)[:5])}) in revalidates or DERIVED_FROM",
-                "none decides it: cite the failed ancestor in the proposal's revalidates (what "
-                "was re-examined), or an operator approves the set",
+                "cite the failed ancestor in the proposal's revalidates (what was re-examined), "
+                "or resolve with --approve",
             )
     return None
 

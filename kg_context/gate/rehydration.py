@@ -1,21 +1,7 @@
-"""Dependencies on retired entries, decided by the constitution's ``[on_dependency]`` rule (pure).
-
-A ``REQUIRES`` or essential ``DERIVED_FROM`` on an entry of the own boundary that is retired
-would make state outside the window load-bearing: it halts ``NON_STANDING_DEPENDENCY`` unless the
-operator's constitution says ``[on_dependency] retired = "rehydrate"``. Then the set brings the
-entry back the way recall does, in the same set and transaction: a scratch copy of it (its class,
-key and body as the record holds them, ``DERIVED_FROM`` the original through a supporting edge,
-a lease of one work set, like ``admit``'s). A ``REQUIRES`` then points at the copy (what the
-window holds); an essential ``DERIVED_FROM`` stays on the original (provenance, and at-risk
-propagation, are the original's) and stands because its copy is back. Every check then runs
-over the set as it stands; the copy is a one-use copy (``gate/one_use``); the receipts name the
-rule (``on_dependency=rehydrate``).
-
-Only an entry retired from live is rebuildable: one retired after it was superseded or failed,
-or that any entry declares it supersedes, and every superseded, invalidated, at-risk or explored
-entry, still halts, as does a dependency into another boundary or a scratch entry (never state).
-The status and history are the graph's (``Snapshot.retired_sources``), never a writer's text.
-Ids with the copies' marker are the gate's: a writer may not propose one.
+"""Dependencies on retired entries under the constitution's ``[on_dependency]`` rule (pure): a
+``REQUIRES`` or essential ``DERIVED_FROM`` on an entry retired from live brings it back in the same
+set as a one-use scratch copy (as recall does), or the set halts ``NON_STANDING_DEPENDENCY``;
+superseded or failed state is never brought back. Decided from the graph, never a writer's text.
 """
 
 from __future__ import annotations
@@ -119,8 +105,12 @@ def apply_dependency_rule(
 ) -> SetView:
     """The set with a rule-made copy of each rebuildable retired entry it depends on (placed
     before the first entry depending on it, in that entry's proposal, when its writer kind may
-    write scratch), its REQUIRES pointing at the copies; the set itself when the rule makes
-    none. ``rehydrated`` names (dependent, original, copy) for the receipts."""
+    write scratch): class scratch, the original's key and body, ``DERIVED_FROM`` it (supporting),
+    a lease of one work set, id ``<original>@rehydrated-<digest of set and original>``. Its
+    REQUIRES point at the copies (what the window holds); an essential DERIVED_FROM stays on the
+    original (provenance and at-risk propagation are the original's). Every check then runs over
+    the set as it stands. The set itself when the rule makes none. ``rehydrated`` names
+    (dependent, original, copy) for the receipts."""
     if view.append_only or constitution.on_dependency.retired is not OnRetiredDependency.REHYDRATE:
         return view
     new_ids = view.new_ids

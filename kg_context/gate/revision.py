@@ -134,6 +134,6 @@ def undeclared_revision(view: SetView, c: Constitution, snapshot: Snapshot) -> V
             f"live {shown} stand(s), and declares no supersession of it; "
             f"[on_revision] {r.entry_class} is {r.rule.value!r}",
             f'[on_revision] {r.entry_class} = "{OnRevision.SUPERSEDE.value}" (or "stand"); or '
-            "declare the supersession, or an operator approves the set to let both stand",
+            "declare the supersession, or resolve with --approve to let both stand",
         )
     return None

@@ -1,17 +1,7 @@
 """Declared supersessions the operator's constitution lets through where they would halt
-``SUPERSESSION_TARGET`` (pure).
-
-- Across keys inside a key family (``[key_families]``: exact keys, or prefixes ending in ``*``):
-  a supersession whose live target stands on another key of a declared family that holds both
-  keys is executed like a same-key one; the edge and the set's receipts name the family
-  (``key_families=<name>``).
-- Of a retired target (``[on_supersession] retired = "record"``): a supersession of an entry the
-  czar or an operator retired from live (never superseded nor failed first), on the new entry's
-  key or one of its family, is recorded and not executed: the target is out of the window
-  already and stays retired; the edge and the receipts name the rule
-  (``on_supersession=record``).
-
-The keys, statuses and history compared are the graph's (``Snapshot``), never a writer's text.
+``SUPERSESSION_TARGET`` (pure): across two keys of a declared family (``[key_families]``,
+executed), and of a target retired from live (``[on_supersession] retired = "record"``, recorded
+and not executed). Decided from the graph's keys, statuses and history, never a writer's text.
 """
 
 from __future__ import annotations

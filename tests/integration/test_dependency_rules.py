@@ -43,16 +43,16 @@ def _receipts(engine: Any, boundary_id: str, set_id: str) -> dict[str, dict[str,
     return {r["kind"]: r["fields"] for r in rows if r["set_id"] == set_id}
 
 
-def _clean(engine: Any, team: Any, boundary_id: str) -> None:
-    verified = team.verify_ledger()
+def _clean(engine: Any, handle: Any, boundary_id: str) -> None:
+    verified = handle.verify_ledger()
     assert verified.ok, verified
     assert [a.audit.name for a in engine.invariants(boundary_id) if not a.clean] == []
 
 
-def _move(team: Any, boundary_id: str, entry_id: str, *statuses: str) -> None:
+def _move(handle: Any, boundary_id: str, entry_id: str, *statuses: str) -> None:
     """An operator moves ``entry_id`` through ``statuses``, out of the window."""
     for n, to in enumerate(statuses):
-        moved = team.commit(
+        moved = handle.commit(
             {
                 "id": f"{boundary_id}/move-{n}-{entry_id[-6:]}",
                 "boundary_id": boundary_id,
@@ -65,16 +65,16 @@ def _move(team: Any, boundary_id: str, entry_id: str, *statuses: str) -> None:
         assert moved.outcome == "commit", moved
 
 
-def _old(team: Any, boundary_id: str, *statuses: str, cls: str = "decision") -> str:
+def _old(handle: Any, boundary_id: str, *statuses: str, cls: str = "decision") -> str:
     old = f"{boundary_id}/old"
-    seeded = team.commit(proposal(boundary_id, entry(cls=cls, id=old, key="old", body="was")))
+    seeded = handle.commit(proposal(boundary_id, entry(cls=cls, id=old, key="old", body="was")))
     assert seeded.outcome == "commit", seeded
-    _move(team, boundary_id, old, *statuses)
+    _move(handle, boundary_id, old, *statuses)
     return old
 
 
-def _window(team: Any) -> set[str]:
-    return {e.id for e in team.window().entries}
+def _window(handle: Any) -> set[str]:
+    return {e.id for e in handle.window().entries}
 
 
 # -- [on_dependency] retired --------------------------------------------------------------------
@@ -84,10 +84,10 @@ def test_under_rehydrate_a_requires_on_a_retired_entry_brings_it_back_in_the_sam
     czar_free_engine: Any, boundary_id: str
 ) -> None:
     engine = czar_free_engine
-    team = engine.boundary(boundary_id)  # the shipped constitution rehydrates
-    old = _old(team, boundary_id, "retired")
+    handle = engine.boundary(boundary_id)  # the shipped constitution rehydrates
+    old = _old(handle, boundary_id, "retired")
     new = f"{boundary_id}/new"
-    decided = team.commit(
+    decided = handle.commit(
         proposal(
             boundary_id,
             entry(id=new, key="new", requires=[{"entry_id": old, "policy": "hard"}]),
@@ -104,25 +104,25 @@ def test_under_rehydrate_a_requires_on_a_retired_entry_brings_it_back_in_the_sam
     assert (rows[old]["status"], rows[old]["resident"]) == ("retired", False)
     assert (rows[copied]["status"], rows[copied]["resident"]) == ("live", True)
     assert rows[copied]["class"] == "scratch" and rows[copied]["body"] == "was"
-    assert _window(team) == {new, copied}
+    assert _window(handle) == {new, copied}
     receipts = _receipts(engine, boundary_id, decided.set_id)
     for kind in ("review", "commit"):
         assert receipts[kind]["rule_made"] == [made]
         assert f"rule: {REHYDRATE}" in receipts[kind]["reasons"]
     # The held copy stays past its one use: the new entry holds it by a hard REQUIRES.
-    later = team.commit(proposal(boundary_id, entry(key="later")))
+    later = handle.commit(proposal(boundary_id, entry(key="later")))
     assert later.outcome == "commit"
-    assert copied in _window(team)
-    _clean(engine, team, boundary_id)
+    assert copied in _window(handle)
+    _clean(engine, handle, boundary_id)
 
 
 def test_under_rehydrate_an_essential_derivation_keeps_its_provenance_and_the_copy_is_spent(
     czar_free_engine: Any, boundary_id: str
 ) -> None:
     engine = czar_free_engine
-    team = engine.boundary(boundary_id)
-    old = _old(team, boundary_id, "retired")
-    decided = team.commit(
+    handle = engine.boundary(boundary_id)
+    old = _old(handle, boundary_id, "retired")
+    decided = handle.commit(
         proposal(
             boundary_id,
             entry(cls="fact", key="new", derived_from=[{"entry_id": old, "essential": True}]),
@@ -140,29 +140,29 @@ def test_under_rehydrate_an_essential_derivation_keeps_its_provenance_and_the_co
         (new, True),
         (copied, False),
     }
-    assert copied in _window(team)
+    assert copied in _window(handle)
     # The next work set spends the copy's one use: nothing holds it.
-    spent = team.commit(proposal(boundary_id, entry(key="next")))
+    spent = handle.commit(proposal(boundary_id, entry(key="next")))
     assert spent.outcome == "commit"
-    assert copied not in _window(team)
+    assert copied not in _window(handle)
     assert _entries(engine, boundary_id)[copied]["status"] == "retired"
-    assert new in _window(team)
-    _clean(engine, team, boundary_id)
+    assert new in _window(handle)
+    _clean(engine, handle, boundary_id)
 
 
 def test_under_halt_a_retired_dependency_halts_with_the_rule_as_its_amendment(
     czar_free_engine: Any, boundary_id: str
 ) -> None:
     engine = czar_free_engine
-    team = engine.boundary(boundary_id, constitution=_halting(boundary_id))
-    old = _old(team, boundary_id, "retired")
-    held = team.commit(
+    handle = engine.boundary(boundary_id, constitution=_halting(boundary_id))
+    old = _old(handle, boundary_id, "retired")
+    held = handle.commit(
         proposal(boundary_id, entry(key="new", requires=[{"entry_id": old, "policy": "hard"}]))
     )
     assert (held.outcome, held.reason_code) == ("halt", "NON_STANDING_DEPENDENCY")
     assert held.suggested_amendment == '[on_dependency] retired = "rehydrate"'
     assert "--" not in held.suggested_amendment
-    assert _window(team) == set()
+    assert _window(handle) == set()
     # The operator adopts the amendment; the halted set is decided again under it.
     amended = _constitution(boundary_id, "amended")
     result = engine.halts.resolve(
@@ -170,7 +170,7 @@ def test_under_halt_a_retired_dependency_halts_with_the_rule_as_its_amendment(
     )
     assert result.decision is not None and result.decision.outcome == "commit"
     assert result.decision.rule_made and REHYDRATE in result.decision.rule_made[0]
-    _clean(engine, team, boundary_id)
+    _clean(engine, handle, boundary_id)
 
 
 @pytest.mark.parametrize(
@@ -182,26 +182,26 @@ def test_no_rule_makes_superseded_or_failed_state_load_bearing(
     czar_free_engine: Any, boundary_id: str, statuses: tuple[str, ...]
 ) -> None:
     engine = czar_free_engine
-    team = engine.boundary(boundary_id)
-    old = _old(team, boundary_id, *statuses)
-    held = team.commit(
+    handle = engine.boundary(boundary_id)
+    old = _old(handle, boundary_id, *statuses)
+    held = handle.commit(
         proposal(boundary_id, entry(key="new", requires=[{"entry_id": old, "policy": "hard"}]))
     )
     assert (held.outcome, held.reason_code) == ("halt", "NON_STANDING_DEPENDENCY")
     assert held.suggested_amendment and "on_dependency" not in held.suggested_amendment
-    assert _window(team) == set()
-    _clean(engine, team, boundary_id)
+    assert _window(handle) == set()
+    _clean(engine, handle, boundary_id)
 
 
 def test_a_writer_cannot_propose_a_copy_id_nor_rehydrate_scratch(
     czar_free_engine: Any, boundary_id: str
 ) -> None:
     engine = czar_free_engine
-    team = engine.boundary(boundary_id)
-    squat = team.commit(proposal(boundary_id, entry(id=f"{boundary_id}/x@rehydrated-0123")))
+    handle = engine.boundary(boundary_id)
+    squat = handle.commit(proposal(boundary_id, entry(id=f"{boundary_id}/x@rehydrated-0123")))
     assert (squat.outcome, squat.reason_code) == ("reject", "ENTRY_ID_TAKEN")
-    scratch = _old(team, boundary_id, "retired", cls="scratch")
-    held = team.commit(
+    scratch = _old(handle, boundary_id, "retired", cls="scratch")
+    held = handle.commit(
         proposal(
             boundary_id,
             entry(
@@ -212,7 +212,7 @@ def test_a_writer_cannot_propose_a_copy_id_nor_rehydrate_scratch(
         )
     )
     assert (held.outcome, held.reason_code) == ("halt", "NON_STANDING_DEPENDENCY")
-    _clean(engine, team, boundary_id)
+    _clean(engine, handle, boundary_id)
 
 
 def test_a_retired_entry_of_another_boundary_is_not_rehydrated(
@@ -222,8 +222,8 @@ def test_a_retired_entry_of_another_boundary_is_not_rehydrated(
     other_id = f"{boundary_id}-other"
     other = engine.boundary(other_id)
     old = _old(other, other_id, "retired")
-    team = engine.boundary(boundary_id)
-    refused = team.commit(
+    handle = engine.boundary(boundary_id)
+    refused = handle.commit(
         proposal(
             boundary_id,
             entry(
@@ -234,15 +234,15 @@ def test_a_retired_entry_of_another_boundary_is_not_rehydrated(
     )
     assert refused.outcome in ("reject", "halt") and refused.reason_code != "COMMIT"
     assert not refused.rule_made
-    assert _window(team) == set()
+    assert _window(handle) == set()
 
 
 # -- [key_families] -----------------------------------------------------------------------------
 
 
-def _release(team: Any, boundary_id: str) -> str:
+def _release(handle: Any, boundary_id: str) -> str:
     old = f"{boundary_id}/rel"
-    seeded = team.commit(proposal(boundary_id, entry(id=old, key="release/version", body="1")))
+    seeded = handle.commit(proposal(boundary_id, entry(id=old, key="release/version", body="1")))
     assert seeded.outcome == "commit", seeded
     return old
 
@@ -260,8 +260,8 @@ def _named(engine: Any, boundary_id: str, decision: Any, made: str, edge: tuple[
         assert f"rule: {rule}" in receipts[kind]["reasons"]
 
 
-def _supersede(team: Any, boundary_id: str, old: str, key: str, **extra: Any) -> Any:
-    return team.commit(
+def _supersede(handle: Any, boundary_id: str, old: str, key: str, **extra: Any) -> Any:
+    return handle.commit(
         proposal(
             boundary_id,
             entry(key=key, body="2", supersedes=[{"entry_id": old, "reason": "moved"}], **extra),
@@ -273,59 +273,61 @@ def test_without_a_family_a_cross_key_supersession_halts_with_the_family_that_de
     czar_free_engine: Any, boundary_id: str
 ) -> None:
     engine = czar_free_engine
-    team = engine.boundary(boundary_id)
-    old = _release(team, boundary_id)
-    held = _supersede(team, boundary_id, old, "release/cost", attributes={"key_family": "release"})
+    handle = engine.boundary(boundary_id)
+    old = _release(handle, boundary_id)
+    held = _supersede(
+        handle, boundary_id, old, "release/cost", attributes={"key_family": "release"}
+    )
     assert (held.outcome, held.reason_code) == ("halt", "SUPERSESSION_TARGET")
     assert held.suggested_amendment == '[key_families] release = ["release/*"]'
     assert _entries(engine, boundary_id)[old]["status"] == "live"
-    _clean(engine, team, boundary_id)
+    _clean(engine, handle, boundary_id)
 
 
 def test_inside_a_declared_family_a_cross_key_supersession_commits_and_names_the_family(
     czar_free_engine: Any, boundary_id: str
 ) -> None:
     engine = czar_free_engine
-    team = engine.boundary(
+    handle = engine.boundary(
         boundary_id, constitution=_families(boundary_id, 'release = ["release/*"]')
     )
-    old = _release(team, boundary_id)
-    moved = _supersede(team, boundary_id, old, "release/cost")
+    old = _release(handle, boundary_id)
+    moved = _supersede(handle, boundary_id, old, "release/cost")
     assert moved.outcome == "commit", moved
     new = moved.entry_ids[0]
     made = f"key_families=release: {new} supersedes {old}"
     _named(engine, boundary_id, moved, made, (new, old, True, "key_families=release"))
     assert _entries(engine, boundary_id)[old]["status"] == "superseded"
-    assert _window(team) == {new}
-    _clean(engine, team, boundary_id)
+    assert _window(handle) == {new}
+    _clean(engine, handle, boundary_id)
 
 
 def test_across_families_or_onto_a_superseded_target_still_halts(
     czar_free_engine: Any, boundary_id: str
 ) -> None:
     engine = czar_free_engine
-    team = engine.boundary(
+    handle = engine.boundary(
         boundary_id,
         constitution=_families(boundary_id, 'release = ["release/*"]\ndocs = ["docs/*"]'),
     )
-    old = _release(team, boundary_id)
-    across = _supersede(team, boundary_id, old, "docs/cost")
+    old = _release(handle, boundary_id)
+    across = _supersede(handle, boundary_id, old, "docs/cost")
     assert (across.outcome, across.reason_code) == ("halt", "SUPERSESSION_TARGET")
     assert across.suggested_amendment == '[key_families] release = ["docs/cost", "release/version"]'
-    assert _supersede(team, boundary_id, old, "release/cost").outcome == "commit"
-    stale = _supersede(team, boundary_id, old, "release/other")
+    assert _supersede(handle, boundary_id, old, "release/cost").outcome == "commit"
+    stale = _supersede(handle, boundary_id, old, "release/other")
     assert (stale.outcome, stale.reason_code) == ("halt", "SUPERSESSION_TARGET")
     assert "key_families" not in (stale.suggested_amendment or "")
-    _clean(engine, team, boundary_id)
+    _clean(engine, handle, boundary_id)
 
 
 # -- [on_supersession] retired --------------------------------------------------------------------
 
 
-def _on_key(team: Any, boundary_id: str, *statuses: str) -> str:
+def _on_key(handle: Any, boundary_id: str, *statuses: str) -> str:
     """A decision on key ``release/version`` that an operator then moves through ``statuses``."""
-    old = _release(team, boundary_id)
-    _move(team, boundary_id, old, *statuses)
+    old = _release(handle, boundary_id)
+    _move(handle, boundary_id, old, *statuses)
     return old
 
 
@@ -333,34 +335,34 @@ def test_a_supersession_of_a_retired_entry_is_recorded_by_the_rule_not_executed(
     czar_free_engine: Any, boundary_id: str
 ) -> None:
     engine = czar_free_engine
-    team = engine.boundary(boundary_id)  # the shipped constitution records it
-    old = _on_key(team, boundary_id, "retired")
-    recorded = _supersede(team, boundary_id, old, "release/version")
+    handle = engine.boundary(boundary_id)  # the shipped constitution records it
+    old = _on_key(handle, boundary_id, "retired")
+    recorded = _supersede(handle, boundary_id, old, "release/version")
     assert recorded.outcome == "commit", recorded
     new = recorded.entry_ids[0]
     made = f"on_supersession=record: {new} supersedes retired {old}: recorded, not executed"
     _named(engine, boundary_id, recorded, made, (new, old, False, "on_supersession=record"))
     rows = _entries(engine, boundary_id)
     assert (rows[old]["status"], rows[old]["resident"]) == ("retired", False)
-    assert _window(team) == {new}
-    _clean(engine, team, boundary_id)
+    assert _window(handle) == {new}
+    _clean(engine, handle, boundary_id)
 
 
 def test_under_halt_a_supersession_of_a_retired_entry_halts_with_the_rule_as_amendment(
     czar_free_engine: Any, boundary_id: str
 ) -> None:
     engine = czar_free_engine
-    team = engine.boundary(
+    handle = engine.boundary(
         boundary_id,
         constitution=_constitution(
             boundary_id, "sup-halt", ('retired = "record"', 'retired = "halt"')
         ),
     )
-    old = _on_key(team, boundary_id, "retired")
-    held = _supersede(team, boundary_id, old, "release/version")
+    old = _on_key(handle, boundary_id, "retired")
+    held = _supersede(handle, boundary_id, old, "release/version")
     assert (held.outcome, held.reason_code) == ("halt", "SUPERSESSION_TARGET")
     assert held.suggested_amendment == '[on_supersession] retired = "record"'
-    _clean(engine, team, boundary_id)
+    _clean(engine, handle, boundary_id)
 
 
 @pytest.mark.parametrize(
@@ -372,10 +374,10 @@ def test_no_rule_records_a_supersession_of_superseded_state_or_across_keys(
     czar_free_engine: Any, boundary_id: str, statuses: tuple[str, ...], key: str
 ) -> None:
     engine = czar_free_engine
-    team = engine.boundary(boundary_id)
-    old = _on_key(team, boundary_id, *statuses)
-    held = _supersede(team, boundary_id, old, key)
+    handle = engine.boundary(boundary_id)
+    old = _on_key(handle, boundary_id, *statuses)
+    held = _supersede(handle, boundary_id, old, key)
     assert (held.outcome, held.reason_code) == ("halt", "SUPERSESSION_TARGET")
     assert "on_supersession" not in (held.suggested_amendment or "")
     assert not held.rule_made
-    _clean(engine, team, boundary_id)
+    _clean(engine, handle, boundary_id)
