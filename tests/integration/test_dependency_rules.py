@@ -342,6 +342,7 @@ def test_a_supersession_of_a_retired_entry_is_recorded_by_the_rule_not_executed(
     new = recorded.entry_ids[0]
     made = f"on_supersession=record: {new} supersedes retired {old}: recorded, not executed"
     _named(engine, boundary_id, recorded, made, (new, old, False, "on_supersession=record"))
+    assert "recorded by the constitution's rule" in recorded.feedback()
     rows = _entries(engine, boundary_id)
     assert (rows[old]["status"], rows[old]["resident"]) == ("retired", False)
     assert _window(handle) == {new}
