@@ -9,7 +9,8 @@ After every step of a sequence, what changed is exactly what the committed sets 
 boundary's seq moved by the number of commits, the new entries are exactly theirs, and no other
 entry changed status, residency or out-edges unless a committed set transitioned or superseded it
 (declared, or by the constitution's [on_revision] rule, which supersedes only live resident
-entries), so no rejected or halted input changed anything but its record. After every sequence,
+entries; a copy its [on_dependency] rule rehydrates is a new entry of the set), so no rejected
+or halted input changed anything but its record. After every sequence,
 in both boundaries, nothing is left pending, a well-formed set from a fresh writer commits (no
 wedge), the running counts equal the recomputed ones, every must-be-empty audit is empty, and
 both ledgers verify (what ``kg-context audit verify`` checks). The boundaries keep no czar
@@ -120,9 +121,16 @@ def _touched(proposals: list[dict[str, Any]]) -> set[str]:
 
 
 def _ruled(committed: list[Any]) -> set[str]:
-    """The entries the constitution's [on_revision] rule superseded in the committed sets (each
-    ``<rule>: <new id> supersedes <old id>``; ids hold no spaces)."""
-    return {made.rsplit(" supersedes ", 1)[1] for d in committed for made in d.rule_made}
+    """The entries a constitution rule superseded in the committed sets (``<rule>: <new id>
+    supersedes <old id>``, by ``[on_revision]`` or ``[key_families]``; ids hold no spaces). A
+    supersession ``[on_supersession]`` recorded changes nothing, and the copies
+    ``[on_dependency]`` rehydrated are new entries of the set."""
+    return {
+        made.rsplit(" supersedes ", 1)[1]
+        for d in committed
+        for made in d.rule_made
+        if " supersedes " in made and not made.endswith("recorded, not executed")
+    }
 
 
 def _check_step(
