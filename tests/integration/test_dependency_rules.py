@@ -346,6 +346,12 @@ def test_a_supersession_of_a_retired_entry_is_recorded_by_the_rule_not_executed(
     rows = _entries(engine, boundary_id)
     assert (rows[old]["status"], rows[old]["resident"]) == ("retired", False)
     assert _window(handle) == {new}
+    # Declared replaced, it is no longer rebuildable state: depending on it halts.
+    held = handle.commit(
+        proposal(boundary_id, entry(key="x", requires=[{"entry_id": old, "policy": "hard"}]))
+    )
+    assert (held.outcome, held.reason_code) == ("halt", "NON_STANDING_DEPENDENCY")
+    assert "on_dependency" not in (held.suggested_amendment or "")
     _clean(engine, handle, boundary_id)
 
 
