@@ -9,7 +9,8 @@ After every step of a sequence, what changed is exactly what the committed sets 
 boundary's seq moved by the number of commits, the new entries are exactly theirs, and no other
 entry changed status, residency or out-edges unless a committed set transitioned or superseded it
 (declared, or by the constitution's [on_revision] rule, which supersedes only live resident
-entries; a copy its [on_dependency] rule rehydrates is a new entry of the set), so no rejected
+entries; a copy its [on_dependency] rule rehydrates is a new entry of the set, and leaves the
+window with the committed work set that spends its one use), so no rejected
 or halted input changed anything but its record. After every sequence,
 in both boundaries, nothing is left pending, a well-formed set from a fresh writer commits (no
 wedge), the running counts equal the recomputed ones, every must-be-empty audit is empty, and
@@ -133,6 +134,12 @@ def _ruled(committed: list[Any]) -> set[str]:
     }
 
 
+def _spent_copy(entry_id: str, now: tuple[Any, ...], committed: list[Any]) -> bool:
+    """A copy the constitution's [on_dependency] rule made (its id is the gate's form) that a
+    committed set retired out of the window: the work set that spent its one use."""
+    return "@rehydrated-" in entry_id and bool(committed) and now[:2] == ("retired", False)
+
+
 def _check_step(
     before: dict[str, Any],
     after: dict[str, Any],
@@ -150,7 +157,7 @@ def _check_step(
     for entry_id, (status, resident, out) in was["entries"].items():
         current = now["entries"][entry_id]
         assert current[2] == out, f"{entry_id} gained or lost out-edges"
-        if current[:2] != (status, resident):
+        if current[:2] != (status, resident) and not _spent_copy(entry_id, current, committed):
             assert entry_id in touched, f"{entry_id} moved without a committed set moving it"
     for entry_id in _ruled(committed) & set(was["entries"]):
         # A rule supersedes only what stood live in the window, and takes it out.
