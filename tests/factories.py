@@ -92,10 +92,20 @@ def constitution_variant(tag: str, *replacements: tuple[str, str]) -> Any:
 CROSS_BOUNDARY_ALL = ("\nallowed = []", '\nallowed = ["derived_from", "requires"]')
 
 
+def halting_on_retired(boundary_id: str) -> Any:
+    """The default constitution with ``[on_dependency] retired = "halt"``: a dependency on a
+    retired entry halts ``NON_STANDING_DEPENDENCY`` instead of rehydrating it."""
+    return constitution_variant(
+        f"retired-halt-{boundary_id[-12:]}", ('retired = "rehydrate"', 'retired = "halt"')
+    )
+
+
 def seed_datastore_with_retired_fact(engine: Any, boundary_id: str) -> Any:
     """A goal ``e-goal``, the datastore decision ``e-db`` (both roots) and a benchmark fact
-    ``e-bench`` that nothing holds, which the czar then retires. The boundary's handle."""
-    boundary = engine.boundary(boundary_id)
+    ``e-bench`` that nothing holds, which the czar then retires, in a boundary whose
+    constitution halts a dependency on a retired entry (``halting_on_retired``). The boundary's
+    handle."""
+    boundary = engine.boundary(boundary_id, constitution=halting_on_retired(boundary_id))
     seeded = boundary.commit(
         proposal(
             boundary_id,

@@ -173,8 +173,9 @@ class GovernedSystem:
 
     def eid_of(self, gid: str) -> str | None:
         """The event entry id a governed id stands for (interfaces count as their original;
-        recalled copies count as nothing)."""
-        if "@recall-" in gid:
+        recalled copies, and the copies the gate's [on_dependency] rule rehydrates, count as
+        nothing)."""
+        if _is_copy(gid):
             return None
         if gid.endswith("/interface"):
             gid = gid[: -len("/interface")]
@@ -526,7 +527,7 @@ class GovernedSystem:
 
     def _item(self, gid: str, entry_class: str, tokens: int) -> tuple[str | None, str, int]:
         """(event entry id or None, what it is, tokens) for one resident entry."""
-        if "@recall-" in gid:
+        if _is_copy(gid):
             return None, "recall copy", tokens
         if entry_class == "interface":
             return self.eid_of(gid), "interface", tokens
@@ -658,6 +659,12 @@ class GovernedSystem:
             },
             "errors": self.errors[:20],
         }
+
+
+def _is_copy(gid: str) -> bool:
+    """Whether a governed id is a scratch copy for one use: one ``admit`` made (``@recall-``) or
+    one the gate made by the ``[on_dependency]`` rule (``@rehydrated-``)."""
+    return "@recall-" in gid or "@rehydrated-" in gid
 
 
 def _decision_row(decision: Decision) -> dict[str, Any]:

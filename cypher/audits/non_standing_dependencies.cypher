@@ -2,7 +2,9 @@
 //   DERIVED_FROM on an entry of their boundary that was not standing when they were created (its
 //   status then: the latest declared transition or executed supersession before their seq, else
 //   the status it was created with)? Interfaces summarize non-standing originals by
-//   construction and are left out.
+//   construction and are left out, and so is an essential DERIVED_FROM on a retired entry
+//   the same set brought back by the constitution's [on_dependency] rule (a copy the gate made,
+//   its id the original's plus '@rehydrated-', which no writer may propose).
 // Parameters:
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: empty (an invariant: a dependency on retired state halts NON_STANDING_DEPENDENCY)
@@ -25,6 +27,10 @@ WITH e, r, t, reduce(last = {seq: -1, rank: -1, status: coalesce(t.initial_statu
 WHERE NOT then.status IN ['live', 'revalidated', 'challenged', 'at_risk']
   AND NOT EXISTS { MATCH (h:Halt)-[:ON]->(:Set {boundary_id: e.boundary_id, id: e.set_id})
                    WHERE h.reason_code = 'NON_STANDING_DEPENDENCY' AND h.resolution = 'approve' }
+  AND NOT (type(r) = 'DERIVED_FROM' AND then.status = 'retired'
+           AND EXISTS { MATCH (c:Entry {boundary_id: e.boundary_id, set_id: e.set_id})
+                              -[:DERIVED_FROM]->(t)
+                        WHERE c.id STARTS WITH t.id + '@rehydrated-' })
 RETURN e.boundary_id AS boundary_id, e.id AS entry_id, e.set_seq AS seq, type(r) AS edge,
        t.id AS depends_on, then.status AS status_then
 ORDER BY boundary_id, seq, entry_id

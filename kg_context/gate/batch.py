@@ -73,8 +73,10 @@ class Decision:
     # For a refused set: what it cites that is unknown or not standing (read from the graph in
     # the commit transaction; empty on a decision read back from the record).
     not_standing: tuple[CitedEntry, ...] = ()
-    # The supersessions a constitution rule made in a committed set (``[on_revision]``), each
-    # ``<rule>: <new id> supersedes <old id>``; also on its receipts (``rule_made``).
+    # What a constitution rule decided in a committed set, each ``<rule>: <what>``: a
+    # supersession ``[on_revision]`` made or ``[key_families]`` let cross keys (``<new id>
+    # supersedes <old id>``), a dependency ``[on_dependency]`` rehydrated; also on its receipts
+    # (``rule_made``).
     rule_made: tuple[str, ...] = ()
 
     def feedback(self) -> str:
@@ -178,5 +180,6 @@ def set_props(ctx: Context, view: SetView, status: SetStatus) -> dict[str, objec
         # What the fragment group of later sets reads (``fragmentation``).
         "targets": sorted(view.closed.targets),
         "fanout": view.declared_fanout,
-        "entry_count": len(view.entries),
+        # What its writers declared (the copies a rule made are the decision's, not the set's).
+        "entry_count": len(view.entries) - len(view.rehydrated_copies),
     }

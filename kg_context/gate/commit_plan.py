@@ -19,9 +19,11 @@ from kg_context.gate.fragmentation import footprint
 from kg_context.gate.index_entries import index_props
 from kg_context.gate.leases import is_work, plan_foundational, plan_renewals
 from kg_context.gate.one_use import spent_copies, track_copies
+from kg_context.gate.rehydration import RULE_REHYDRATE
 from kg_context.gate.revision import RULE_SUPERSEDE
 from kg_context.gate.rows import EntryRow, Plan, SetRow
 from kg_context.gate.snapshot import EntryState
+from kg_context.gate.supersession_rules import family_rule, retired_target_rule
 from kg_context.gate.verdicts import SetView
 from kg_context.vocabulary import (
     LIVE_STATUSES,
@@ -51,9 +53,16 @@ class _Effects:
     effects: list[str] = field(default_factory=list)
     not_executed: list[str] = field(default_factory=list)  # approved but not carried out
     superseded: list[str] = field(default_factory=list)  # supersessions executed (the index line)
-    rule_made: list[str] = field(default_factory=list)  # supersessions a constitution rule made
+    rule_made: list[str] = field(default_factory=list)  # what a constitution rule made
+    rules: list[str] = field(default_factory=list)  # the rules that made it, in order
     new_tokens: int = 0
     left_window_tokens: int = 0  # resident tokens that left the window (net of any that came in)
+
+    def rule(self, rule: str, what: str) -> None:
+        """Name what a constitution rule made (``<rule>: <what>``) and the rule itself."""
+        self.rule_made.append(f"{rule}: {what}")
+        if rule not in self.rules:
+            self.rules.append(rule)
 
     def note(self, entry_id: str, effect: str) -> None:
         self.changed.append(entry_id)
@@ -70,6 +79,7 @@ def plan_commit(plan: Plan, ctx: Context, view: SetView, passed: list[str]) -> D
     set_row = _plan_set(plan, ctx, view, seq)
     effects = _Effects()
     _plan_entries(plan, ctx, view, seq, effects)
+    _name_rehydrations(view, effects)
     plan_renewals(plan, view, seq, boundary.work_seq, ctx.constitution.root_class_names())
     plan_foundational(plan, view, seq, boundary.work_seq)
     _plan_supersessions(plan, ctx, view, seq, effects)
@@ -262,7 +272,8 @@ def _plan_edges(plan: Plan, entry_id: str, entry: EntryProposal, seq: int, work:
 
 def _unexecutable(old: EntryState | None, key: str, boundary_id: str, approved: bool) -> str | None:
     """Why a declared supersession cannot be executed (``None``: it can). An operator's approval
-    of the set's SUPERSESSION_TARGET halt lifts the same-key rule (a rename), nothing else."""
+    of the set's SUPERSESSION_TARGET halt, or a key family holding both keys, lifts the same-key
+    rule (a rename), nothing else."""
     if old is None:
         return "it does not exist"
     if old.boundary_id != boundary_id:
@@ -288,9 +299,15 @@ def _plan_supersessions(
     for _proposal, entry_id, entry in view.entries:
         for sup in entry.supersedes:
             old = snapshot.entries.get(sup.entry_id)
-            problem = _unexecutable(old, entry.key, boundary.id, approved)
+            family = None if old is None else family_rule(ctx.constitution, old.key, entry.key)
+            recorded = retired_target_rule(ctx.constitution, snapshot, old, entry.key)
+            problem = _unexecutable(old, entry.key, boundary.id, approved or family is not None)
             executed = not view.append_only and problem is None
-            rule = RULE_SUPERSEDE if (entry_id, sup.entry_id) in view.rule_made else None
+            rule = (
+                RULE_SUPERSEDE
+                if (entry_id, sup.entry_id) in view.rule_made
+                else (recorded or family)
+            )
             if old is not None and old.boundary_id == boundary.id:  # no edge out of the boundary
                 plan.supersedes.append(
                     {
@@ -302,8 +319,12 @@ def _plan_supersessions(
                         "rule": rule,
                     }
                 )
-            if rule is not None:
-                effects.rule_made.append(f"{rule}: {entry_id} supersedes {sup.entry_id}")
+            if rule is not None and rule == recorded:
+                effects.rule(
+                    rule, f"{entry_id} supersedes retired {sup.entry_id}: recorded, not executed"
+                )
+            elif rule is not None:
+                effects.rule(rule, f"{entry_id} supersedes {sup.entry_id}")
             if not executed or old is None:
                 effects.effects.append(f"record-supersession:{sup.entry_id}")
                 if problem is not None and approved:
@@ -400,6 +421,14 @@ def _plan_spent_copies(
         )
 
 
+def _name_rehydrations(view: SetView, effects: _Effects) -> None:
+    """The dependencies the [on_dependency] rule decided, named for the receipts."""
+    for dependent, original, copied in view.rehydrated:
+        effects.rule(
+            RULE_REHYDRATE, f"{dependent} depends on retired {original}: rehydrated as {copied}"
+        )
+
+
 def _plan_commit_receipts(
     plan: Plan, ctx: Context, view: SetView, set_row: SetRow, passed: list[str], eff: _Effects
 ) -> Decision:
@@ -410,8 +439,7 @@ def _plan_commit_receipts(
     receipts = plan.decided[set_id].receipts
     # A supersession a constitution rule made is named among the reasons and listed.
     ruled = {"rule_made": eff.rule_made} if eff.rule_made else {}
-    if eff.rule_made:
-        passed = [*passed, f"rule: {RULE_SUPERSEDE}"]
+    passed = [*passed, *(f"rule: {rule}" for rule in eff.rules)]
     receipts.append(
         receipt(
             ctx,

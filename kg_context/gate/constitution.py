@@ -24,6 +24,8 @@ from kg_context.vocabulary import (
     EntryClass,
     EntryStatus,
     JustificationCase,
+    OnRetiredDependency,
+    OnRetiredSupersession,
     OnRevision,
     Verse,
     WriterKind,
@@ -189,6 +191,46 @@ def _declared_classes(value: dict[str, DeclaredClass]) -> dict[str, DeclaredClas
     return value
 
 
+class DependencyRule(_Section):
+    """What a ``REQUIRES`` or essential ``DERIVED_FROM`` on a retired entry of the own boundary
+    does (``OnRetiredDependency``): rehydrate it in the same set, or halt. Absent: halt."""
+
+    retired: OnRetiredDependency = OnRetiredDependency.HALT
+
+
+class SupersessionRule(_Section):
+    """What a declared supersession of a retired entry (retired from live, on the new entry's
+    key or one of its key family) does (``OnRetiredSupersession``): recorded without being
+    executed, or halt. Absent: halt."""
+
+    retired: OnRetiredSupersession = OnRetiredSupersession.HALT
+
+
+def _key_families(value: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """A family is named like a declared class and lists at least one pattern: an exact key, or
+    a prefix ending in one ``*`` (``"release/*"``). A lone ``*`` (every key one family) is none."""
+    for name, patterns in value.items():
+        if len(name) > DECLARED_CLASS_MAX_CHARS or not re.fullmatch(DECLARED_CLASS_PATTERN, name):
+            raise ValueError(
+                f"key family name {name!r} is not lowercase words joined by '_' "
+                f"(at most {DECLARED_CLASS_MAX_CHARS} characters)"
+            )
+        if not patterns:
+            raise ValueError(f"key family {name!r} lists no key")
+        for pattern in patterns:
+            if not pattern.strip("*") or "*" in pattern[:-1]:
+                raise ValueError(
+                    f"key family {name!r}: {pattern!r} is neither a key nor a prefix ending in "
+                    "one '*'"
+                )
+    return value
+
+
+def key_matches(pattern: str, key: str) -> bool:
+    """Whether ``key`` is the key ``pattern`` names, or starts with its prefix (``"p/*"``)."""
+    return key.startswith(pattern[:-1]) if pattern.endswith("*") else key == pattern
+
+
 class Limits(_Section):
     max_body_tokens: int = Field(default=8192, ge=1)
     max_entries_per_set: int = Field(default=1000, ge=1)
@@ -216,6 +258,12 @@ class Constitution(_Section):
     classes: dict[str, DeclaredClass] = Field(default_factory=dict, max_length=64)
     # What an undeclared revision does, per class (``OnRevision``); a class not named stands.
     on_revision: dict[str, OnRevision] = Field(default_factory=dict, max_length=128)
+    # What a dependency on a retired entry does.
+    on_dependency: DependencyRule = DependencyRule()
+    # What a declared supersession of a retired entry does.
+    on_supersession: SupersessionRule = SupersessionRule()
+    # Families of keys a supersession may cross (name -> keys or ``prefix*`` patterns).
+    key_families: dict[str, tuple[str, ...]] = Field(default_factory=dict, max_length=64)
     # The exact text it was parsed from, and its digest (set by parse_constitution).
     text: str = Field(default="", exclude=True)
     sha256: str = Field(default="", exclude=True)
@@ -225,6 +273,7 @@ class Constitution(_Section):
         if not self.roots.classes:
             raise ValueError("roots.classes must name at least one root class")
         _declared_classes(self.classes)
+        _key_families(self.key_families)
         unknown = sorted(n for n in self.on_revision if not self.knows_class(n))
         if unknown:
             raise ValueError(
@@ -248,6 +297,16 @@ class Constitution(_Section):
         """What an undeclared revision of class ``name`` does (``[on_revision]``; unnamed:
         stand)."""
         return self.on_revision.get(name, OnRevision.STAND)
+
+    def key_family(self, a: str, b: str) -> str | None:
+        """The first declared key family (by name) that holds both keys ``a`` and ``b``."""
+        for name in sorted(self.key_families):
+            patterns = self.key_families[name]
+            if any(key_matches(p, a) for p in patterns) and any(
+                key_matches(p, b) for p in patterns
+            ):
+                return name
+        return None
 
     def root_class_names(self) -> list[str]:
         """The residency root classes: ``[roots] classes`` plus every declared ``root = true``."""

@@ -30,6 +30,7 @@ from kg_context.gate.refusal import (
     rejection_for_unplaced,
     set_id_taken,
 )
+from kg_context.gate.rehydration import apply_dependency_rule
 from kg_context.gate.revision import apply_revision_rule
 from kg_context.gate.rows import BoundaryRow, Plan
 from kg_context.gate.set_constructor import ClosedSet, implicit_set_id
@@ -136,6 +137,7 @@ def evaluate(
     for declared in closed_sets:
         closed = _untaken(declared, used, fresh_id)
         view = apply_revision_rule(set_view(closed, tokens, append_only), constitution, snapshot)
+        view = apply_dependency_rule(view, constitution, snapshot, count_tokens)
         if closed.set_id != declared.set_id and declared.explicit:
             violation: Violation | None = set_id_taken(declared.set_id, snapshot.boundary.id)
             passed: list[str] = []

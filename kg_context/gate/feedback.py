@@ -67,7 +67,14 @@ def _committed(decision: Decision) -> list[str]:
     for effect in decision.not_executed:
         lines.append(f"declared but not carried out: {_quoted(effect)}")
     for made in decision.rule_made:
-        lines.append(f"superseded by the constitution's rule: {_quoted(made)}")
+        how = (
+            "recorded"
+            if made.endswith("recorded, not executed")
+            else "superseded"
+            if " supersedes " in made
+            else "decided"
+        )
+        lines.append(f"{how} by the constitution's rule: {_quoted(made)}")
     return lines
 
 

@@ -7,12 +7,14 @@ cycles (``DEPENDENCY_CYCLE``), and no dependency on non-standing state
 from __future__ import annotations
 
 from kg_context.gate.constitution import Constitution
+from kg_context.gate.rehydration import dependency_amendment
 from kg_context.gate.snapshot import Snapshot
 from kg_context.gate.verdicts import SetView, Violation, halt, reject
 from kg_context.vocabulary import (
     NOT_STANDING,
     EntryClass,
     EntryStatus,
+    OnRetiredDependency,
     ReasonCode,
     ResidencyPolicy,
 )
@@ -138,8 +140,9 @@ def _status_of(view: SetView, snapshot: Snapshot, ref_id: str, where: str | None
     return own.status if own is not None else None
 
 
-def non_standing_dependency(view: SetView, _: Constitution, snapshot: Snapshot) -> Violation | None:
+def non_standing_dependency(view: SetView, c: Constitution, snapshot: Snapshot) -> Violation | None:
     moved, superseded = _leaving(view)
+    rehydrated = {(dependent, original) for dependent, original, _ in view.rehydrated}
     for _proposal, entry_id, entry in view.entries:
         deps = [(r.entry_id, r.boundary_id, True) for r in entry.requires]
         if entry.entry_class != EntryClass.INTERFACE:
@@ -147,6 +150,8 @@ def non_standing_dependency(view: SetView, _: Constitution, snapshot: Snapshot) 
         for ref_id, where, requires in deps:
             status = _status_of(view, snapshot, ref_id, where)
             why = None
+            if (entry_id, ref_id) in rehydrated:
+                continue  # an essential derivation whose original the rule brought back
             if status is not None and EntryStatus(status) in NOT_STANDING:
                 why = f"which is {status}"
             elif where is None and requires and ref_id in moved:
@@ -159,7 +164,33 @@ def non_standing_dependency(view: SetView, _: Constitution, snapshot: Snapshot) 
                     ReasonCode.NON_STANDING_DEPENDENCY,
                     f"entry {entry_id} declares {edge} on {ref_id}, {why}: non-standing state "
                     "would become load-bearing",
-                    "recall it (admit) and depend on the admitted copy, declare a supporting "
-                    "DERIVED_FROM for provenance, or an operator approves the halt",
+                    _amendment(view, c, snapshot, ref_id, where, status),
                 )
     return None
+
+
+def _amendment(
+    view: SetView,
+    c: Constitution,
+    snapshot: Snapshot,
+    ref_id: str,
+    where: str | None,
+    status: str | None,
+) -> str:
+    """The rule that would have decided the dependency, where one can: a retired entry of the
+    own boundary, retired from live, comes back under ``[on_dependency] retired = "rehydrate"``.
+    No rule makes superseded or failed state load-bearing."""
+    source = snapshot.retired_sources.get(ref_id)
+    rebuildable = source is not None and source.from_live and source.entry_class != "scratch"
+    if (
+        where is None
+        and status == EntryStatus.RETIRED.value
+        and ref_id not in view.new_ids
+        and rebuildable
+        and c.on_dependency.retired is OnRetiredDependency.HALT
+    ):
+        return dependency_amendment()
+    return (
+        "none decides it: recall the entry and depend on the recalled copy, declare a supporting "
+        "DERIVED_FROM for provenance, or an operator approves the halt"
+    )

@@ -25,9 +25,14 @@ class SpentCopy:
 
 def track_copies(snapshot: Snapshot, view: SetView, work: int, roots: Collection[str]) -> None:
     """What a committed set adds for the later sets of its batch (as if it had committed in a
-    transaction of its own): the copies it creates, and the edges its entries hold copies by."""
-    if view.closed.proposals[0].kind is SetKind.RECALL:
+    transaction of its own): the copies it creates (a recall set's, or those the constitution's
+    ``[on_dependency]`` rule made in any set), and the edges its entries hold copies by."""
+    recall = view.closed.proposals[0].kind is SetKind.RECALL
+    made = view.rehydrated_copies
+    if recall or made:
         for _, entry_id, entry in view.entries:
+            if not recall and entry_id not in made:
+                continue
             standing = view.new_status[entry_id] in STANDING_STATUSES
             if entry.expires_after == 1 and entry.entry_class not in roots and standing:
                 snapshot.one_use[entry_id] = OneUseCopy(entry_id, work + entry.expires_after)

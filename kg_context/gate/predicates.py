@@ -25,10 +25,18 @@ from kg_context.gate.constitution import Constitution
 from kg_context.gate.fragmentation import fragmentation
 from kg_context.gate.graph_shape import cross_boundary, dependency_cycle, non_standing_dependency
 from kg_context.gate.leases import foundational_mark
+from kg_context.gate.rehydration import COPY_MARKER
 from kg_context.gate.revision import undeclared_revision
 from kg_context.gate.revoked import revoked_parties
 from kg_context.gate.snapshot import Snapshot
 from kg_context.gate.status_machine import is_legal
+from kg_context.gate.supersession_rules import (
+    family_amendment,
+    family_rule,
+    rebuildable_retired,
+    retired_target_rule,
+    supersession_amendment,
+)
 from kg_context.gate.verdicts import Check, SetView, Violation, halt, reject
 from kg_context.vocabulary import (
     NOT_STANDING,
@@ -130,7 +138,14 @@ def entry_ids_free(view: SetView, _: Constitution, snapshot: Snapshot) -> Violat
     """A new entry id is new: not in the record, and declared once in the set (two proposals of
     one set declaring one id would otherwise reach the write and fail it)."""
     declared_by: dict[str, str] = {}
+    made = view.rehydrated_copies
     for proposal, entry_id, _entry in view.entries:
+        if COPY_MARKER in entry_id and entry_id not in made:
+            return reject(
+                ReasonCode.ENTRY_ID_TAKEN,
+                f"entry id {entry_id} carries {COPY_MARKER!r}: ids of that form are the gate's "
+                "(the copies its [on_dependency] rule makes)",
+            )
         first = declared_by.setdefault(entry_id, proposal.id)
         if first != proposal.id:
             return reject(
@@ -214,7 +229,11 @@ def dependencies_exist(view: SetView, _: Constitution, snapshot: Snapshot) -> Vi
     return None
 
 
-def supersession_target(view: SetView, _: Constitution, snapshot: Snapshot) -> Violation | None:
+def supersession_target(view: SetView, c: Constitution, snapshot: Snapshot) -> Violation | None:
+    """A declared supersession names a live entry of the own boundary on the same key, or on a
+    key of one declared key family (``[key_families]``), or a retired one the
+    ``[on_supersession]`` rule records; otherwise the set halts, suggesting the rule that would
+    have decided it where one would."""
     if view.append_only:
         return None
     boundary_id = snapshot.boundary.id
@@ -222,20 +241,28 @@ def supersession_target(view: SetView, _: Constitution, snapshot: Snapshot) -> V
         for sup in entry.supersedes:
             old = snapshot.entries.get(sup.entry_id)
             problem = None
+            amendment = (
+                "none decides it: correct the declaration, or an operator approves the halt to "
+                "record the supersession unexecuted"
+            )
             if old is None:
                 problem = "does not exist"
             elif old.boundary_id != boundary_id:
                 problem = f"is in boundary {old.boundary_id}, not {boundary_id}"
+            elif retired_target_rule(c, snapshot, old, entry.key) is not None:
+                continue  # recorded, not executed, by the [on_supersession] rule
             elif not old.live:
                 problem = f"is {old.status}, not live"
-            elif old.key != entry.key:
-                problem = f"has key {old.key!r}, not {entry.key!r}"
+                if rebuildable_retired(snapshot, old) and old.key == entry.key:
+                    amendment = supersession_amendment()
+            elif old.key != entry.key and family_rule(c, old.key, entry.key) is None:
+                problem = f"has key {old.key!r}, not {entry.key!r}, and no key family holds both"
+                amendment = family_amendment(old.key, entry.key)
             if problem:
                 return halt(
                     ReasonCode.SUPERSESSION_TARGET,
                     f"entry {entry_id} declares it supersedes {sup.entry_id}, which {problem}",
-                    "correct the declaration, or an operator approves the halt to record it "
-                    "unexecuted",
+                    amendment,
                 )
     return None
 

@@ -21,6 +21,7 @@ __all__ = [
     "EntryState",
     "Holder",
     "OneUseCopy",
+    "RetiredSource",
     "Revoked",
     "SetFootprint",
     "Snapshot",
@@ -209,6 +210,19 @@ class BoundaryState:
         return every > 0 and seq >= self.czar_seq + every
 
 
+@dataclass(frozen=True, slots=True)
+class RetiredSource:
+    """A retired entry of the boundary as the record holds it: what a rule-made copy copies, and
+    whether it left the window from live (retired, never superseded nor failed first)."""
+
+    id: str
+    entry_class: str
+    key: str
+    body: str
+    set_seq: int
+    from_live: bool
+
+
 @dataclass(slots=True)
 class Snapshot:
     """The boundary and what the batch's sets refer to: entries (by id; ``foreign`` by boundary
@@ -229,6 +243,9 @@ class Snapshot:
     revoked_adoptions: dict[str, Revoked] = field(default_factory=dict)
     # Recall copies whose one use the batch may spend (``gate/one_use``): id -> lease facts.
     one_use: dict[str, OneUseCopy] = field(default_factory=dict)
+    # Retired entries of the boundary the batch depends on or supersedes: id -> what the
+    # record holds of it (``[on_dependency]``, ``[on_supersession]``).
+    retired_sources: dict[str, RetiredSource] = field(default_factory=dict)
     # ``on_slot``'s index of ``entries`` by (class, key) of this boundary, and how many
     # entries it holds (``add_entry`` keeps it; any other way of adding rebuilds it).
     _slots: dict[tuple[str, str], list[str]] = field(default_factory=dict, repr=False)

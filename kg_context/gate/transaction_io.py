@@ -19,6 +19,7 @@ from kg_context.gate.constitution import Constitution
 from kg_context.gate.held_graph import walk_held
 from kg_context.gate.ledger import LedgerHead
 from kg_context.gate.ledger import seal as seal_plan
+from kg_context.gate.rehydration import retired_reference_ids
 from kg_context.gate.revision import revision_slots
 from kg_context.gate.rows import Plan, nested_sets
 from kg_context.gate.set_constructor import ClosedSet
@@ -29,6 +30,7 @@ from kg_context.gate.snapshot import (
     EntryState,
     Holder,
     OneUseCopy,
+    RetiredSource,
     Revoked,
     SetFootprint,
     Snapshot,
@@ -198,7 +200,32 @@ def load_snapshot(
         snapshot.halt_counts[set_id] = snapshot.halt_counts.get(set_id, 0) + 1
     _fill_context(snapshot, state)
     _fill_one_use(snapshot, state["one_use"])
+    _fill_retired_sources(tx, snapshot, retired_reference_ids(sets, snapshot))
     return snapshot
+
+
+def _fill_retired_sources(tx: Transaction, snapshot: Snapshot, ids: list[str]) -> None:
+    """What the record holds of the retired entries ``ids`` the sets refer to: what a rule-made
+    copy copies, and whether each was retired from live."""
+    if not ids:
+        return
+    rows = tx.run(
+        "gate/retired_sources",
+        boundary_id=snapshot.boundary.id,
+        ids=ids,
+        live=as_values(LIVE_STATUSES),
+    )
+    snapshot.retired_sources = {
+        r["id"]: RetiredSource(
+            id=r["id"],
+            entry_class=r["class"],
+            key=r["key"],
+            body=r["body"],
+            set_seq=int(r["set_seq"]),
+            from_live=bool(r["from_live"]),
+        )
+        for r in rows
+    }
 
 
 def _fill_one_use(snapshot: Snapshot, rows: list[dict[str, Any]]) -> None:

@@ -53,6 +53,13 @@ class SetView:
     # The supersessions the constitution's [on_revision] rule added, as (new id, old id): the
     # gate checks them as declared ones and names the rule where they are recorded.
     rule_made: frozenset[tuple[str, str]] = frozenset()
+    # The dependencies on retired entries the [on_dependency] rule rehydrated, as (dependent id,
+    # original id, copy id): the copies are entries of the set the rule made.
+    rehydrated: tuple[tuple[str, str, str], ...] = ()
+
+    @property
+    def rehydrated_copies(self) -> frozenset[str]:
+        return frozenset(c for _, _, c in self.rehydrated)
 
     @property
     def new_ids(self) -> set[str]:
@@ -84,7 +91,7 @@ class SetView:
     def declared_fanout(self) -> int:
         """The edges its writers declared (what the set's record keeps: a halted set decided
         again under another rule is the same set)."""
-        return self.fanout - len(self.rule_made)
+        return self.fanout - len(self.rule_made) - len(self.rehydrated_copies)
 
     @cached_property
     def referenced(self) -> frozenset[str]:

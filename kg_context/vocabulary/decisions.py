@@ -26,6 +26,8 @@ __all__ = [
     "HaltStatus",
     "JustificationCase",
     "LeaseRenewalKind",
+    "OnRetiredDependency",
+    "OnRetiredSupersession",
     "OnRevision",
     "Outcome",
     "ProposalStatus",
@@ -312,6 +314,29 @@ class OnRevision(StrEnum):
     SUPERSEDE = "supersede"
     HALT = "halt"
     STAND = "stand"
+
+
+class OnRetiredDependency(StrEnum):
+    """What the gate does with a ``REQUIRES`` or essential ``DERIVED_FROM`` on a retired entry of
+    the own boundary (``[on_dependency] retired`` of the constitution). ``rehydrate``: the set
+    brings it back as a scratch copy for one use, in the same set, and the dependency points at
+    the copy (a rule-made recall, named in the receipts); ``halt``: the set halts
+    ``NON_STANDING_DEPENDENCY``. A superseded, invalidated, at-risk or explored entry (or a retired
+    one that was superseded or failed first) always halts."""
+
+    REHYDRATE = "rehydrate"
+    HALT = "halt"
+
+
+class OnRetiredSupersession(StrEnum):
+    """What the gate does with a declared supersession of a retired entry of the own boundary
+    (``[on_supersession] retired`` of the constitution), on the new entry's key or one of its key
+    family. ``record``: the supersession is recorded, not executed (the entry is out of the
+    window already and stays retired), and the receipts name the rule; ``halt``: the set halts
+    ``SUPERSESSION_TARGET``. A target retired after it was superseded or failed always halts."""
+
+    RECORD = "record"
+    HALT = "halt"
 
 
 class ThresholdParameter(StrEnum):

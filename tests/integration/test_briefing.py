@@ -11,7 +11,7 @@ import pytest
 from kg_context.db.connection import Target
 from kg_context.engine import Engine
 from kg_context.errors import InputValidationError
-from tests.factories import entry, proposal
+from tests.factories import entry, halting_on_retired, proposal
 from tests.integration.test_cli_and_demo import _cli
 
 
@@ -22,7 +22,7 @@ def _fact(key: str, **extra: Any) -> dict[str, Any]:
 def test_the_briefing_reports_since_the_last_recorded_one_and_only_a_recording_moves_it(
     engine: Engine, boundary_id: str, neo4j_target: Target
 ) -> None:
-    boundary = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id, constitution=halting_on_retired(boundary_id))
     goal, src, loose = (f"{boundary_id}-{n}" for n in ("g", "src", "loose"))
     boundary.commit(proposal(boundary_id, entry(cls="goal", key="ship", body="Ship", id=goal)))
     boundary.commit(proposal(boundary_id, _fact("src", id=src), targets=["a"]))

@@ -43,34 +43,38 @@ def deferred(engine: Engine) -> Iterator[Engine]:
 def test_a_commit_embeds_what_it_wrote_and_a_recall_right_after_finds_it_by_meaning(
     engine: Engine, boundary_id: str
 ) -> None:
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     fact = _fact(boundary_id, id=f"{boundary_id}-crm")
-    assert team.commit(proposal(boundary_id, fact, targets=["crm"])).outcome == "commit"
+    assert boundary.commit(proposal(boundary_id, fact, targets=["crm"])).outcome == "commit"
     assert _pending(engine, boundary_id) == 0
-    hits = team.recall(PARAPHRASE, k=3)
+    hits = boundary.recall(PARAPHRASE, k=3)
     assert [(h.entry_id, h.matched_by) for h in hits] == [(f"{boundary_id}-crm", "vector")]
 
 
 def test_an_approved_halt_embeds_what_its_set_wrote(engine: Engine, boundary_id: str) -> None:
-    team = engine.boundary(boundary_id)
-    halted = team.commit(proposal(boundary_id, _fact(boundary_id, verse="global"), targets=["g"]))
+    boundary = engine.boundary(boundary_id)
+    halted = boundary.commit(
+        proposal(boundary_id, _fact(boundary_id, verse="global"), targets=["g"])
+    )
     assert halted.outcome == "halt" and halted.halt_id
     assert _pending(engine, boundary_id) == 0  # a halted set wrote no entry
     done = engine.halts.resolve(halted.halt_id, "approve", operator_id="operator", reason="ok")
     assert done.decision is not None and done.decision.outcome == "commit"
     assert _pending(engine, boundary_id) == 0
-    assert [h.matched_by for h in team.recall(PARAPHRASE, k=3)] == ["vector"]
+    assert [h.matched_by for h in boundary.recall(PARAPHRASE, k=3)] == ["vector"]
 
 
 def test_with_embedding_off_the_operators_embed_command_does_it(
     deferred: Engine, neo4j_target: Target, boundary_id: str
 ) -> None:
-    team = deferred.boundary(boundary_id)
+    boundary = deferred.boundary(boundary_id)
     fact = _fact(boundary_id, id=f"{boundary_id}-crm")
-    assert team.commit(proposal(boundary_id, fact, targets=["crm"])).outcome == "commit"
+    assert boundary.commit(proposal(boundary_id, fact, targets=["crm"])).outcome == "commit"
     assert _pending(deferred, boundary_id) == 1
-    assert team.recall(PARAPHRASE, k=3) == []  # no word in common, no embedding yet
-    assert [h.matched_by for h in team.recall("client relationship network", k=3)] == ["fulltext"]
+    assert boundary.recall(PARAPHRASE, k=3) == []  # no word in common, no embedding yet
+    assert [h.matched_by for h in boundary.recall("client relationship network", k=3)] == [
+        "fulltext"
+    ]
     env = {
         "NEO4J_URI": neo4j_target.uri,
         "NEO4J_USERNAME": neo4j_target.username,
@@ -82,4 +86,4 @@ def test_with_embedding_off_the_operators_embed_command_does_it(
     assert ran.exit_code == 0, ran.output
     assert '"embedded": 1' in ran.output
     assert _pending(deferred, boundary_id) == 0
-    assert [h.matched_by for h in team.recall(PARAPHRASE, k=3)] == ["vector"]
+    assert [h.matched_by for h in boundary.recall(PARAPHRASE, k=3)] == ["vector"]

@@ -9,7 +9,9 @@ After every step of a sequence, what changed is exactly what the committed sets 
 boundary's seq moved by the number of commits, the new entries are exactly theirs, and no other
 entry changed status, residency or out-edges unless a committed set transitioned or superseded it
 (declared, or by the constitution's [on_revision] rule, which supersedes only live resident
-entries), so no rejected or halted input changed anything but its record. After every sequence,
+entries; a copy its [on_dependency] rule rehydrates is a new entry of the set, and leaves the
+window with the committed work set that spends its one use), so no rejected
+or halted input changed anything but its record. After every sequence,
 in both boundaries, nothing is left pending, a well-formed set from a fresh writer commits (no
 wedge), the running counts equal the recomputed ones, every must-be-empty audit is empty, and
 both ledgers verify (what ``kg-context audit verify`` checks). The boundaries keep no czar
@@ -120,9 +122,22 @@ def _touched(proposals: list[dict[str, Any]]) -> set[str]:
 
 
 def _ruled(committed: list[Any]) -> set[str]:
-    """The entries the constitution's [on_revision] rule superseded in the committed sets (each
-    ``<rule>: <new id> supersedes <old id>``; ids hold no spaces)."""
-    return {made.rsplit(" supersedes ", 1)[1] for d in committed for made in d.rule_made}
+    """The entries a constitution rule superseded in the committed sets (``<rule>: <new id>
+    supersedes <old id>``, by ``[on_revision]`` or ``[key_families]``; ids hold no spaces). A
+    supersession ``[on_supersession]`` recorded changes nothing, and the copies
+    ``[on_dependency]`` rehydrated are new entries of the set."""
+    return {
+        made.rsplit(" supersedes ", 1)[1]
+        for d in committed
+        for made in d.rule_made
+        if " supersedes " in made and not made.endswith("recorded, not executed")
+    }
+
+
+def _spent_copy(entry_id: str, now: tuple[Any, ...], committed: list[Any]) -> bool:
+    """A copy the constitution's [on_dependency] rule made (its id is the gate's form) that a
+    committed set retired out of the window: the work set that spent its one use."""
+    return "@rehydrated-" in entry_id and bool(committed) and now[:2] == ("retired", False)
 
 
 def _check_step(
@@ -142,7 +157,7 @@ def _check_step(
     for entry_id, (status, resident, out) in was["entries"].items():
         current = now["entries"][entry_id]
         assert current[2] == out, f"{entry_id} gained or lost out-edges"
-        if current[:2] != (status, resident):
+        if current[:2] != (status, resident) and not _spent_copy(entry_id, current, committed):
             assert entry_id in touched, f"{entry_id} moved without a committed set moving it"
     for entry_id in _ruled(committed) & set(was["entries"]):
         # A rule supersedes only what stood live in the window, and takes it out.

@@ -10,7 +10,7 @@ import pytest
 from kg_context.gate.constitution import load_constitution, parse_constitution
 from kg_context.residency.reachability import reachable
 from kg_context.residency.recall import admit
-from tests.factories import entry, proposal
+from tests.factories import entry, halting_on_retired, proposal
 
 DEFAULT = load_constitution()
 
@@ -61,8 +61,9 @@ def test_a_dependency_on_a_non_standing_entry_halts(
     engine: Any, boundary_id: str, how: str, declared: dict[str, Any]
 ) -> None:
     """REQUIRES or essential DERIVED_FROM on a retired or invalidated entry halts, so a retired
-    entry never becomes silently load-bearing."""
-    boundary = engine.boundary(boundary_id)
+    entry never becomes silently load-bearing (under a constitution whose ``[on_dependency]``
+    rule halts; the rule that rehydrates is tested in test_dependency_rules)."""
+    boundary = engine.boundary(boundary_id, constitution=halting_on_retired(boundary_id))
     old = _retired(engine, boundary, boundary_id, how)
     deps = {k: [{**ref, "entry_id": old} for ref in refs] for k, refs in declared.items()}
     before = _fingerprint(engine, boundary_id)

@@ -24,10 +24,10 @@ def test_the_revision_read_of_a_slot_reads_its_resident_entries_only(
     czar_free_engine: Any, driver: neo4j.Driver, boundary_id: str
 ) -> None:
     engine = czar_free_engine
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     ids = [f"{boundary_id}-d{i}" for i in range(REVISIONS)]
     for i, entry_id in enumerate(ids):  # each an undeclared revision the shipped rule supersedes
-        decided = team.commit(
+        decided = boundary.commit(
             proposal(boundary_id, entry(id=entry_id, key="chain", body=f"choice {i}"))
         )
         assert decided.outcome == "commit", decided
