@@ -29,10 +29,24 @@ come before the sections, both read from the graph: an entry that has a newer re
 its class on its key (a revision that did not declare supersession leaves both standing) is
 taken after every entry that is the newest on its key; and with a query, the entries on a key the
 query names (a whole word of it) are taken first, then the entries on the keys of their window
-neighbours (what they need and what needs them), before the walk goes on. Each item is
-taken as a whole line when it fits in what is left of the budget (its class header counted with
-its first line); a line that does not fit is left out and the walk goes on, so a smaller later line
-may still fit. The text shows what was taken in window order (set seq, then id).
+neighbours (what they need and what needs them).
+
+**Focus.** A query names a key when one of its whole words is a key of the boundary, in the
+window or in the record. Such a query focuses the context on the live state the question stands
+on: the walk takes the entries on the named keys and on their neighbours' keys (the keys of what
+they need, in the window or not, and of the entries that need an entry on a named key) and stops
+there, however much budget is left; a named key with nothing in the window focuses on nothing.
+Everything else (the rest of the window, the history-index lines) is left out with the reason
+``focus`` and named in the manifest with the calls that bring it back; the record is not searched
+(what is no longer live comes back through ``recall``/``as_of``). ``window()`` and a context
+without a query still give the whole window. A query that names no key of the boundary has
+nothing to focus on: the walk covers every section as without a query, then its record
+candidates.
+
+Each item is taken as a whole line when it fits in what is left of the budget (its class header
+counted with its first line); a line that does not fit is left out and the walk goes on, so a
+smaller later line may still fit. The text shows what was taken in window order (set seq, then
+id).
 
 **Fixed parts**, always counted: the title, the legend (only the tags that appear), the class and
 section headers, and the last line, which says what was left out and which call brings it back
@@ -131,6 +145,7 @@ class ContextEntry:
     tokens: int | None = None
     needs: tuple[str, ...] = ()
     needs_out: tuple[str, ...] = ()  # of ``needs``: the ones not in the window
+    need_keys: tuple[str, ...] = ()  # the keys of what it needs, in the window or not
     lease_left: int | None = None  # work sets left on the entry's own lease
 
 
@@ -166,14 +181,16 @@ class Section:
 
 @dataclass(frozen=True, slots=True)
 class Omission:
-    """What the budget left out of one section (of one class, for window entries) and the
-    calls (names in ``RETRIEVALS``) that bring it back."""
+    """What was left out of one section (of one class, for window entries), why (``reason``:
+    ``budget``, it did not fit; ``focus``, it is off the query's keys and their neighbours'),
+    and the calls (names in ``RETRIEVALS``) that bring it back."""
 
     section: str
     entry_class: str | None
     ids: tuple[str, ...]
     tokens: int
     get_back: tuple[str, ...]
+    reason: str = "budget"
 
 
 @dataclass(frozen=True, slots=True)

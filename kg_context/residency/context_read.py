@@ -4,7 +4,9 @@ assemble it (``kg_context.residency.context`` owns the rules and the types).
 Reads, nothing else: in one statement the boundary (seq, work seq, constitution version) and its
 resident entries with their stored token counts, own leases and what they require
 (``window/context``); the constitution by version (kept by the engine); the resident
-history-index lines, and, with a query, the record's candidates through ``search_record`` in
+history-index lines, and, with a query, the query's words that name a key of the boundary (in the
+window or the record: ``window/record_keys``, what focuses the context) and, when it names none,
+the record's candidates through ``search_record`` in
 its read-only mode: fulltext and vector as ``recall`` finds them, but nothing is embedded first
 and no vector index is created, so entries not embedded yet are found by their words only
 (``recall`` embeds them first). Candidates already in the window are
@@ -36,7 +38,7 @@ from kg_context.residency.context import (
     LineCounter,
     RecordItem,
 )
-from kg_context.residency.context_assembly import assemble
+from kg_context.residency.context_assembly import assemble, query_words
 from kg_context.residency.window import status_tag
 from kg_context.text.tokens import TokenCounter, get_token_counter
 
@@ -44,6 +46,8 @@ __all__ = ["RECORD_CANDIDATES", "Context", "CountTokens", "context"]
 
 # How many candidates a query asks of the record (those already in the window are dropped).
 RECORD_CANDIDATES = 10
+# How many of a query's words are looked up as keys of the boundary (in sorted order).
+QUERY_WORDS = 256
 _CACHE_LIMIT = 200_000
 _CACHED_TEXT_CHARS = 2_000
 _cache: dict[str, int] = {}
@@ -128,6 +132,7 @@ def context(
     for r in rows:
         needs = sorted({str(n[0]) for n in r["needs"]})
         out = {str(n[0]) for n in r["needs"] if not n[1]}
+        need_keys = sorted({str(n[2]) for n in r["needs"]})
         expires = r["expires_after_seq"]
         entries.append(
             ContextEntry(
@@ -140,6 +145,7 @@ def context(
                 tokens=None if r["tokens"] is None else int(r["tokens"]),
                 needs=tuple(needs),
                 needs_out=tuple(n for n in needs if n in out),
+                need_keys=tuple(need_keys),
                 lease_left=None if expires is None else max(0, int(expires) - work),
             )
         )
@@ -153,7 +159,16 @@ def context(
             )
         ]
     record: list[RecordItem] = []
+    query_keys: frozenset[str] | None = None
     if query is not None:
+        words = sorted(query_words(query))[:QUERY_WORDS]
+        query_keys = frozenset(
+            str(r["key"])
+            for r in boundary.executor.read(
+                "window/record_keys", boundary_id=boundary.id, keys=words
+            )
+        )
+    if query is not None and not query_keys:
         hits = search_record(boundary, query, k=RECORD_CANDIDATES, read_only=True)
         wanted = [h.entry_id for h in hits if h.entry_id not in resident]
         if wanted:
@@ -190,5 +205,6 @@ def context(
         index=index,
         record=record,
         query=query,
+        query_keys=query_keys,
         counter=counter,
     )

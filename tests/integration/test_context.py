@@ -42,7 +42,14 @@ VOCABULARY = [
     "cost",
     "review",
 ]
-QUERIES = ("cache", "graph database", "checkout latency budget", "failover region shard")
+QUERIES = (
+    "cache",
+    "graph database",
+    "checkout latency budget",
+    "failover region shard",
+    "What is k3 now?",  # names a key: a focused context
+    "Why did choice change?",
+)
 CLASSES = ("decision", "constraint", "goal", "plan", "fact", "open_question", "pin")
 ENTRY_LINE = re.compile(r"^- \[[^\]]*\] (?P<id>\S+) (?:\((?P<extra>[^)]*)\) )?")
 INDEX_LINE = re.compile(r"^- (?P<seq>\d+) (?P<set>\S+): ")
@@ -202,6 +209,45 @@ def test_a_query_brings_record_candidates_marked_as_record(
     line = next(x for x in ctx.text.splitlines() if f"] {old} " in x)
     assert line.startswith("- [superseded; record, matched in set ") and f"{team.id}/new" in line
     assert "## record, not window: candidates for 'cache in region'" in ctx.text
+
+
+def test_a_query_that_names_a_key_gets_its_entries_and_neighbours_and_a_manifest_of_the_rest(
+    engine: Engine, boundary_id: str
+) -> None:
+    team = engine.boundary(boundary_id)
+    ev = {
+        "id": f"{boundary_id}/ev",
+        "class": "fact",
+        "key": "ev/latency",
+        "body": "p99 latency is 40 ms",
+        "attributes": {"source": "load test"},
+    }
+    api = {
+        "id": f"{boundary_id}/api",
+        "class": "decision",
+        "key": "api",
+        "body": "REST over HTTP",
+        "requires": [{"entry_id": ev["id"], "policy": "hard"}],
+    }
+    db = {"id": f"{boundary_id}/db", "class": "decision", "key": "db", "body": "Use Neo4j"}
+    goal = {"id": f"{boundary_id}/goal", "class": "goal", "key": "ship", "body": "Ship in May"}
+    decision = team.commit(proposal(boundary_id, ev, api, db, goal, targets=["api", "db"]))
+    assert decision.outcome == "commit", decision
+    whole = team.context(20_000)
+    focused = team.context(20_000, query="What is the current value of api?")
+    # the named key and what it needs, not the other roots, with room to spare
+    assert set(focused.manifest.included_ids) == {api["id"], ev["id"]}
+    assert focused.tokens < whole.tokens
+    off = {i for o in focused.manifest.left_out if o.reason == "focus" for i in o.ids}
+    in_window = {e.id for e in team.window().entries} | {x.set_id for x in team.window().index}
+    assert off == in_window - {api["id"], ev["id"]} and {db["id"], goal["id"]} <= off
+    assert all("window" in o.get_back for o in focused.manifest.left_out if o.section != "index")
+    last = focused.text.splitlines()[-1]
+    assert last.startswith("Left out: 2 window entries (") and "off the query's keys" in last
+    # without a query, or with one that names no key, the whole window
+    assert {db["id"], goal["id"], api["id"], ev["id"]} <= set(whole.manifest.included_ids)
+    loose = team.context(20_000, query="graph storage")
+    assert {db["id"], goal["id"]} <= set(loose.manifest.included_ids)
 
 
 def test_a_context_reads_and_writes_nothing(engine: Engine, boundary_id: str) -> None:
