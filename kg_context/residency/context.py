@@ -31,17 +31,18 @@ taken after every entry that is the newest on its key; and with a query, the ent
 query names (a whole word of it) are taken first, then the entries on the keys of their window
 neighbours (what they need and what needs them).
 
-**Focus.** A query names a key when one of its whole words is a key of the boundary, in the
-window or in the record. Such a query focuses the context on the live state the question stands
-on: the walk takes the entries on the named keys and on their neighbours' keys (the keys of what
-they need, in the window or not, and of the entries that need an entry on a named key) and stops
-there, however much budget is left; a named key with nothing in the window focuses on nothing.
-Everything else (the rest of the window, the history-index lines) is left out with the reason
-``focus`` and named in the manifest with the calls that bring it back; the record is not searched
-(what is no longer live comes back through ``recall``/``as_of``). ``window()`` and a context
-without a query still give the whole window. A query that names no key of the boundary has
-nothing to focus on: the walk covers every section as without a query, then its record
-candidates.
+**Focus** (asked for with ``focus``). A query names a key when one of its whole words is a key of
+the boundary, in the window or in the record. Such a query focuses the context on the live state
+the question stands on: the walk takes the entries on the named keys and on their neighbours' keys
+(the keys of what they need, in the window or not, and of the entries that need an entry on a named
+key) and stops there, however much budget is left; a named key with nothing in the window focuses
+on nothing. Everything else (the rest of the window, the history-index lines) is left out with the
+reason ``focus`` and named in the manifest with the calls that bring it back; the record is not
+searched (what is no longer live comes back through ``recall``/``as_of``). A query that names no
+key of the boundary has nothing to focus on: the walk covers every section as without a query, then
+its record candidates. Focus is not the default: it follows declared edges only, so a citation the
+writer did not declare (a missing or wrong dependency) leaves its target out, where the whole
+window, while it fits, still shows it.
 
 Each item is taken as a whole line when it fits in what is left of the budget (its class header
 counted with its first line); a line that does not fit is left out and the walk goes on, so a

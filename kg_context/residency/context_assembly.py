@@ -173,6 +173,7 @@ def _priority(
     roots: frozenset[str],
     query: str | None = None,
     query_keys: frozenset[str] | None = None,
+    focus: bool = False,
 ) -> list[_Item]:
     """Every item, in the order the budget walk takes them (the module docstring's rule)."""
     rank = {name: i for i, name in enumerate(SECTIONS)}
@@ -198,7 +199,7 @@ def _priority(
     window = sorted(((_section_of(e, roots), e) for e in entries), key=walk)
     items = [_entry_item(e, section) for section, e in window]
     # A query that names a key focuses the context: its keys and their neighbours' keys.
-    focus = tiers is not None
+    focus = focus and tiers is not None
     if focus:
         for item in items:
             item.in_focus = item.id in named
@@ -338,17 +339,19 @@ def assemble(
     record: Sequence[RecordItem] = (),
     query: str | None = None,
     query_keys: frozenset[str] | None = None,
+    focus: bool = False,
     counter: LineCounter,
 ) -> Context:
     """The context of one boundary within ``budget_tokens`` by ``counter`` (the module
     docstring's rules). ``query_keys``: the query's words that name a key of the boundary, in
-    the window or in the record (``None``: those that name a key of ``entries``). Pure: the same
-    inputs give byte-identical output."""
+    the window or in the record (``None``: those that name a key of ``entries``); ``focus``:
+    a query that names one of them focuses the context. Pure: the same inputs give
+    byte-identical output."""
     if budget_tokens < 0:
         raise InputValidationError(
             f"a context budget is a number of tokens, at least 0; got {budget_tokens}"
         )
-    items = _priority(entries, index, record, root_classes, query, query_keys)
+    items = _priority(entries, index, record, root_classes, query, query_keys, focus)
     costs = counter.lines(
         [i.prefix for i in items], [i.body for i in items], [i.stored for i in items]
     )

@@ -4,8 +4,8 @@ assemble it (``kg_context.residency.context`` owns the rules and the types).
 Reads, nothing else: in one statement the boundary (seq, work seq, constitution version) and its
 resident entries with their stored token counts, own leases and what they require
 (``window/context``); the constitution by version (kept by the engine); the resident
-history-index lines, and, with a query, the query's words that name a key of the boundary (in the
-window or the record: ``window/record_keys``, what focuses the context) and, when it names none,
+history-index lines, and, with a query, for a focused context the query's words that name a key
+of the boundary (in the window or the record: ``window/record_keys``) and, unless they focus it,
 the record's candidates through ``search_record`` in
 its read-only mode: fulltext and vector as ``recall`` finds them, but nothing is embedded first
 and no vector index is created, so entries not embedded yet are found by their words only
@@ -109,11 +109,14 @@ def context(
     budget_tokens: int,
     *,
     query: str | None = None,
+    focus: bool = False,
     count_tokens: CountTokens = None,
 ) -> Context:
     """The governed window of ``boundary`` as a budgeted, citable context block (the rules:
     ``kg_context.residency.context``), with record candidates for ``query`` when given.
-    ``count_tokens`` is the consuming model's tokenizer; the default is the engine's."""
+    ``focus``: a query that names a key of the boundary gets its keys and their neighbours'
+    keys only (the rules' **Focus**). ``count_tokens`` is the consuming model's tokenizer; the
+    default is the engine's."""
     if budget_tokens < 0:
         raise InputValidationError(
             f"a context budget is a number of tokens, at least 0; got {budget_tokens}"
@@ -160,7 +163,7 @@ def context(
         ]
     record: list[RecordItem] = []
     query_keys: frozenset[str] | None = None
-    if query is not None:
+    if query is not None and focus:
         words = sorted(query_words(query))[:QUERY_WORDS]
         query_keys = frozenset(
             str(r["key"])
@@ -206,5 +209,6 @@ def context(
         record=record,
         query=query,
         query_keys=query_keys,
+        focus=focus,
         counter=counter,
     )

@@ -47,7 +47,7 @@ QUERIES = (
     "graph database",
     "checkout latency budget",
     "failover region shard",
-    "What is k3 now?",  # names a key: a focused context
+    "What is k3 now?",  # names a key: focused with focus=True
     "Why did choice change?",
 )
 CLASSES = ("decision", "constraint", "goal", "plan", "fact", "open_question", "pin")
@@ -141,13 +141,19 @@ COUNTERS: dict[str, Callable[[str], int] | None] = {"engine": None, "words": wor
     budget=st.one_of(st.integers(0, 300), st.integers(0, 20_000)),
     query=st.one_of(st.none(), st.sampled_from(QUERIES)),
     counter=st.sampled_from(sorted(COUNTERS)),
+    focus=st.booleans(),
 )
 def test_the_context_of_a_random_window_keeps_its_promises(
-    boundaries: list[BoundaryHandle], which: int, budget: int, query: str | None, counter: str
+    boundaries: list[BoundaryHandle],
+    which: int,
+    budget: int,
+    query: str | None,
+    counter: str,
+    focus: bool,
 ) -> None:
     team = boundaries[which]
     count = COUNTERS[counter]
-    ctx = team.context(budget, query=query, count_tokens=count)
+    ctx = team.context(budget, query=query, focus=focus, count_tokens=count)
     measure = count or _engine_count
     # never over the budget, by the counter given
     assert ctx.tokens == measure(ctx.text) <= budget == ctx.budget_tokens
@@ -177,7 +183,7 @@ def test_the_context_of_a_random_window_keeps_its_promises(
     if ctx.text:
         assert ctx.text.splitlines()[-1].startswith("Left out: ")
     # the same inputs give byte-identical output
-    again = team.context(budget, query=query, count_tokens=count)
+    again = team.context(budget, query=query, focus=focus, count_tokens=count)
     assert again.text == ctx.text and again.manifest == ctx.manifest
 
 
@@ -234,7 +240,7 @@ def test_a_query_that_names_a_key_gets_its_entries_and_neighbours_and_a_manifest
     decision = team.commit(proposal(boundary_id, ev, api, db, goal, targets=["api", "db"]))
     assert decision.outcome == "commit", decision
     whole = team.context(20_000)
-    focused = team.context(20_000, query="What is the current value of api?")
+    focused = team.context(20_000, query="What is the current value of api?", focus=True)
     # the named key and what it needs, not the other roots, with room to spare
     assert set(focused.manifest.included_ids) == {api["id"], ev["id"]}
     assert focused.tokens < whole.tokens
@@ -244,9 +250,11 @@ def test_a_query_that_names_a_key_gets_its_entries_and_neighbours_and_a_manifest
     assert all("window" in o.get_back for o in focused.manifest.left_out if o.section != "index")
     last = focused.text.splitlines()[-1]
     assert last.startswith("Left out: 2 window entries (") and "off the query's keys" in last
-    # without a query, or with one that names no key, the whole window
+    # without a query, without focus, or with a query that names no key: the whole window
     assert {db["id"], goal["id"], api["id"], ev["id"]} <= set(whole.manifest.included_ids)
-    loose = team.context(20_000, query="graph storage")
+    plain = team.context(20_000, query="What is the current value of api?")
+    assert {db["id"], goal["id"]} <= set(plain.manifest.included_ids)
+    loose = team.context(20_000, query="graph storage", focus=True)
     assert {db["id"], goal["id"]} <= set(loose.manifest.included_ids)
 
 

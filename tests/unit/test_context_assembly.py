@@ -300,7 +300,7 @@ FOCUS_RECORD = (
 )
 
 
-def _focused(budget: int, query: str | None) -> Context:
+def _focused(budget: int, query: str | None, *, focus: bool = True) -> Context:
     return assemble(
         boundary_id="team-7",
         seq=9,
@@ -311,6 +311,7 @@ def _focused(budget: int, query: str | None) -> Context:
         index=INDEX,
         record=FOCUS_RECORD if query else (),
         query=query,
+        focus=focus,
         counter=counter(),
     )
 
@@ -350,7 +351,10 @@ def test_a_focused_context_still_keeps_to_the_budget_and_says_why_each_line_is_o
         assert _kept(ctx) | set(reasons) == _kept(full) | off
 
 
-def test_a_query_that_names_no_key_of_the_window_walks_the_whole_window() -> None:
+def test_without_focus_or_a_named_key_a_query_walks_the_whole_window() -> None:
+    unfocused = _focused(100_000, "What is the current value of cache?", focus=False)
+    assert _kept(unfocused) == {e.id for e in FOCUS_ROWS} | {"s-3", "s-2", "c-old", "a-old"}
+    assert all(o.reason == "budget" for o in unfocused.manifest.left_out)
     ctx = _focused(100_000, "what about billing?")
     assert _kept(ctx) == {e.id for e in FOCUS_ROWS} | {"s-3", "s-2", "c-old", "a-old"}
     assert all(o.reason == "budget" for o in ctx.manifest.left_out)
@@ -369,6 +373,7 @@ def test_a_key_named_only_in_the_record_focuses_on_nothing_and_says_so() -> None
         index=INDEX,
         query="Is gone still open?",
         query_keys=frozenset({"gone"}),
+        focus=True,
         counter=counter(),
     )
     assert _kept(ctx) == set()
@@ -418,6 +423,7 @@ def test_the_keys_of_what_an_entry_needs_outside_the_window_are_its_neighbours()
         entries=rows,
         query="What is cache?",
         query_keys=frozenset({"cache"}),
+        focus=True,
         counter=counter(),
     )
     assert _kept(ctx) == {"c-1", "e-2", "y-1"}
