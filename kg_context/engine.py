@@ -342,10 +342,16 @@ class BoundaryHandle(Boundary):
         return window(self)
 
     def context(
-        self, budget_tokens: int, *, query: str | None = None, count_tokens: CountTokens = None
+        self,
+        budget_tokens: int,
+        *,
+        query: str | None = None,
+        focus: bool = False,
+        count_tokens: CountTokens = None,
     ) -> Context:
-        """The window as a budgeted, citable context block (``kg_context.Context``)."""
-        return context(self, budget_tokens, query=query, count_tokens=count_tokens)
+        """The window as a budgeted, citable context block (``kg_context.Context``); with
+        ``focus``, a query that names a key gets that key and its neighbours' keys only."""
+        return context(self, budget_tokens, query=query, focus=focus, count_tokens=count_tokens)
 
     def stats(self) -> BoundaryStats:
         """Retention ratio, resident tokens, set and halt counts (``kg_context.stats``)."""

@@ -1,8 +1,8 @@
 // The window as the context reads it, in one statement: the boundary (seq, work seq, constitution
 // version) and every resident entry (index seek on boundary_id, resident) with its stored body
 // tokens, its own lease (expires_after_seq) and what it REQUIRES in its own boundary (needs:
-// [id, resident] pairs); promoted_by as window/resident reads it. An empty window gives one row
-// with a null id.
+// [id, resident, key] triples); promoted_by as window/resident reads it. An empty window gives
+// one row with a null id.
 MATCH (b:Boundary {id: $boundary_id})
 OPTIONAL MATCH (e:Entry)
 USING INDEX SEEK e:Entry(boundary_id, resident)
@@ -18,4 +18,4 @@ RETURN b.seq AS seq, coalesce(b.work_seq, b.seq) AS work_seq,
        e.status AS status, e.tokens AS tokens, e.set_seq AS set_seq,
        coalesce(e.attributes, '{}') AS attributes, e.expires_after_seq AS expires_after_seq,
        promoted_by,
-       [(e)-[:REQUIRES]->(t:Entry) WHERE t.boundary_id = $boundary_id | [t.id, t.resident]] AS needs
+       [(e)-[:REQUIRES]->(t:Entry) WHERE t.boundary_id = $boundary_id | [t.id, t.resident, t.key]] AS needs

@@ -93,6 +93,7 @@ class ContextEntry:
     tokens: int | None = None
     needs: tuple[str, ...] = ()
     needs_out: tuple[str, ...] = ()  # of ``needs``: the ones not in the window
+    need_keys: tuple[str, ...] = ()  # the keys of what it needs, in the window or not
     lease_left: int | None = None  # work sets left on the entry's own lease
 
 
@@ -128,14 +129,16 @@ class Section:
 
 @dataclass(frozen=True, slots=True)
 class Omission:
-    """What the budget left out of one section (of one class, for window entries) and the
-    calls (names in ``RETRIEVALS``) that bring it back."""
+    """What was left out of one section (of one class, for window entries), why (``reason``:
+    ``budget``, it did not fit; ``focus``, it is off the query's keys and their neighbours'),
+    and the calls (names in ``RETRIEVALS``) that bring it back."""
 
     section: str
     entry_class: str | None
     ids: tuple[str, ...]
     tokens: int
     get_back: tuple[str, ...]
+    reason: str = "budget"
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from kg_context.residency.context import (
     Section,
 )
 
-__all__ = ["LEGEND", "assemble"]
+__all__ = ["LEGEND", "assemble", "query_words"]
 
 _ENTRY_SECTIONS = frozenset(SECTIONS[:4])
 _DECISIONS = frozenset({EntryClass.DECISION.value, EntryClass.CONSTRAINT.value})
@@ -64,6 +64,7 @@ class _Item:
     order: tuple[Any, ...]  # display order within its group
     cost: int = 0
     tags: tuple[str, ...] = ()
+    in_focus: bool = True  # with a query that names a key: on a key of its focus
 
     @property
     def line(self) -> str:
@@ -124,28 +125,40 @@ def _section_of(entry: ContextEntry, roots: frozenset[str]) -> str:
 _QUERY_PUNCT = "\"'`()[]{}<>,;:!?"
 
 
-def _query_tiers(entries: Sequence[ContextEntry], query: str | None) -> dict[str, int]:
-    """With a query: 0 for each entry on a key the query names (a whole word of the query, with
-    the punctuation around it and a last full stop stripped), 1 for each entry on the key of a
-    window neighbour of those (what they need and what needs them); the others are absent."""
-    if not query:
-        return {}
+def query_words(query: str | None) -> frozenset[str]:
+    """The words of a query that may name a key: each whole word, with the punctuation around it
+    stripped, and again without a last full stop."""
     words: set[str] = set()
-    for word in query.split():
+    for word in (query or "").split():
         word = word.strip(_QUERY_PUNCT)
         words.update((word, word.rstrip(".")))
-    named = {e.id for e in entries if e.key in words}
-    if not named:
-        return {}
-    resident = {e.id: e for e in entries}
+    words.discard("")
+    return frozenset(words)
+
+
+def _query_tiers(
+    entries: Sequence[ContextEntry], query: str | None, keys: frozenset[str] | None
+) -> dict[str, int] | None:
+    """With a query that names a key (one of ``keys``, the query's words that name a key of the
+    boundary; ``None``: those of the window's entries): 0 for each entry on a named key, 1 for
+    each entry on a key of a neighbour of those (a key they need, or the key of an entry that
+    needs an entry on a named key); the others are absent. ``None``: the query names no key."""
+    if not query:
+        return None
+    words = query_words(query)
+    named_keys = (keys if keys is not None else frozenset(e.key for e in entries)) & words
+    if not named_keys:
+        return None
+    key_of = {e.id: e.key for e in entries}
     near: set[str] = set()
     for e in entries:
-        if e.id in named:
-            near.update(resident[i].key for i in e.needs if i in resident)
-        elif any(i in named for i in e.needs):
+        needed = {key_of[i] for i in e.needs if i in key_of} | set(e.need_keys)
+        if e.key in named_keys:
+            near.update(needed)
+        elif named_keys & needed:
             near.add(e.key)
     out = {e.id: 1 for e in entries if e.key in near}
-    out.update((i, 0) for i in named)
+    out.update((e.id, 0) for e in entries if e.key in named_keys)
     return out
 
 
@@ -159,10 +172,13 @@ def _priority(
     record: Sequence[RecordItem],
     roots: frozenset[str],
     query: str | None = None,
+    query_keys: frozenset[str] | None = None,
+    focus: bool = False,
 ) -> list[_Item]:
     """Every item, in the order the budget walk takes them (the module docstring's rule)."""
     rank = {name: i for i, name in enumerate(SECTIONS)}
-    named = _query_tiers(entries, query)
+    tiers = _query_tiers(entries, query, query_keys)
+    named = tiers or {}
     newest: dict[tuple[str, str], int] = {}
     for e in entries:
         slot = (e.entry_class, e.key)
@@ -182,6 +198,11 @@ def _priority(
 
     window = sorted(((_section_of(e, roots), e) for e in entries), key=walk)
     items = [_entry_item(e, section) for section, e in window]
+    # A query that names a key focuses the context: its keys and their neighbours' keys.
+    focus = focus and tiers is not None
+    if focus:
+        for item in items:
+            item.in_focus = item.id in named
     for line in sorted(index, key=lambda x: (-x.seq, x.set_id)):
         items.append(
             _Item(
@@ -192,6 +213,7 @@ def _priority(
                 _flat(line.summary),
                 line.tokens if _flat(line.summary) == line.summary else None,
                 (line.seq, line.set_id),
+                in_focus=not focus,
             )
         )
     for position, hit in enumerate(record):
@@ -207,6 +229,7 @@ def _priority(
                 None,
                 (position,),
                 tags=_tag_names(tag),
+                in_focus=not focus,
             )
         )
     return items
@@ -237,7 +260,9 @@ def _omission_line(left: Sequence[Omission]) -> str:
     calls: list[str] = []
     if window:
         n, tokens = sum(len(o.ids) for o in window), sum(o.tokens for o in window)
-        parts.append(f"{n} window entr{'y' if n == 1 else 'ies'} ({tokens} tokens)")
+        off = sum(len(o.ids) for o in window if o.reason == "focus")
+        why = f"; {off} off the query's keys and their neighbours'" if off else ""
+        parts.append(f"{n} window entr{'y' if n == 1 else 'ies'} ({tokens} tokens{why})")
         calls += ["window()", "why(id)"]
     for section, noun, call in (
         ("index", "history-index line", "as_of(seq)"),
@@ -278,14 +303,15 @@ def _render(title: str, taken: Sequence[_Item], left: Sequence[Omission], query:
 
 
 def _omissions(items: Sequence[_Item], taken_ids: set[int]) -> list[Omission]:
-    groups: dict[tuple[str, str], list[_Item]] = {}
+    groups: dict[tuple[str, str, str], list[_Item]] = {}
     for item in items:
         if id(item) not in taken_ids:
-            groups.setdefault((item.section, item.group), []).append(item)
+            reason = "budget" if item.in_focus else "focus"
+            groups.setdefault((item.section, item.group, reason), []).append(item)
     rank = {name: i for i, name in enumerate(SECTIONS)}
     out = []
-    for (section, group), missed in sorted(
-        groups.items(), key=lambda g: (rank[g[0][0]], _class_key(g[0][1]))
+    for (section, group, reason), missed in sorted(
+        groups.items(), key=lambda g: (rank[g[0][0]], _class_key(g[0][1]), g[0][2])
     ):
         window = section in _ENTRY_SECTIONS
         out.append(
@@ -295,6 +321,7 @@ def _omissions(items: Sequence[_Item], taken_ids: set[int]) -> list[Omission]:
                 ids=tuple(i.id for i in missed),
                 tokens=sum(i.cost for i in missed),
                 get_back=_WINDOW_GET_BACK if window else _GET_BACK[section],
+                reason=reason,
             )
         )
     return out
@@ -311,15 +338,20 @@ def assemble(
     index: Sequence[IndexItem] = (),
     record: Sequence[RecordItem] = (),
     query: str | None = None,
+    query_keys: frozenset[str] | None = None,
+    focus: bool = False,
     counter: LineCounter,
 ) -> Context:
     """The context of one boundary within ``budget_tokens`` by ``counter`` (the module
-    docstring's rules). Pure: the same inputs give byte-identical output."""
+    docstring's rules). ``query_keys``: the query's words that name a key of the boundary, in
+    the window or in the record (``None``: those that name a key of ``entries``); ``focus``:
+    a query that names one of them focuses the context. Pure: the same inputs give
+    byte-identical output."""
     if budget_tokens < 0:
         raise InputValidationError(
             f"a context budget is a number of tokens, at least 0; got {budget_tokens}"
         )
-    items = _priority(entries, index, record, root_classes, query)
+    items = _priority(entries, index, record, root_classes, query, query_keys, focus)
     costs = counter.lines(
         [i.prefix for i in items], [i.body for i in items], [i.stored for i in items]
     )
@@ -347,6 +379,8 @@ def assemble(
         )
         headed: set[str] = set()
         for item in items:
+            if not item.in_focus:
+                continue
             header = _header(item, query)
             cost = item.cost + (0 if header in headed else header_cost[header])
             if cost <= left_budget:

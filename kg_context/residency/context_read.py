@@ -1,6 +1,7 @@
 """``context(boundary, budget_tokens, ...)``: read what the context of a boundary shows and
 assemble it (``kg_context.residency.context`` owns the rules and the types). Reads only: nothing
-is embedded and no index is created; record candidates already in the window are not repeated.
+is embedded and no index is created; record candidates already in the window are not repeated;
+a focused context (``focus``) reads which query words name a key and skips the record search.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from kg_context.residency.context import (
     LineCounter,
     RecordItem,
 )
-from kg_context.residency.context_assembly import assemble
+from kg_context.residency.context_assembly import assemble, query_words
 from kg_context.residency.window import status_tag
 from kg_context.text.tokens import TokenCounter, get_token_counter
 
@@ -30,6 +31,8 @@ __all__ = ["RECORD_CANDIDATES", "Context", "CountTokens", "context"]
 
 # How many candidates a query asks of the record (those already in the window are dropped).
 RECORD_CANDIDATES = 10
+# How many of a query's words are looked up as keys of the boundary (in sorted order).
+QUERY_WORDS = 256
 _CACHE_LIMIT = 200_000
 _CACHED_TEXT_CHARS = 2_000
 _cache: dict[str, int] = {}
@@ -91,11 +94,14 @@ def context(
     budget_tokens: int,
     *,
     query: str | None = None,
+    focus: bool = False,
     count_tokens: CountTokens = None,
 ) -> Context:
     """The governed window of ``boundary`` as a budgeted, citable context block (the rules:
     ``kg_context.residency.context``), with record candidates for ``query`` when given.
-    ``count_tokens`` is the consuming model's tokenizer; the default is the engine's."""
+    ``focus``: a query that names a key of the boundary gets its keys and their neighbours'
+    keys only (the rules' **Focus**). ``count_tokens`` is the consuming model's tokenizer; the
+    default is the engine's."""
     if budget_tokens < 0:
         raise InputValidationError(
             f"a context budget is a number of tokens, at least 0; got {budget_tokens}"
@@ -114,6 +120,7 @@ def context(
     for r in rows:
         needs = sorted({str(n[0]) for n in r["needs"]})
         out = {str(n[0]) for n in r["needs"] if not n[1]}
+        need_keys = sorted({str(n[2]) for n in r["needs"]})
         expires = r["expires_after_seq"]
         entries.append(
             ContextEntry(
@@ -126,6 +133,7 @@ def context(
                 tokens=None if r["tokens"] is None else int(r["tokens"]),
                 needs=tuple(needs),
                 needs_out=tuple(n for n in needs if n in out),
+                need_keys=tuple(need_keys),
                 lease_left=None if expires is None else max(0, int(expires) - work),
             )
         )
@@ -139,7 +147,16 @@ def context(
             )
         ]
     record: list[RecordItem] = []
-    if query is not None:
+    query_keys: frozenset[str] | None = None
+    if query is not None and focus:
+        words = sorted(query_words(query))[:QUERY_WORDS]
+        query_keys = frozenset(
+            str(r["key"])
+            for r in boundary.executor.read(
+                "window/record_keys", boundary_id=boundary.id, keys=words
+            )
+        )
+    if query is not None and not query_keys:
         hits = search_record(boundary, query, k=RECORD_CANDIDATES, read_only=True)
         wanted = [h.entry_id for h in hits if h.entry_id not in resident]
         if wanted:
@@ -176,5 +193,7 @@ def context(
         index=index,
         record=record,
         query=query,
+        query_keys=query_keys,
+        focus=focus,
         counter=counter,
     )

@@ -42,7 +42,14 @@ VOCABULARY = [
     "cost",
     "review",
 ]
-QUERIES = ("cache", "graph database", "checkout latency budget", "failover region shard")
+QUERIES = (
+    "cache",
+    "graph database",
+    "checkout latency budget",
+    "failover region shard",
+    "What is k3 now?",  # names a key: focused with focus=True
+    "Why did choice change?",
+)
 CLASSES = ("decision", "constraint", "goal", "plan", "fact", "open_question", "pin")
 ENTRY_LINE = re.compile(r"^- \[[^\]]*\] (?P<id>\S+) (?:\((?P<extra>[^)]*)\) )?")
 INDEX_LINE = re.compile(r"^- (?P<seq>\d+) (?P<set>\S+): ")
@@ -134,13 +141,19 @@ COUNTERS: dict[str, Callable[[str], int] | None] = {"engine": None, "words": wor
     budget=st.one_of(st.integers(0, 300), st.integers(0, 20_000)),
     query=st.one_of(st.none(), st.sampled_from(QUERIES)),
     counter=st.sampled_from(sorted(COUNTERS)),
+    focus=st.booleans(),
 )
 def test_the_context_of_a_random_window_keeps_its_promises(
-    boundaries: list[BoundaryHandle], which: int, budget: int, query: str | None, counter: str
+    boundaries: list[BoundaryHandle],
+    which: int,
+    budget: int,
+    query: str | None,
+    counter: str,
+    focus: bool,
 ) -> None:
     boundary = boundaries[which]
     count = COUNTERS[counter]
-    ctx = boundary.context(budget, query=query, count_tokens=count)
+    ctx = boundary.context(budget, query=query, focus=focus, count_tokens=count)
     measure = count or _engine_count
     # never over the budget, by the counter given
     assert ctx.tokens == measure(ctx.text) <= budget == ctx.budget_tokens
@@ -170,7 +183,7 @@ def test_the_context_of_a_random_window_keeps_its_promises(
     if ctx.text:
         assert ctx.text.splitlines()[-1].startswith("Left out: ")
     # the same inputs give byte-identical output
-    again = boundary.context(budget, query=query, count_tokens=count)
+    again = boundary.context(budget, query=query, focus=focus, count_tokens=count)
     assert again.text == ctx.text and again.manifest == ctx.manifest
 
 
@@ -204,6 +217,49 @@ def test_a_query_brings_record_candidates_marked_as_record(
         line.startswith("- [superseded; record, matched in set ") and f"{boundary.id}/new" in line
     )
     assert "## record, not window: candidates for 'cache in region'" in ctx.text
+
+
+def test_a_query_that_names_a_key_gets_its_entries_and_neighbours_and_a_manifest_of_the_rest(
+    engine: Engine, boundary_id: str
+) -> None:
+    boundary = engine.boundary(boundary_id)
+    ev = {
+        "id": f"{boundary_id}/ev",
+        "class": "fact",
+        "key": "ev/latency",
+        "body": "p99 latency is 40 ms",
+        "attributes": {"source": "load test"},
+    }
+    api = {
+        "id": f"{boundary_id}/api",
+        "class": "decision",
+        "key": "api",
+        "body": "REST over HTTP",
+        "requires": [{"entry_id": ev["id"], "policy": "hard"}],
+    }
+    db = {"id": f"{boundary_id}/db", "class": "decision", "key": "db", "body": "Use Neo4j"}
+    goal = {"id": f"{boundary_id}/goal", "class": "goal", "key": "ship", "body": "Ship in May"}
+    decision = boundary.commit(proposal(boundary_id, ev, api, db, goal, targets=["api", "db"]))
+    assert decision.outcome == "commit", decision
+    whole = boundary.context(20_000)
+    focused = boundary.context(20_000, query="What is the current value of api?", focus=True)
+    # the named key and what it needs, not the other roots, with room to spare
+    assert set(focused.manifest.included_ids) == {api["id"], ev["id"]}
+    assert focused.tokens < whole.tokens
+    off = {i for o in focused.manifest.left_out if o.reason == "focus" for i in o.ids}
+    in_window = {e.id for e in boundary.window().entries} | {
+        x.set_id for x in boundary.window().index
+    }
+    assert off == in_window - {api["id"], ev["id"]} and {db["id"], goal["id"]} <= off
+    assert all("window" in o.get_back for o in focused.manifest.left_out if o.section != "index")
+    last = focused.text.splitlines()[-1]
+    assert last.startswith("Left out: 2 window entries (") and "off the query's keys" in last
+    # without a query, without focus, or with a query that names no key: the whole window
+    assert {db["id"], goal["id"], api["id"], ev["id"]} <= set(whole.manifest.included_ids)
+    plain = boundary.context(20_000, query="What is the current value of api?")
+    assert {db["id"], goal["id"]} <= set(plain.manifest.included_ids)
+    loose = boundary.context(20_000, query="graph storage", focus=True)
+    assert {db["id"], goal["id"]} <= set(loose.manifest.included_ids)
 
 
 def test_a_context_reads_and_writes_nothing(engine: Engine, boundary_id: str) -> None:

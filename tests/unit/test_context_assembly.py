@@ -283,3 +283,147 @@ def test_a_query_that_names_a_key_takes_its_entries_and_their_neighbours_first()
     assert _first(rows, 2, None) == {"d-1", "d-2"}
     # A query that names no key leaves the window's walk as it is.
     assert _first(rows, 3, "something else entirely") == _first(rows, 3, None)
+
+
+FOCUS_ROWS = (
+    ContextEntry("d-1", "decision", "api", "a " * 8, "live", 9),
+    ContextEntry("c-1", "decision", "cache", "c " * 6, "live", 3, needs=("e-1",)),
+    ContextEntry("c-0", "decision", "cache", "o " * 6, "live", 2),
+    ContextEntry("e-1", "fact", "ev", "e " * 8, "live", 1),
+    ContextEntry("e-2", "fact", "ev", "e " * 8, "live", 2),
+    ContextEntry("x-1", "fact", "drv", "x " * 6, "live", 4, needs=("c-1",)),
+    ContextEntry("u-1", "fact", "unrelated", "u " * 8, "live", 7, needs=("d-1",)),
+)
+FOCUS_RECORD = (
+    RecordItem("c-old", "cache", "older cache", "superseded", 1, "c-0"),
+    RecordItem("a-old", "api", "older api", "superseded", 1, "d-1"),
+)
+
+
+def _focused(budget: int, query: str | None, *, focus: bool = True) -> Context:
+    return assemble(
+        boundary_id="team-7",
+        seq=9,
+        constitution_version="4",
+        root_classes=ROOTS,
+        budget_tokens=budget,
+        entries=FOCUS_ROWS,
+        index=INDEX,
+        record=FOCUS_RECORD if query else (),
+        query=query,
+        focus=focus,
+        counter=counter(),
+    )
+
+
+def test_a_query_that_names_a_key_stops_at_its_keys_and_their_neighbours() -> None:
+    ctx = _focused(100_000, "What is the current value of cache?")
+    # the named key's entries and its neighbours' keys (`ev` it needs, `drv` that needs it);
+    # not the roots of other keys, not the index lines, not the record candidates
+    assert _kept(ctx) == {"c-1", "c-0", "e-1", "e-2", "x-1"}
+    left: dict[str, set[str]] = {o.reason: set() for o in ctx.manifest.left_out}
+    for o in ctx.manifest.left_out:
+        left[o.reason].update(o.ids)
+    assert left == {"focus": {"d-1", "u-1", "s-3", "s-2", "c-old", "a-old"}}
+    # nothing is cut silently: kept plus left out is the whole window, in ids and in tokens
+    window = {e.id for e in FOCUS_ROWS} | {i.set_id for i in INDEX}
+    kept_window = {i for s in ctx.manifest.sections if s.name != "record" for i in s.ids}
+    left_window = {i for o in ctx.manifest.left_out if o.section != "record" for i in o.ids}
+    assert kept_window | left_window == window and not kept_window & left_window
+    kept_tokens = sum(s.tokens for s in ctx.manifest.sections if s.name != "record")
+    left_tokens = sum(o.tokens for o in ctx.manifest.left_out if o.section != "record")
+    assert kept_tokens + left_tokens == ctx.manifest.window_tokens
+    last = ctx.text.splitlines()[-1]
+    assert last.startswith("Left out: 2 window entries (")
+    assert "2 off the query's keys and their neighbours'" in last
+    assert "window()" in last and "as_of(seq)" in last and "recall(query)" in last
+
+
+def test_a_focused_context_still_keeps_to_the_budget_and_says_why_each_line_is_out() -> None:
+    query = "What is the current value of cache?"
+    full = _focused(100_000, query)
+    for budget in range(0, full.tokens + 1):
+        ctx = _focused(budget, query)
+        assert ctx.tokens == words(ctx.text) <= budget
+        reasons = {i: o.reason for o in ctx.manifest.left_out for i in o.ids}
+        off = {"d-1", "u-1", "s-3", "s-2", "c-old", "a-old"}
+        assert {i for i, r in reasons.items() if r == "focus"} == off
+        assert _kept(ctx) | set(reasons) == _kept(full) | off
+
+
+def test_without_focus_or_a_named_key_a_query_walks_the_whole_window() -> None:
+    unfocused = _focused(100_000, "What is the current value of cache?", focus=False)
+    assert _kept(unfocused) == {e.id for e in FOCUS_ROWS} | {"s-3", "s-2", "c-old", "a-old"}
+    assert all(o.reason == "budget" for o in unfocused.manifest.left_out)
+    ctx = _focused(100_000, "what about billing?")
+    assert _kept(ctx) == {e.id for e in FOCUS_ROWS} | {"s-3", "s-2", "c-old", "a-old"}
+    assert all(o.reason == "budget" for o in ctx.manifest.left_out)
+
+
+def test_a_key_named_only_in_the_record_focuses_on_nothing_and_says_so() -> None:
+    # `gone` is a key of the boundary with nothing in the window (closed, retired): the context
+    # holds no entry, and the manifest names the whole window as left out, off the focus.
+    ctx = assemble(
+        boundary_id="team-7",
+        seq=9,
+        constitution_version="4",
+        root_classes=ROOTS,
+        budget_tokens=100_000,
+        entries=FOCUS_ROWS,
+        index=INDEX,
+        query="Is gone still open?",
+        query_keys=frozenset({"gone"}),
+        focus=True,
+        counter=counter(),
+    )
+    assert _kept(ctx) == set()
+    assert {i for o in ctx.manifest.left_out for i in o.ids} == {e.id for e in FOCUS_ROWS} | {
+        "s-3",
+        "s-2",
+    }
+    assert {o.reason for o in ctx.manifest.left_out} == {"focus"}
+    assert ctx.text.splitlines()[-1].startswith("Left out: 7 window entries (")
+
+
+def test_the_keys_of_what_an_entry_needs_outside_the_window_are_its_neighbours() -> None:
+    # `c-1` needs an entry on `ev` that left the window; the newer `ev` entry is its neighbour,
+    # and `y-1`, which needs an entry on `cache` outside the window, is one too.
+    rows = (
+        ContextEntry(
+            "c-1",
+            "decision",
+            "cache",
+            "c",
+            "live",
+            5,
+            needs=("ev-old",),
+            needs_out=("ev-old",),
+            need_keys=("ev",),
+        ),
+        ContextEntry("e-2", "fact", "ev", "e", "live", 4),
+        ContextEntry(
+            "y-1",
+            "fact",
+            "why",
+            "y",
+            "live",
+            3,
+            needs=("c-0",),
+            needs_out=("c-0",),
+            need_keys=("cache",),
+        ),
+        ContextEntry("u-1", "fact", "other", "u", "live", 2),
+    )
+    ctx = assemble(
+        boundary_id="team-7",
+        seq=9,
+        constitution_version="4",
+        root_classes=ROOTS,
+        budget_tokens=100_000,
+        entries=rows,
+        query="What is cache?",
+        query_keys=frozenset({"cache"}),
+        focus=True,
+        counter=counter(),
+    )
+    assert _kept(ctx) == {"c-1", "e-2", "y-1"}
