@@ -7,7 +7,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install db schema lint test unit fuzz demo bench scale triangle session soak reliability fuzz-input neo4j-start neo4j-stop neo4j-status clean
+.PHONY: install db schema lint docs test unit fuzz demo bench scale triangle session soak reliability fuzz-input neo4j-start neo4j-stop neo4j-status clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,13 +28,19 @@ lint: install
 	$(BIN)/ruff format --check kg_context tests benchmarks
 	$(BIN)/mypy
 
+# The documentation site (mkdocs.yml, docs/): built strictly into site/, so a broken link, a
+# page left out of the nav or an API docstring mkdocstrings cannot read fails the build.
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
 # The whole suite: every test but the `serial` ones in TEST_WORKERS parallel pytest-xdist workers
 # (tests/conftest.py says which tests share a worker; TEST_WORKERS=0 runs them in one process),
-# then the serial ones alone (they count what the whole database holds). The lint runs beside
-# the server's start and the schema. Fails if either run fails or the first runs no test.
+# then the serial ones alone (they count what the whole database holds). The lint and the docs'
+# strict build run beside the server's start and the schema. Fails if either run fails or the
+# first runs no test.
 TEST_WORKERS ?= 3
 test: install
-	@$(MAKE) --no-print-directory -j2 schema lint
+	@$(MAKE) --no-print-directory -j2 schema lint docs
 	@parallel=0; serial=0; \
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup -m "not serial" || parallel=$$?; \
 	$(BIN)/pytest -m serial || serial=$$?; \
@@ -59,7 +65,7 @@ demo: schema
 
 # `make bench` runs every benchmark, the scale benchmark at a modest size (BENCH_SCALE_ARGS: minutes);
 # `make scale` runs it at the issue's full size (100 boundaries, 1,000,000 sets: many hours; read
-# the README's recommended settings first), or at SCALE_ARGS="--sets 200000".
+# docs/benchmarks.md's recommended settings first), or at SCALE_ARGS="--sets 200000".
 BENCH_SCALE_ARGS ?= --sets 10000 --live 5000
 bench: schema
 	@set -e; for script in benchmarks/[!_]*.py; do \

@@ -5,7 +5,7 @@ batches of ``Config.batch`` (500) sets, one locked gate transaction each; then i
 entries get their synthetic embeddings. The live boundary commits its live sets and then its
 history the same way. ProposalNodes are created server-side in chunks of 50,000.
 
-**Why it is fast** (see the README):
+**Why it is fast** (see docs/benchmarks.md):
 
 - *No czar during the run.* The benchmark's handles run without the czar cadence (the gate
   alone, as ``benchmarks/commit.py`` measures it): with it, every 500-set batch ended in a czar

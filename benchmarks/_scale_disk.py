@@ -3,12 +3,12 @@ before anything is built.
 
 The store takes about 7 GB per 100,000 sets of the scale build's mix (five embedded entries, half
 an entry of history and ten ProposalNodes a set, with their edges, indexes and transaction logs:
-20.9 GB at 300,000 sets, the README's largest run), so ``bytes_needed`` is the requested sets at
-that rate. ``check_disk`` reads the free space of the file system holding the server's data
-directory (a local server's ``<home>/data``; the nearest folder that exists, before a first start)
-and raises ``NotEnoughDisk`` when it holds less: the run stops before it builds, saying what the
-size needs and what is free. A server whose disk cannot be read from here (Docker, a remote one)
-is not checked; the run says so and what the size needs.
+20.9 GB at 300,000 sets, the largest run in docs/benchmarks.md), so ``bytes_needed`` is the
+requested sets at that rate. ``check_disk`` reads the free space of the file system holding the
+server's data directory (a local server's ``<home>/data``; the nearest folder that exists, before
+a first start) and raises ``NotEnoughDisk`` when it holds less: the run stops before it builds,
+saying what the size needs and what is free. A server whose disk cannot be read from here
+(Docker, a remote one) is not checked; the run says so and what the size needs.
 """
 
 from __future__ import annotations

@@ -9,6 +9,22 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
 DOCS = sorted((REPO / "docs").glob("*.md"))
+# The order the examples run in, sharing one boundary: the README, then the docs site's pages as
+# a reader meets them (each builds on what the pages before it wrote), then every other page.
+GUIDES = [
+    REPO / "docs" / name
+    for name in (
+        "getting-started.md",
+        "operators.md",
+        "orchestrators.md",
+        "http.md",
+        "mcp.md",
+        "cli.md",
+        "analysts.md",
+        "benchmarks.md",
+    )
+]
+RUN_ORDER = [README, *GUIDES, *(p for p in DOCS if p not in GUIDES)]
 
 # A bash command the README suite runs: it calls the CLI, installed or from the project's venv.
 CLI = re.compile(r"^(?:\.venv/bin/)?kg-context(?:\s|$)")
@@ -21,6 +37,13 @@ NOT_RUN = {
     re.compile(r"^make(?:\s|$)"): "make installs and runs the suite itself",
     re.compile(r"^(?:\.venv/bin/)?kg-context\s+serve\b"): (
         "serves until interrupted; tests/integration/test_api.py runs the server"
+    ),
+}
+
+# Python blocks shown but not run, by page and a line they contain, and why.
+FRAGMENTS = {
+    ("docs/ledger.md", "digest = chain_digest(boundary_id, pos, prev"): (
+        "the formula's names (set_props, receipts, ...) are a record read from the graph"
     ),
 }
 
@@ -64,6 +87,15 @@ def commands(block: Block) -> list[str]:
         for line in joined.splitlines()
         if line.strip() and not line.strip().startswith("#")
     ]
+
+
+def fragment_because(block: Block) -> str | None:
+    """Why a python block is shown but not run (``FRAGMENTS``), or ``None``: it runs."""
+    where = str(block.path.relative_to(REPO))
+    for (path, line), why in FRAGMENTS.items():
+        if path == where and line in block.text:
+            return why
+    return None
 
 
 def not_run_because(command: str) -> str | None:

@@ -59,7 +59,7 @@ BoundaryOption = Annotated[str, typer.Option("--boundary", "-b", help="The bound
 
 
 class ExitCode(IntEnum):
-    """The exit codes of ``kg-context`` (the README's table is this enum)."""
+    """The exit codes of ``kg-context`` (docs/cli.md's table is this enum)."""
 
     OK = 0  # done; a decision committed; an invariant audit found nothing
     REFUSED = 1  # it ran, and the answer is no: the gate halted or rejected, an invariant failed

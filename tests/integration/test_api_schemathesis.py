@@ -2,7 +2,7 @@
 requests (valid and invalid) for every operation find no 5xx, and every answer conforms to the
 spec (status code, content type, headers, body schema).
 
-A bounded number of examples per operation keeps this in the suite; the README says how to run
+A bounded number of examples per operation keeps this in the suite; docs/http.md says how to run
 the longer fuzz (``schemathesis run``) against a server of your own. The generated requests
 address one throwaway boundary (its id replaces the generated one), so they never create
 boundaries in a shared database; within it they may write whatever the gate accepts.
@@ -85,7 +85,7 @@ def test_the_spec_holds_for_generated_requests(
 
         @given(case=operation.as_strategy(generation_mode=mode, path_parameters=fixed))
         # Derandomized: the suite is deterministic (one unseeded run found a negative GET
-        # /halts case answered 200, noted for the next stop; the README's long fuzz explores).
+        # /halts case answered 200, noted for the next stop; docs/http.md's long fuzz explores).
         @settings(
             max_examples=EXAMPLES_PER_OPERATION,
             deadline=None,

@@ -1,6 +1,8 @@
-"""The README's examples run as written, against the real database the suite tests against.
+"""The examples of the README and of the docs site run as written, against the real database the
+suite tests against.
 
-In document order, sharing one boundary:
+In one order (``tests.docs_blocks.RUN_ORDER``: the README, then the guides as a reader meets
+them, then every other page of docs/), each page in document order, sharing one boundary:
 - every ``python`` block runs in a fresh interpreter (``python FILE``, from the repository root):
   it must exit 0 and print no traceback. The blocks connect with ``Engine.connect()``, which
   resolves ``NEO4J_URI`` first; the test sets ``NEO4J_URI``, ``NEO4J_USERNAME``,
@@ -14,7 +16,9 @@ In document order, sharing one boundary:
   already running against a server; stopping it would end the run) and ``make ...`` (it installs
   and runs this very suite). Any other command in a bash block fails the test: run it or list
   it in ``tests.docs_blocks.NOT_RUN`` with the reason;
-- every ``cypher`` block (README and docs/) runs as a read with ``$boundary_id`` bound.
+- every ``cypher`` block runs as a read with ``$boundary_id`` bound, and finds something.
+
+A python block is left out only where ``tests.docs_blocks.FRAGMENTS`` lists it with the reason.
 
 The one substitution: the documented boundary ``team-7`` becomes a fresh id per run (ids are
 unique across the database, so the examples prefix theirs with the boundary id), which lets the
@@ -33,28 +37,43 @@ from typing import Any
 import neo4j
 import pytest
 
-from tests.docs_blocks import CLI, DOCS, README, REPO, Block, blocks, commands, not_run_because
+from tests.docs_blocks import (
+    CLI,
+    FRAGMENTS,
+    REPO,
+    RUN_ORDER,
+    Block,
+    blocks,
+    commands,
+    fragment_because,
+    not_run_because,
+)
 
 DOCUMENTED_BOUNDARY = "team-7"
 TIMEOUT_S = 300
 
 
-def _readme_blocks() -> list[Block]:
-    return [b for b in blocks(README) if b.lang in {"python", "bash", "cypher"}]
+def _example_blocks() -> list[Block]:
+    """Every python, bash and cypher block of the README and docs/, in the order they run."""
+    return [b for path in RUN_ORDER for b in blocks(path) if b.lang in {"python", "bash", "cypher"}]
 
 
-def test_the_readme_has_examples_to_run_and_every_command_is_classified() -> None:
-    found = _readme_blocks()
-    python = [b for b in found if b.lang == "python"]
+def test_the_docs_have_examples_to_run_and_every_command_is_classified() -> None:
+    found = _example_blocks()
+    python = [b for b in found if b.lang == "python" and fragment_because(b) is None]
     bash = [c for b in found if b.lang == "bash" for c in commands(b)]
-    assert len(python) >= 3 and any("team.commit(" in b.text for b in python)
+    assert len(python) >= 9 and any("team.commit(" in b.text for b in python)
     run = [c for c in bash if CLI.match(c) and not_run_because(c) is None]
     assert len(run) >= 15
     for command in bash:
         assert CLI.match(command) or not_run_because(command), (
-            f"README bash command {command!r} is neither run nor listed as not run"
+            f"bash command {command!r} is neither run nor listed as not run"
         )
     assert all(DOCUMENTED_BOUNDARY in b.text for b in python)
+    # The README itself shows a commit that runs, and every listed fragment is still shown.
+    assert any(b.path == RUN_ORDER[0] and "team.commit(" in b.text for b in python)
+    shown = [b for b in found if b.lang == "python" and fragment_because(b)]
+    assert len(shown) == len(FRAGMENTS), "a fragment listed in FRAGMENTS is no longer shown"
 
 
 @pytest.fixture
@@ -88,7 +107,7 @@ def _check(done: subprocess.CompletedProcess[str], what: str) -> None:
 
 
 def _run_python(block: Block, code: str, env: dict[str, str], tmp_path: Path) -> None:
-    script = tmp_path / f"readme_{block.line}.py"
+    script = tmp_path / f"{block.path.stem}_{block.line}.py"
     script.write_text(code, encoding="utf-8")
     done = subprocess.run(
         [sys.executable, str(script)],
@@ -128,7 +147,7 @@ def _run_cypher(block: Block, driver: neo4j.Driver, database: str, boundary_id: 
     assert records, f"{block.where}: the example query finds nothing in the examples' boundary"
 
 
-def test_readme_examples_run_as_written(
+def test_the_readme_and_docs_examples_run_as_written(
     readme_env: dict[str, str],
     engine: Any,
     driver: neo4j.Driver,
@@ -137,8 +156,10 @@ def test_readme_examples_run_as_written(
 ) -> None:
     boundary_id = f"readme-{uuid.uuid4().hex[:12]}"
     ran: dict[str, int] = {"python": 0, "bash": 0, "cypher": 0}
-    for block in _readme_blocks():
+    for block in _example_blocks():
         text = block.text.replace(DOCUMENTED_BOUNDARY, boundary_id)
+        if block.lang == "python" and fragment_because(block):
+            continue
         if block.lang == "python":
             _run_python(block, text, readme_env, tmp_path)
             ran["python"] += 1
@@ -150,13 +171,7 @@ def test_readme_examples_run_as_written(
         else:
             _run_cypher(block, driver, neo4j_target.database, boundary_id)
             ran["cypher"] += 1
-    assert ran["python"] >= 3 and ran["bash"] >= 15 and ran["cypher"] >= 1, ran
-
-    # The Cypher shown in docs/ runs against what the README's examples wrote.
-    shown = [b for path in DOCS for b in blocks(path) if b.lang == "cypher"]
-    assert shown, "docs/ shows no Cypher example"
-    for block in shown:
-        _run_cypher(block, driver, neo4j_target.database, boundary_id)
+    assert ran["python"] >= 9 and ran["bash"] >= 15 and ran["cypher"] >= 3, ran
 
     # What the examples say happened, read back from the record (the analysts' audit).
     rows = engine.executor.read("audits/boundary_entries", boundary_id=boundary_id)

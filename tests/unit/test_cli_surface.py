@@ -1,5 +1,5 @@
 """The CLI's surface, without a database: every command's --help carries an example, and the
-exit codes the README documents are the ones the CLI uses."""
+exit codes docs/cli.md documents are the ones the CLI uses."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from kg_context.errors import (
     LocalServerError,
     StateError,
 )
-from tests.docs_blocks import README, section
+from tests.docs_blocks import REPO, section
 
 ROOT = typer.main.get_command(app)
 
@@ -60,8 +60,9 @@ def test_every_command_shows_an_example_in_its_help(path: tuple[str, ...]) -> No
     assert examples[0].startswith("kg-context " + " ".join(path)), examples[0]
 
 
-def test_the_readme_table_is_the_exit_codes() -> None:
-    rows = re.findall(r"^\| (\d+) \| (.+?) \|$", section(README, "### Exit codes"), flags=re.M)
+def test_the_cli_pages_table_is_the_exit_codes() -> None:
+    table = section(REPO / "docs" / "cli.md", "### Exit codes")
+    rows = re.findall(r"^\| (\d+) \| (.+?) \|$", table, flags=re.M)
     assert {int(code) for code, _ in rows} == {int(c) for c in ExitCode}
     assert set(EXIT_MEANINGS) == set(ExitCode)
 

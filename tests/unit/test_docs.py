@@ -1,6 +1,6 @@
 """The docs cannot drift from the code (no database): named files exist, links resolve, the
-reason-code table is the enum, the layout names every room. The README's examples themselves run
-in ``tests/integration/test_readme.py``."""
+reason-code table is the enum, the layout names every room, every page is in the site's nav. The
+examples of the README and docs/ themselves run in ``tests/integration/test_readme.py``."""
 
 from __future__ import annotations
 
@@ -10,9 +10,12 @@ from pathlib import Path
 import pytest
 
 from kg_context.vocabulary import Outcome, ReasonCode
-from tests.docs_blocks import DOCS, README, REPO, section
+from tests.docs_blocks import DOCS, GUIDES, README, REPO, RUN_ORDER, section
 
 MARKDOWN = [README, *DOCS]
+GETTING_STARTED = REPO / "docs" / "getting-started.md"
+ANALYSTS = REPO / "docs" / "analysts.md"
+ARCHITECTURE = REPO / "docs" / "architecture.md"
 _IDS = [str(p.relative_to(REPO)) for p in MARKDOWN]
 
 CYPHER_PATH = re.compile(r"(?<![\w/.])cypher/[\w/.-]+?\.cypher\b")
@@ -24,7 +27,21 @@ LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 def test_the_docs_are_found() -> None:
     assert README.exists()
     names = {p.name for p in DOCS}
-    assert {"architecture.md", "graph-model.md"} <= names
+    assert {"architecture.md", "graph-model.md", "index.md"} <= names
+    assert set(GUIDES) <= set(DOCS)
+    assert sorted(RUN_ORDER) == sorted(MARKDOWN), "every page runs its examples, once"
+
+
+def test_the_readme_is_short_and_links_the_site() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 250
+    for page in (*GUIDES, REPO / "docs" / "concepts.md", REPO / "docs" / "configuration.md"):
+        assert f"](docs/{page.name}" in text, f"README does not link {page.name}"
+
+
+def test_every_page_is_in_the_sites_nav() -> None:
+    nav = re.findall(r":\s*([\w-]+\.md)\s*$", (REPO / "mkdocs.yml").read_text(), flags=re.M)
+    assert sorted(nav) == sorted(p.name for p in DOCS)
 
 
 @pytest.mark.parametrize("path", MARKDOWN, ids=_IDS)
@@ -34,11 +51,15 @@ def test_every_named_cypher_file_exists(path: Path) -> None:
     assert not missing, f"{path.name} names Cypher files that do not exist: {missing}"
 
 
-def test_the_readme_names_cypher_files() -> None:
-    """The check above must have something to check."""
-    named = set(CYPHER_PATH.findall(README.read_text(encoding="utf-8")))
+def test_the_guides_name_cypher_files() -> None:
+    """The check above must have something to check: the analyst's guide names every audit."""
+    named = set(CYPHER_PATH.findall(ANALYSTS.read_text(encoding="utf-8")))
+    audits = {f"cypher/audits/{p.name}" for p in (REPO / "cypher" / "audits").glob("*.cypher")}
     assert "cypher/audits/ledger.cypher" in named
-    assert "cypher/invalidation/children.cypher" in named
+    missing = sorted(audits - named)
+    assert not missing, f"the analyst's guide does not name {missing}"
+    orchestrators = (REPO / "docs" / "orchestrators.md").read_text(encoding="utf-8")
+    assert "cypher/invalidation/children.cypher" in set(CYPHER_PATH.findall(orchestrators))
 
 
 @pytest.mark.parametrize("path", MARKDOWN, ids=_IDS)
@@ -62,7 +83,7 @@ def test_relative_links_resolve(path: Path) -> None:
 
 def _reason_code_table() -> dict[str, str]:
     rows = re.findall(
-        r"^\| `([A-Z_]+)` \| (\w+) \|", section(README, "### Reason codes"), flags=re.M
+        r"^\| `([A-Z_]+)` \| (\w+) \|", section(GETTING_STARTED, "### Reason codes"), flags=re.M
     )
     table = dict(rows)
     assert len(table) == len(rows), "a reason code is listed twice"
@@ -70,7 +91,7 @@ def _reason_code_table() -> dict[str, str]:
 
 
 @pytest.mark.parametrize("outcome", [Outcome.REJECT, Outcome.HALT])
-def test_the_readme_lists_exactly_the_reason_codes_by_outcome(outcome: Outcome) -> None:
+def test_getting_started_lists_exactly_the_reason_codes_by_outcome(outcome: Outcome) -> None:
     listed = {code for code, said in _reason_code_table().items() if said == outcome.value}
     assert listed == {c.value for c in ReasonCode if c.outcome is outcome}
 
@@ -82,10 +103,10 @@ def test_the_reason_code_table_has_no_other_outcome() -> None:
 def test_the_layout_and_the_architecture_name_every_room() -> None:
     package = REPO / "kg_context"
     rooms = sorted(f"kg_context/{p.parent.name}/" for p in package.glob("*/__init__.py"))
-    layout = section(README, "## Layout")
-    architecture = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    layout = section(ARCHITECTURE, "## Layout")
+    architecture = ARCHITECTURE.read_text(encoding="utf-8")
     for room in rooms:
-        assert f"`{room}`" in layout, f"README's Layout does not name {room}"
+        assert f"`{room}`" in layout, f"the Layout does not name {room}"
         assert f"  {room.removeprefix('kg_context/')}" in architecture, room
     for module in sorted(package.glob("*.py")):
         if module.name != "__init__.py":
@@ -94,8 +115,8 @@ def test_the_layout_and_the_architecture_name_every_room() -> None:
 
 
 def _layout_bullets() -> dict[str, str]:
-    """README's Layout bullets by the room they start with (``kg_context/gate/`` -> text)."""
-    bullets = re.split(r"^- ", section(README, "## Layout"), flags=re.M)
+    """The Layout's bullets by the room they start with (``kg_context/gate/`` -> text)."""
+    bullets = re.split(r"^- ", section(ARCHITECTURE, "## Layout"), flags=re.M)
     found = {}
     for bullet in bullets:
         match = re.match(r"`(kg_context/\w+/)`:", bullet)
@@ -110,4 +131,4 @@ def test_the_layout_names_every_module_of_the_rooms_it_lists_file_by_file() -> N
     for room, text in bullets.items():
         modules = sorted(p.name for p in (REPO / room).glob("*.py") if not p.name.startswith("__"))
         missing = [m for m in modules if f"`{m}`" not in text]
-        assert not missing, f"README's Layout lists {room} without {missing}"
+        assert not missing, f"the Layout lists {room} without {missing}"

@@ -23,7 +23,7 @@ def _free(free: int) -> object:
 
 def test_the_need_is_seven_gb_per_100000_sets() -> None:
     assert bytes_needed(100_000) == 7_000_000_000
-    assert bytes_needed(1_000_000) == 70_000_000_000  # the README's 1M sets: about 70 GB
+    assert bytes_needed(1_000_000) == 70_000_000_000  # docs/benchmarks.md's 1M sets: about 70 GB
     assert bytes_needed(300_000) == 21_000_000_000  # the 300k run took 20.9 GB
     assert bytes_needed(0) == 0
     with pytest.raises(ValueError):
