@@ -45,6 +45,7 @@ from kg_context.errors import InputValidationError
 from kg_context.record.audits import audit_library
 from kg_context.residency.czar import run_czar
 from kg_context.residency.metrics import stats
+from kg_context.settings import EmbeddingSettings, EngineSettings
 from kg_context.vocabulary import HaltStatus
 from tests.integration.fuzz_hostile import HostileMoves
 from tests.integration.fuzz_world import (
@@ -98,6 +99,16 @@ def report() -> Iterator[None]:
     figures = _figures(complete=True)
     print("\ngate property test:", json.dumps(figures, sort_keys=True))
     _write(figures)
+
+
+@pytest.fixture(scope="module")
+def gate_engine(neo4j_target: Any) -> Iterator[Engine]:
+    """The test database with embedding on commit off: the properties are the gate's decisions,
+    and the embedding model's work after each commit is not the gate's (it would spend most of a
+    sequence's time)."""
+    settings = EngineSettings(embedding=EmbeddingSettings(on_commit=False))
+    with Engine.connect(neo4j_target, check_schema=False, engine_settings=settings) as connected:
+        yield connected
 
 
 def _fingerprint(engine: Engine, world: World) -> dict[str, Any]:
@@ -309,8 +320,10 @@ def _examples(shard: int) -> int:
 
 @pytest.mark.parametrize("shard", range(SHARDS))
 def test_no_wedge_no_change_but_the_record_and_the_audits_stay_empty(
-    engine: Engine, shard: int
+    gate_engine: Engine, shard: int
 ) -> None:
+    engine = gate_engine
+
     @seed(SEED + shard)
     @settings(
         max_examples=_examples(shard),
@@ -359,13 +372,15 @@ SEEN = (
 )
 
 
-def test_every_hostile_move_is_refused_as_typed_and_changes_nothing_else(engine: Engine) -> None:
+def test_every_hostile_move_is_refused_as_typed_and_changes_nothing_else(
+    gate_engine: Engine,
+) -> None:
     """Every variant of every hostile move, in both boundaries, one after another in one world
     (so later moves meet what earlier ones revoked), then the czar in both: each move gives its
     typed refusal (asserted by the move), every step changes only what committed sets declared,
     and the sequence ends with the audits empty and the ledgers verifying."""
     seen: Counter[str] = Counter()
-    run = Run(engine, seen)
+    run = Run(gate_engine, seen)
     for mode in HOSTILE_MODES:
         for which in (0, 1):
             for n in EVERY_VARIANT:
