@@ -30,6 +30,11 @@ import pytest
 
 from tests.ports import free_port
 
+# Commits in the suite leave embedding to the tests about it (``embedding_engine``): the model's
+# work after every commit would multiply the suite's time, and no other test reads an embedding.
+# Subprocesses the tests start inherit it; a test that wants embedding sets it explicitly.
+os.environ.setdefault("KG_CONTEXT_EMBEDDING_ON_COMMIT", "false")
+
 _RESOLVED: dict[str, Any] = {}
 
 # Session fixtures that start a Neo4j server of their own: the tests using one run on one worker.
@@ -205,18 +210,40 @@ def neo4j_target() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def engine(neo4j_target: Any) -> Iterator[Any]:
+def schema_applied(neo4j_target: Any) -> Any:
+    """The test database with the schema applied, explicitly (whatever
+    KG_CONTEXT_SCHEMA_AUTO_APPLY says): the command's path; test_schema.py covers the check on
+    connect."""
     from kg_context.db.schema import apply_schema
     from kg_context.engine import Engine
 
-    # The schema is applied explicitly (whatever KG_CONTEXT_SCHEMA_AUTO_APPLY says): the
-    # command's path; test_schema.py covers the check on connect.
     with Engine.connect(neo4j_target, check_schema=False) as connected:
         with _one_process_at_a_time("schema"):
             apply_schema(connected.executor)
         _RESOLVED["version"] = connected.server_version()
         _RESOLVED["describe"] = neo4j_target.describe()
+    return neo4j_target
+
+
+@pytest.fixture(scope="session")
+def engine(schema_applied: Any) -> Iterator[Any]:
+    from kg_context.engine import Engine
+
+    with Engine.connect(schema_applied, check_schema=False) as connected:
         yield connected
+
+
+@pytest.fixture(scope="session")
+def embedding_engine(schema_applied: Any) -> Iterator[Any]:
+    """An engine on the test database that embeds what each commit wrote (the product's
+    default, which the suite's other engines leave off): for a test that finds entries by
+    meaning right after committing them."""
+    from kg_context.engine import Engine
+    from kg_context.settings import EmbeddingSettings, EngineSettings
+
+    settings = EngineSettings(embedding=EmbeddingSettings(on_commit=True))
+    with Engine.connect(schema_applied, check_schema=False, engine_settings=settings) as embedding:
+        yield embedding
 
 
 @pytest.fixture(scope="session")

@@ -40,9 +40,14 @@ def deferred(engine: Engine) -> Iterator[Engine]:
         yield other
 
 
+def test_commits_embed_by_default() -> None:
+    assert EmbeddingSettings.model_fields["on_commit"].default is True
+
+
 def test_a_commit_embeds_what_it_wrote_and_a_recall_right_after_finds_it_by_meaning(
-    engine: Engine, boundary_id: str
+    embedding_engine: Engine, boundary_id: str
 ) -> None:
+    engine = embedding_engine
     boundary = engine.boundary(boundary_id)
     fact = _fact(boundary_id, id=f"{boundary_id}-crm")
     assert boundary.commit(proposal(boundary_id, fact, targets=["crm"])).outcome == "commit"
@@ -51,7 +56,10 @@ def test_a_commit_embeds_what_it_wrote_and_a_recall_right_after_finds_it_by_mean
     assert [(h.entry_id, h.matched_by) for h in hits] == [(f"{boundary_id}-crm", "vector")]
 
 
-def test_an_approved_halt_embeds_what_its_set_wrote(engine: Engine, boundary_id: str) -> None:
+def test_an_approved_halt_embeds_what_its_set_wrote(
+    embedding_engine: Engine, boundary_id: str
+) -> None:
+    engine = embedding_engine
     boundary = engine.boundary(boundary_id)
     halted = boundary.commit(
         proposal(boundary_id, _fact(boundary_id, verse="global"), targets=["g"])

@@ -58,8 +58,9 @@ def _settle(boundary: Any) -> None:
 
 
 def test_record_search_finds_entries_tagged_with_set_status_and_superseder(
-    engine: Any, boundary_id: str
+    embedding_engine: Any, boundary_id: str
 ) -> None:
+    engine = embedding_engine
     boundary = engine.boundary(boundary_id)
     a, b = f"{boundary_id}-a", f"{boundary_id}-b"
     _commit(boundary, boundary_id, entry(key="db", body="Use Postgres for the ledger", id=a))
@@ -134,7 +135,7 @@ def test_soft_edge_unrenewed_retires_hard_edge_never_and_interface_keeps_needs(
     interface = next(r for r in rows if r["id"] == interface_id)
     assert interface["class"] == "interface" and interface["resident"] is True
     detail = engine.executor.read("recall/entries", ids=[interface_id], boundary_id=boundary_id)
-    assert detail[0]["body"] == "key: owner\nteam: pay"
+    assert detail[0]["body"] == "boundary: pay\nkey: owner"
     links = engine.executor.read(
         "residency/interface_holders",
         boundary_id=boundary_id,

@@ -32,6 +32,12 @@ MATCHING = "the payments ledger could live in a graph database"
 
 
 @pytest.fixture(scope="module")
+def engine(embedding_engine: Engine) -> Engine:
+    """Searches by meaning of what was just committed: the commits embed."""
+    return embedding_engine
+
+
+@pytest.fixture(scope="module")
 def crowded(engine: Engine) -> Iterator[str]:
     """Boundary B: 1,000 entries closer to QUERY than A's entry, embedded."""
     b = f"test-crowd-{uuid.uuid4().hex}"
