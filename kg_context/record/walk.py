@@ -230,24 +230,33 @@ def _one_read(executor: QueryExecutor, boundary_id: str, roots: list[str], limit
 
 
 def _graded(reach: _Reach, failed: dict[str, str], max_depth: int, max_nodes: int) -> Walk:
-    """A walk from the one read's whole reach (no size cut: it holds at most ``max_nodes``)."""
-    kept = {i: d for i, d in reach.depth.items() if d <= max_depth and i not in failed}
-    essential = {
-        i: reach.essential_root[i]
-        for i, d in reach.essential_depth.items()
-        if d <= max_depth and i in kept
-    }
-    supporting = {i: reach.root[i] for i in kept if i not in essential}
-    blocked = {i: reach.status[i] for i in essential if reach.status[i] not in MOVABLE}
-    deeper = any(d > max_depth and i not in failed for i, d in reach.depth.items()) or any(
-        d > max_depth and i not in failed for i, d in reach.essential_depth.items()
-    )
+    """A walk from the one read's whole reach (no size cut: it holds at most ``max_nodes``).
+    Set operations over the id sets; the depth bound is applied only where the reach went
+    deeper than it (a failed entry reached from another is never its own descendant)."""
+    depth, essential_depth = reach.depth, reach.essential_depth
+    kept = depth.keys() - failed.keys()
+    reached_essential = essential_depth.keys() - failed.keys()
+    deeper = False
+    deepest = max(depth.values(), default=0)
+    if deepest > max_depth:
+        too_deep = {i for i, d in depth.items() if d > max_depth} - failed.keys()
+        deeper = bool(too_deep)
+        kept -= too_deep
+    if max(essential_depth.values(), default=0) > max_depth:
+        too_deep = {i for i, d in essential_depth.items() if d > max_depth} - failed.keys()
+        deeper = deeper or bool(too_deep)
+        reached_essential -= too_deep
+    reached_essential &= kept
+    essential_root, root, status = reach.essential_root, reach.root, reach.status
+    essential = {i: essential_root[i] for i in reached_essential}
+    supporting = {i: root[i] for i in kept - reached_essential}
+    blocked = {i: status[i] for i in reached_essential if status[i] not in MOVABLE}
     return Walk(
         failed=dict(failed),
         essential=essential,
         supporting=supporting,
         blocked=blocked,
-        depth=max(kept.values(), default=0),
+        depth=deepest if len(kept) == len(depth) else max((depth[i] for i in kept), default=0),
         cut_by_depth=deeper,
         cut_by_size=False,
         max_depth=max_depth,
