@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from _json import make_encoder
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from typing import Any
 
 from kg_context.gate.rows import Plan
@@ -121,6 +123,21 @@ _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=
 _EMPTY_LIST = "[]"
 
 
+def _text_encoder(*, sort_keys: bool) -> Callable[[Any], str]:
+    """``_ENCODER.encode`` with its C encoder made once rather than on every call (``encode``
+    builds this same encoder each time); without the circular-reference check, which a value
+    made of property values never needs. ``sort_keys=False``: for a map whose keys are already
+    in sorted order (the same text, without sorting them again)."""
+    chunks = make_encoder(
+        None, _ENCODER.default, encode_basestring, None, ":", ",", sort_keys, False, True
+    )
+    return lambda value: "".join(chunks(value, 0))
+
+
+_dumps = _text_encoder(sort_keys=True)
+_dumps_ordered = _text_encoder(sort_keys=False)
+
+
 def _clean(value: Any) -> Any:
     """The value without ``None`` in its maps (a list of scalars, a property value, as is)."""
     kind = type(value)
@@ -135,10 +152,6 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def _dumps(clean: Any) -> str:
-    return _ENCODER.encode(clean)
-
-
 def canonical_json(value: Any) -> str:
     """The canonical text of a value (see the module docstring)."""
     return _dumps(_clean(value))
@@ -151,8 +164,27 @@ def sha256_hex(text: str) -> str:
 _EMPTY_DIGEST = sha256_hex(_EMPTY_LIST)
 
 
+def _digest(text: str) -> str:
+    """The digest of a part's canonical text (an empty part's computed once)."""
+    return _EMPTY_DIGEST if text == _EMPTY_LIST else sha256_hex(text)
+
+
 def _pick(props: Mapping[str, Any], fields: Iterable[str]) -> dict[str, Any]:
     return {f: v for f in fields if (v := props.get(f)) is not None}
+
+
+def _picked_text(props: Mapping[str, Any], keys: tuple[str, ...]) -> str:
+    """The canonical text of ``props``' values at ``keys`` (sorted), ``None`` left out."""
+    return _dumps_ordered({k: v for k in keys if (v := props.get(k)) is not None})
+
+
+_SET_KEYS = tuple(sorted(SET_FIELDS))
+_SET_IDENTITY_KEYS = tuple(sorted(SET_IDENTITY_FIELDS))
+_HALT_KEYS = tuple(sorted(HALT_FIELDS))
+# An entry's keys in sorted order, either side of the ``targets`` its record adds.
+_ENTRY_KEYS = tuple(sorted(ENTRY_FIELDS))
+_ENTRY_BEFORE_TARGETS = tuple(k for k in _ENTRY_KEYS if k < "targets")
+_ENTRY_AFTER_TARGETS = tuple(k for k in _ENTRY_KEYS if k > "targets")
 
 
 def _receipt(props: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -163,22 +195,62 @@ def _receipt(props: Mapping[str, Any]) -> Mapping[str, Any]:
     return props
 
 
-def _entry(props: Mapping[str, Any], targets: Iterable[str]) -> dict[str, Any]:
-    """An entry as its record holds it: ``ENTRY_FIELDS`` and its target keys."""
-    held = _pick(props, ENTRY_FIELDS)
+def _entry_text(props: Mapping[str, Any], targets: Iterable[str]) -> str:
+    """An entry as its record holds it: ``ENTRY_FIELDS`` and its target keys (sorted)."""
+    held = {k: v for k in _ENTRY_BEFORE_TARGETS if (v := props.get(k)) is not None}
     held["targets"] = sorted(set(targets))
-    return held
+    for k in _ENTRY_AFTER_TARGETS:
+        if (v := props.get(k)) is not None:
+            held[k] = v
+    return _dumps_ordered(held)
 
 
-def _list_text(items: Iterable[Mapping[str, Any]]) -> str:
-    """The canonical text of a list of flat maps (property values: no map inside), sorted by
-    each one's canonical text: each encoded once."""
-    texts = [_ENCODER.encode(i) for i in items]
+def _joined(texts: list[str]) -> str:
+    """The canonical text of a list whose items' canonical texts are ``texts`` (sorted here)."""
     if not texts:
         return _EMPTY_LIST
     if len(texts) > 1:
         texts.sort()
     return "[" + ",".join(texts) + "]"
+
+
+def _list_text(items: Iterable[Mapping[str, Any]]) -> str:
+    """The canonical text of a list of flat maps (property values: no map inside), sorted by
+    each one's canonical text: each encoded once."""
+    return _joined([_dumps(i) for i in items])
+
+
+def _set_text(props: Mapping[str, Any], committed: bool) -> str:
+    return _picked_text(props, _SET_KEYS if committed else _SET_IDENTITY_KEYS)
+
+
+def _receipts_text(receipts: Iterable[Mapping[str, Any]]) -> str:
+    return _joined([_dumps(_receipt(r)) for r in receipts])
+
+
+def _halts_text(halts: Iterable[Mapping[str, Any]]) -> str:
+    return _joined([_picked_text(h, _HALT_KEYS) for h in halts])
+
+
+def _entries_text(entries: Iterable[tuple[Mapping[str, Any], Iterable[str]]]) -> str:
+    return _joined([_entry_text(props, targets) for props, targets in entries])
+
+
+def _flips_text(flips: Iterable[Mapping[str, Any]]) -> str:
+    return _list_text({"entry_id": f["entry_id"], **_pick(f, TRANSITION_FIELDS)} for f in flips)
+
+
+def _links_text(
+    next_from: str | None, writers: Iterable[str], adoption_uses: Iterable[Mapping[str, Any]]
+) -> str:
+    uses = sorted(
+        ({"receipt_id": u["receipt_id"], "seq": u["seq"]} for u in adoption_uses), key=_dumps
+    )
+    links: dict[str, Any] = {"adoption_uses": uses}  # its keys in sorted order
+    if next_from is not None:
+        links["next_from"] = next_from
+    links["writers"] = sorted(set(writers))
+    return _dumps(_clean(links)) if uses else _dumps_ordered(links)
 
 
 def record_parts(
@@ -199,32 +271,20 @@ def record_parts(
     ``edges``: ``edge_part`` maps; ``flips``: ``entry_id`` and the TRANSITIONED properties;
     ``adoption_uses``: ``receipt_id`` and ``seq``. Every value is a property value (a scalar or
     a list of scalars), so every map here is flat."""
-    fields = SET_FIELDS if committed else SET_IDENTITY_FIELDS
-    uses = sorted(
-        ({"receipt_id": u["receipt_id"], "seq": u["seq"]} for u in adoption_uses), key=_dumps
-    )
-    links: dict[str, Any] = {"adoption_uses": uses, "writers": sorted(set(writers))}
-    if next_from is not None:
-        links["next_from"] = next_from
     return {
-        "set": _dumps(_pick(set_props, fields)),
-        "receipts": _list_text(_receipt(r) for r in receipts),
-        "halts": _list_text(_pick(h, HALT_FIELDS) for h in halts),
-        "entries": _list_text(_entry(props, targets) for props, targets in entries),
+        "set": _set_text(set_props, committed),
+        "receipts": _receipts_text(receipts),
+        "halts": _halts_text(halts),
+        "entries": _entries_text(entries),
         "edges": _list_text(edges),
-        "flips": _list_text(
-            {"entry_id": f["entry_id"], **_pick(f, TRANSITION_FIELDS)} for f in flips
-        ),
-        "links": _dumps(_clean(links) if uses else links),
+        "flips": _flips_text(flips),
+        "links": _links_text(next_from, writers, adoption_uses),
     }
 
 
 def part_digests(parts: Mapping[str, str]) -> dict[str, str]:
     """Each part's digest: of its canonical text (``record_parts``)."""
-    return {
-        name: _EMPTY_DIGEST if text == _EMPTY_LIST else sha256_hex(text)
-        for name, text in parts.items()
-    }
+    return {name: _digest(text) for name, text in parts.items()}
 
 
 def content_digest(digests: Mapping[str, str]) -> str:
@@ -252,35 +312,33 @@ def edge_part(kind: str, source: str, target: str, props: Mapping[str, Any]) -> 
     return {"type": kind, "from": source, "to": target, **_pick(props, EDGE_FIELDS[kind])}
 
 
-def _edge(kind: str, row: Mapping[str, Any]) -> dict[str, Any]:
-    return edge_part(kind, row["from"], row["to"], row)
+def _edge_text(kind: str, row: Mapping[str, Any]) -> str:
+    return _dumps(edge_part(kind, row["from"], row["to"], row))
 
 
-def _plan_edges(plan: Plan) -> dict[str, list[dict[str, Any]]]:
-    """The edges of the plan, by the entry they leave, as the graph will hold them."""
-    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+def _plan_edges(plan: Plan) -> dict[str, list[str]]:
+    """The canonical texts of the plan's edges, by the entry they leave, as the graph will
+    hold them."""
+    out: dict[str, list[str]] = defaultdict(list)
     for d in plan.derived_from:
-        out[d["from"]].append(_edge("DERIVED_FROM", d))
+        out[d["from"]].append(_edge_text("DERIVED_FROM", d))
     for r in plan.requires:
-        out[r["from"]].append(_edge("REQUIRES", r))
+        out[r["from"]].append(_edge_text("REQUIRES", r))
     for f in plan.foreign_edges:
         kind = "DERIVED_FROM" if f["edge"] == "derived_from" else "REQUIRES"
-        out[f["from"]].append(_edge(kind, {**f, "boundary_id": f["to_boundary"]}))
+        out[f["from"]].append(_edge_text(kind, {**f, "boundary_id": f["to_boundary"]}))
     for s in plan.summarizes:
-        out[s["from"]].append(_edge("SUMMARIZES", s))
+        out[s["from"]].append(_edge_text("SUMMARIZES", s))
     for p in plan.supersedes:
-        out[p["from"]].append(_edge("SUPERSEDES", p))
+        out[p["from"]].append(_edge_text("SUPERSEDES", p))
     return out
 
 
 _SORTED_PARTS = tuple(sorted(PARTS))
-
-
-def _content_text(digests: Mapping[str, str]) -> str:
-    """``canonical_json({"v": VERSION, **digests})`` of a record's part digests (every name of
-    ``PARTS``, each a hex digest: nothing to escape), written out directly."""
-    fields = ",".join(f'"{name}":"{digests[name]}"' for name in _SORTED_PARTS)
-    return f'{{{fields},"v":{VERSION}}}'
+# ``canonical_json({"v": VERSION, **digests})`` with a record's part digests in ``_SORTED_PARTS``
+# order (hex digests: nothing to escape), and the prefixes of its ``ledger_parts`` items.
+_CONTENT_TEXT = "{" + ",".join(f'"{name}":"%s"' for name in _SORTED_PARTS) + f',"v":{VERSION}}}'
+_PART_PREFIXES = tuple(f"{name}:" for name in _SORTED_PARTS)
 
 
 def _chain_text(boundary: str, pos: int, prev: str | None, content: str) -> str:
@@ -293,47 +351,59 @@ def _chain_text(boundary: str, pos: int, prev: str | None, content: str) -> str:
 def seal(plan: Plan, boundary_id: str, head: LedgerHead) -> LedgerHead:
     """Give every decision of the plan its ledger record, in the order decided: its position on
     its receipts and halt, and its digest (with the previous one and its parts) on its outcome
-    receipt. Returns the new head."""
+    receipt. Returns the new head. Each part's text comes from ``record_parts``' builders, fed
+    straight from the plan (each edge's text made once, for the entry it leaves)."""
     boundary = _dumps(boundary_id)
     edges = _plan_edges(plan)
     halts: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for h in plan.halts:
         halts[h["set_id"]].append(h["props"])
-    flips: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    flips: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
     for t in plan.transitions:
-        flips[t["set_id"]].append(dict(t))
-    uses: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        flips[t["set_id"]].append(t)
+    uses: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
     for u in plan.adoption_uses:
-        uses[u["set_id"]].append({"receipt_id": u["receipt_id"], "seq": u["seq"]})
+        uses[u["set_id"]].append(u)
+    none: list[Any] = []
     for row in plan.sets:
         set_id = row["id"]
         decided = plan.decided[set_id]
+        props = row["props"]
         pos = head.pos + 1
-        for r in decided.receipts:
-            r["props"]["ledger_pos"] = pos
-        for halt in halts.get(set_id, []):
+        receipts = [r["props"] for r in decided.receipts]
+        for receipt in receipts:
+            receipt["ledger_pos"] = pos
+        set_halts = halts.get(set_id, none)
+        for halt in set_halts:
             halt["ledger_pos"] = pos
-        committed = row["props"].get("status") == "ratified"
-        ids = [e["props"]["id"] for e in decided.entries]
-        parts = record_parts(
-            set_props=row["props"],
-            committed=committed,
-            receipts=[r["props"] for r in decided.receipts],
-            halts=halts.get(set_id, []),
-            entries=[(e["props"], e["targets"]) for e in decided.entries],
-            edges=[edge for i in ids for edge in edges.get(i, [])],
-            flips=flips.get(set_id, []),
-            next_from=row["prev_id"] if committed else None,
-            writers=[w["id"] for w in decided.writers],
-            adoption_uses=uses.get(set_id, []),
+        committed = props.get("status") == "ratified"
+        entry_texts = []
+        edge_texts = []
+        for e in decided.entries:
+            entry = e["props"]
+            entry_texts.append(_entry_text(entry, e["targets"]))
+            edge_texts += edges.get(entry["id"], none)
+        digests = (
+            _digest(_joined(edge_texts)),
+            _digest(_joined(entry_texts)),
+            _digest(_flips_text(flips[set_id])) if set_id in flips else _EMPTY_DIGEST,
+            _digest(_halts_text(set_halts)) if set_halts else _EMPTY_DIGEST,
+            sha256_hex(
+                _links_text(
+                    row["prev_id"] if committed else None,
+                    [w["id"] for w in decided.writers],
+                    uses.get(set_id, none),
+                )
+            ),
+            sha256_hex(_receipts_text(receipts)),
+            sha256_hex(_set_text(props, committed)),
         )
-        digests = part_digests(parts)
-        content = sha256_hex(_content_text(digests))
+        content = sha256_hex(_CONTENT_TEXT % digests)
         digest = sha256_hex(_chain_text(boundary, pos, head.digest, content))
-        decided.receipts[-1]["props"].update(
+        receipts[-1].update(
             ledger_prev=head.digest,
             ledger_digest=digest,
-            ledger_parts=[f"{name}:{digests[name]}" for name in _SORTED_PARTS],
+            ledger_parts=[p + d for p, d in zip(_PART_PREFIXES, digests, strict=True)],
         )
         head = LedgerHead(pos, digest)
     return head
