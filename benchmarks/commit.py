@@ -43,6 +43,7 @@ import argparse
 import dataclasses
 import hashlib
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -425,12 +426,14 @@ def _bare_full_run(
 def _czar_beside(engine: Engine, boundary_id: str) -> Iterator[None]:
     """``kg-context czar watch`` for ``boundary_id``, a process of its own beside the writer (as
     an orchestrator runs it), entered once its first round is done; on leaving, its cadence runs
-    are waited for and it is stopped."""
+    are waited for and it is stopped. Its commits embed nothing, as every engine of the
+    benchmarks (``gate_settings``): the writer's tail is the gate's, not the model's."""
     with tempfile.TemporaryFile("w+") as rounds, tempfile.TemporaryFile("w+") as err:
         watch = subprocess.Popen(
             [sys.executable, "-m", "kg_context.cli", "czar", "watch", "--interval",
              str(WATCH_S), "-b", boundary_id, "--json"],
             cwd=ROOT, stdout=rounds, stderr=err, text=True,
+            env=dict(os.environ, KG_CONTEXT_EMBEDDING_ON_COMMIT="false"),
         )  # fmt: skip
         pending = True
         try:
