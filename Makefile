@@ -34,15 +34,15 @@ docs: install
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 # The whole suite: every test but the `serial` ones in TEST_WORKERS parallel pytest-xdist workers
-# (tests/conftest.py says which tests share a worker; TEST_WORKERS=0 runs them in one process),
-# then the serial ones alone (they count what the whole database holds). The lint and the docs'
-# strict build run beside the server's start and the schema. Fails if either run fails or the
-# first runs no test.
+# (tests/conftest.py says which tests share a worker, and starts the longest first; TEST_WORKERS=0
+# runs them in one process; the 25 longest are printed), then the serial ones alone (they count
+# what the whole database holds). The lint and the docs' strict build run beside the server's
+# start and the schema. Fails if either run fails or the first runs no test.
 TEST_WORKERS ?= 3
 test: install
 	@$(MAKE) --no-print-directory -j2 schema lint docs
 	@parallel=0; serial=0; \
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup -m "not serial" || parallel=$$?; \
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup -m "not serial" --durations=25 || parallel=$$?; \
 	$(BIN)/pytest -m serial || serial=$$?; \
 	if [ $$serial -eq 5 ]; then serial=0; fi; \
 	exit $$(( parallel ? parallel : serial ))

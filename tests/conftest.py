@@ -79,7 +79,26 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.testrunuid = uuid.uuid4().hex
 
 
+# The suite's longest tests (minutes each: the documented examples as subprocesses, the kill -9
+# runs on a server of their own, the quick triangle, the property test's shards), collected first
+# so the workers start them first and no one of them is left to run alone at the end.
+LONGEST_FIRST = (
+    "tests/integration/test_readme.py",
+    "tests/reliability/test_crash.py",
+    "tests/integration/test_triangle.py",
+    "tests/integration/test_gate_properties.py",
+)
+
+
+def _longest_first(item: pytest.Item) -> int:
+    path = item.nodeid.split("::", 1)[0].replace("\\", "/")
+    return next(
+        (i for i, long in enumerate(LONGEST_FIRST) if path.endswith(long)), len(LONGEST_FIRST)
+    )
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=_longest_first)  # stable: the rest keep their order
     groups = _xdist_groups(items)
     placed = {}
     for item in items:

@@ -101,7 +101,7 @@ def report() -> Iterator[None]:
     _write(figures)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def gate_engine(neo4j_target: Any) -> Iterator[Engine]:
     """The test database with embedding on commit off: the properties are the gate's decisions,
     and the embedding model's work after each commit is not the gate's (it would spend most of a
