@@ -61,7 +61,7 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "Boundary",
         "decision",
-        WRITER_ACT,
+        Absent("a writer's read-back after submit, not an operator's"),
         (f"GET {_B}/proposals/{{proposal_id}}/decision",),
         ONE_SET,
     ),
