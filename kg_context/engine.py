@@ -36,14 +36,16 @@ from kg_context.gate.operator_acts import issue_adoption, set_czar_cadence
 from kg_context.gate.registry import ConstitutionRegistry
 from kg_context.gate.store import GateStore
 from kg_context.record import history
+from kg_context.record.amendments import AmendmentSuggestion, adopt_suggestion, suggest_amendments
 from kg_context.record.audits import AuditResult, audit_library, invariants, run_audit
 from kg_context.record.briefing import Brief, brief, record_brief
 from kg_context.record.invalidation import BlastRadius, challenge, invalidate
-from kg_context.record.observability import ObservabilityReport, audit
+from kg_context.record.observability import ErrorRates, ObservabilityReport, audit, rates
 from kg_context.record.revalidation import OperatorHalts, dropped_classes_at_risk
 from kg_context.record.search import RecordHit, embed_committed, embed_pending
+from kg_context.record.thoughts import ThoughtLine, search_thoughts
 from kg_context.residency.context_read import Context, CountTokens, context
-from kg_context.residency.czar import CzarReport, run_czar, run_czar_if_due
+from kg_context.residency.czar import CzarReport, run_czar, run_czar_if_due, run_due_czars
 from kg_context.residency.czar_worker import CzarFailure, CzarWorker
 from kg_context.residency.metrics import BoundaryStats, Overview, overview, stats
 from kg_context.residency.reachability import RootPath, lease_params, why
@@ -236,6 +238,15 @@ class Engine:
             valid_until_seq=valid_until_seq,
             material_verse=material_verse,
         )
+
+    def run_due_czars(
+        self, *, boundary_ids: Sequence[str] | None = None, limit: int = 100
+    ) -> list[CzarReport]:
+        """One round of the czar over every boundary (of ``boundary_ids``, where given) whose
+        recorded cadence is due and unclaimed, at most ``limit``: the runs made
+        (``kg-context czar watch`` runs it round after round)."""
+        ids = list(boundary_ids) if boundary_ids else None
+        return run_due_czars(self.executor, self._existing, boundary_ids=ids, limit=limit)
 
     @property
     def halts(self) -> OperatorHalts:
@@ -431,6 +442,30 @@ class BoundaryHandle(Boundary):
         """False retirements, resurrections, unjustified retirements (``audit_errors``)."""
         return audit(self)
 
+    def rates(self) -> ErrorRates:
+        """False retirements and supersessions, resurrections, at-risk outcomes and time to
+        detection, as rates (``record.observability.rates``)."""
+        return rates(self)
+
+    def suggest_amendments(self, *, since_seq: int | None = None) -> list[AmendmentSuggestion]:
+        """The constitution amendments this boundary's recurring halt classes suggest (halts
+        opened at or after ``since_seq``, where given): ``record.amendments.suggest_amendments``."""
+        return suggest_amendments(self.executor, self, since_seq=since_seq)
+
+    def adopt_suggestion(
+        self,
+        suggestion_id: str,
+        *,
+        writer_id: str,
+        reason: str | None = None,
+        since_seq: int | None = None,
+    ) -> Decision:
+        """Propose a suggested amendment's constitution as an operator's governed change
+        (``record.amendments.adopt_suggestion``)."""
+        return adopt_suggestion(
+            self, suggestion_id, writer_id=writer_id, reason=reason, since_seq=since_seq
+        )
+
     def history_index(
         self, *, from_seq: int = 0, to_seq: int | None = None, limit: int = 1000
     ) -> list[history.IndexLine]:
@@ -449,6 +484,11 @@ class BoundaryHandle(Boundary):
     def search(self, text: str, *, k: int = 10) -> list[history.SearchLine]:
         """Search the record: set ids with status, never passages (``history.search``)."""
         return history.search(self, text, k=k)
+
+    def search_thoughts(self, text: str, *, k: int = 10) -> list[ThoughtLine]:
+        """Search the thoughts the record keeps (attention and bus proposals), best first
+        (``record.thoughts.search_thoughts``)."""
+        return search_thoughts(self, text, k=k)
 
     def halts(self, *, status: str | None = HaltStatus.OPEN, limit: int = 100) -> list[Record]:
         """This boundary's halts, newest first: open ones, or (``status=None``) all."""

@@ -37,7 +37,6 @@ from kg_context.errors import (
     ModelOutputError,
 )
 from kg_context.gate.model_io import commit_model_output, proposal_schema
-from kg_context.residency.recall import recall
 from kg_context.settings import ApiSettings, load_settings
 from kg_context.vocabulary import HaltStatus
 
@@ -167,7 +166,7 @@ class McpTools:
         retired, superseded by X). Changes nothing; admission goes through the gate."""
 
         def work(_: Principal) -> CallToolResult:
-            hits = recall(self._handle(), query, k=k)
+            hits = self._handle().recall(query, k=k)
             rows = [{**asdict(h), "tag": h.tag()} for h in hits]
             text = "\n".join(f"{h.entry_id} ({h.key!r}): {h.tag()}" for h in hits)
             return _ok(text or "no match in the record", {"hits": rows})

@@ -155,10 +155,8 @@ def audit_false_retirements(
 
     Example: kg-context audit false-retirements -b team-7
     """
-    from kg_context.record.observability import audit
-
     with connect() as engine:
-        report = audit(existing(engine, boundary))
+        report = existing(engine, boundary).audit()
     if as_json:
         emit(
             {
@@ -200,10 +198,10 @@ def audit_rates(
 
     Example: kg-context audit rates -b team-7
     """
-    from kg_context.record.observability import DetectionKind, rates
+    from kg_context.record.observability import DetectionKind
 
     with connect() as engine:
-        found = rates(existing(engine, boundary))
+        found = existing(engine, boundary).rates()
     if as_json:
         emit(found.as_dict(), True, lambda: None)
         return

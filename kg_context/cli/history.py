@@ -23,7 +23,6 @@ from kg_context.cli.common import (
     operator_id,
     out,
 )
-from kg_context.record.thoughts import search_thoughts
 
 __all__ = ["history_app", "invalidation_app"]
 
@@ -134,7 +133,7 @@ def history_search(
     with connect() as engine:
         handle = existing(engine, boundary)
         if thoughts:
-            found = search_thoughts(handle, text, k=k)
+            found = handle.search_thoughts(text, k=k)
             data = [asdict(t) | {"at": t.at.isoformat() if t.at else None} for t in found]
             emit(data, as_json, lambda: _lines([t.line() for t in found]))
             return

@@ -134,11 +134,8 @@ def constitution_suggest(
 
     Example: kg-context constitution suggest -b team-7
     """
-    from kg_context.record.amendments import suggest_amendments
-
     with connect() as engine:
-        handle = existing(engine, boundary)
-        found = suggest_amendments(handle.executor, handle, since_seq=since)
+        found = existing(engine, boundary).suggest_amendments(since_seq=since)
 
     def human() -> None:
         if not found:
@@ -169,11 +166,8 @@ def constitution_adopt_suggestion(
 
     Example: kg-context constitution adopt-suggestion DENSITY:density.max_set_fanout=80 -b team-7
     """
-    from kg_context.record.amendments import adopt_suggestion
-
     with connect() as engine:
-        decision = adopt_suggestion(
-            existing(engine, boundary),
+        decision = existing(engine, boundary).adopt_suggestion(
             suggestion_id,
             writer_id=operator or operator_id(),
             reason=reason,

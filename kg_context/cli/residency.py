@@ -26,7 +26,6 @@ from kg_context.cli.common import (
     out,
     table,
 )
-from kg_context.residency.czar import run_due_czars
 
 __all__ = ["register"]
 
@@ -101,9 +100,7 @@ def czar_watch(
     with connect() as engine:
         engine.warm()  # the model its compaction sets embed with, before the first round
         while True:
-            reports = run_due_czars(
-                engine.executor, lambda b: existing(engine, b), boundary_ids=boundary or None
-            )
+            reports = engine.run_due_czars(boundary_ids=boundary)
             ran = [r.summary() for r in reports]
             emit({"runs": ran}, as_json, partial(_say_runs, ran))
             if once:

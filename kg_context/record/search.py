@@ -34,6 +34,7 @@ __all__ = [
     "embed_pending",
     "first_request",
     "fulltext_query",
+    "recall_tag",
     "search_record",
     "unit",
     "vector_search",
@@ -72,10 +73,14 @@ class RecordHit:
 
     def tag(self) -> str:
         """``matched in set 17, retired, superseded by e-31`` (the status tag recall shows)."""
-        text = f"matched in set {self.set_seq}, {self.status}"
-        if self.superseded_by:
-            text += f", superseded by {self.superseded_by}"
-        return text
+        return recall_tag(self.set_seq, self.status, self.superseded_by)
+
+
+def recall_tag(set_seq: int, status: str, superseded_by: str | None) -> str:
+    """The status tag of a recalled entry: where it matched, its status, what superseded it
+    (shown by recall and kept on each scratch copy recall admits)."""
+    text = f"matched in set {set_seq}, {status}"
+    return f"{text}, superseded by {superseded_by}" if superseded_by else text
 
 
 @dataclass(frozen=True, slots=True)

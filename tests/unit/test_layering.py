@@ -8,7 +8,8 @@ points at ``kg_context.db.executor``; ``from kg_context.gate.contracts import Pr
 The contract (``LAYERS`` names the rooms, ``MAY_IMPORT`` what each room may import besides its own
 modules; docs/architecture.md says the same in words)::
 
-    base       errors, settings, vocabulary     nothing
+    base       errors, settings, surfaces,      nothing
+               vocabulary
     text       embeddings, tokens               base
     db         executor, catalog, connection,   base, text
                local_server, schema
@@ -68,7 +69,12 @@ PACKAGE = "kg_context"
 # A room is one or more module prefixes ("kg_context.gate" holds kg_context.gate and everything
 # under it). "package" is kg_context/__init__.py alone.
 LAYERS: dict[str, tuple[str, ...]] = {
-    "base": ("kg_context.errors", "kg_context.settings", "kg_context.vocabulary"),
+    "base": (
+        "kg_context.errors",
+        "kg_context.settings",
+        "kg_context.surfaces",
+        "kg_context.vocabulary",
+    ),
     "text": ("kg_context.text",),
     "db": ("kg_context.db",),
     "gate": ("kg_context.gate",),
