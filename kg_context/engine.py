@@ -1,10 +1,9 @@
 """The engine: one connection to one resolved database, the executor over it, and the settings
 every boundary handle it opens reads (the only composition root).
 
-Operations on one boundary take the handle as their receiver, as module functions
-(``window(boundary)``, ``challenge(boundary, ...)``, ``run_czar(boundary)``); the handle
-``Engine.boundary`` returns also offers them as methods (``boundary.window()``,
-``boundary.challenge(...)``).
+Operations on one boundary are methods of the handle ``Engine.boundary`` returns
+(``boundary.window()``, ``boundary.challenge(...)``, ``boundary.run_czar()``); each calls the
+function of the same name in the module that owns the operation, with the handle as its receiver.
 """
 
 from __future__ import annotations
@@ -353,11 +352,11 @@ class BoundaryHandle(Boundary):
 
     def embed_pending(self) -> int:
         """Embed every entry committed and not embedded yet (what ``kg-context embed`` runs when
-        commits do not embed): how many (``kg_context.embed_pending``)."""
+        commits do not embed): how many (``record.search.embed_pending``)."""
         return embed_pending(self)
 
     def window(self) -> Window:
-        """The resident entries in prompt order (``kg_context.window``)."""
+        """The resident entries in prompt order (``residency.window.window``)."""
         return window(self)
 
     def context(
@@ -368,22 +367,23 @@ class BoundaryHandle(Boundary):
         focus: bool = False,
         count_tokens: CountTokens = None,
     ) -> Context:
-        """The window as a budgeted, citable context block (``kg_context.Context``); with
+        """The window as a budgeted, citable context block (``Context``); with
         ``focus``, a query that names a key gets that key and its neighbours' keys only."""
         return context(self, budget_tokens, query=query, focus=focus, count_tokens=count_tokens)
 
     def stats(self) -> BoundaryStats:
-        """Retention ratio, resident tokens, set and halt counts (``kg_context.stats``)."""
+        """Retention ratio, resident tokens, set and halt counts (``residency.metrics.stats``)."""
         return stats(self)
 
     def why(self, entry_id: str) -> RootPath:
-        """The root path that keeps an entry resident (``kg_context.why``)."""
+        """The root path that keeps an entry resident (``residency.reachability.why``)."""
         return why(self, entry_id)
 
     def recall(
         self, query: str, *, k: int = 10, embedder: TextEncoder | None = None
     ) -> list[RecordHit]:
-        """Candidates from the record, status-tagged; changes nothing (``kg_context.recall``)."""
+        """Candidates from the record, status-tagged; changes nothing
+        (``residency.recall.recall``)."""
         return recall(self, query, k=k, embedder=embedder)
 
     def admit(
@@ -393,7 +393,7 @@ class BoundaryHandle(Boundary):
         writer_id: str,
         writer_kind: WriterKind | str = WriterKind.AGENT,
     ) -> Admission:
-        """Scratch copies of recalled entries, through the gate (``kg_context.admit``)."""
+        """Scratch copies of recalled entries, through the gate (``residency.recall.admit``)."""
         return admit(self, entry_ids, writer_id=writer_id, writer_kind=writer_kind)
 
     def run_czar(
@@ -402,7 +402,7 @@ class BoundaryHandle(Boundary):
         czar_id: str | None = None,
         progress: Callable[[int, int], None] | None = None,
     ) -> CzarReport:
-        """Plan a compaction and submit it through the gate (``kg_context.run_czar``);
+        """Plan a compaction and submit it through the gate (``residency.czar.run_czar``);
         ``progress(done, total)`` counts the compaction sets decided."""
         return run_czar(self, czar_id=czar_id, progress=progress)
 
@@ -414,7 +414,7 @@ class BoundaryHandle(Boundary):
         writer_id: str,
         writer_kind: WriterKind = WriterKind.OPERATOR,
     ) -> BlastRadius:
-        """Challenge an entry or a set: one blast-radius set (``kg_context.challenge``)."""
+        """Challenge an entry or a set: one blast-radius set (``record.invalidation.challenge``)."""
         return challenge(self, target, reason=reason, writer_id=writer_id, writer_kind=writer_kind)
 
     def invalidate(
@@ -425,7 +425,8 @@ class BoundaryHandle(Boundary):
         writer_id: str,
         writer_kind: WriterKind = WriterKind.OPERATOR,
     ) -> BlastRadius:
-        """Invalidate an entry or a set: one blast-radius set (``kg_context.invalidate``)."""
+        """Invalidate an entry or a set: one blast-radius set
+        (``record.invalidation.invalidate``)."""
         return invalidate(self, target, reason=reason, writer_id=writer_id, writer_kind=writer_kind)
 
     def brief(self, *, since_seq: int | None = None) -> Brief:
@@ -439,7 +440,8 @@ class BoundaryHandle(Boundary):
         return record_brief(self, since_seq=since_seq)
 
     def audit(self) -> ObservabilityReport:
-        """False retirements, resurrections, unjustified retirements (``audit_errors``)."""
+        """False retirements, resurrections, unjustified retirements
+        (``record.observability.audit``)."""
         return audit(self)
 
     def rates(self) -> ErrorRates:
@@ -469,20 +471,20 @@ class BoundaryHandle(Boundary):
     def history_index(
         self, *, from_seq: int = 0, to_seq: int | None = None, limit: int = 1000
     ) -> list[history.IndexLine]:
-        """Every ratified set in ledger order (``kg_context.history.index``)."""
+        """Every ratified set in ledger order (``record.history.index``)."""
         return history.index(self, from_seq=from_seq, to_seq=to_seq, limit=limit)
 
     def walk(self, set_id: str) -> history.SetWalk:
         """Open one set of this boundary: what it decided and what became of it
-        (``kg_context.history.walk``)."""
+        (``record.history.walk``)."""
         return history.walk(self, set_id)
 
     def as_of(self, seq: int) -> history.AsOf:
-        """The record and the window right after ``seq`` (``kg_context.history.as_of``)."""
+        """The record and the window right after ``seq`` (``record.history.as_of``)."""
         return history.as_of(self, seq)
 
     def search(self, text: str, *, k: int = 10) -> list[history.SearchLine]:
-        """Search the record: set ids with status, never passages (``history.search``)."""
+        """Search the record: set ids with status, never passages (``record.history.search``)."""
         return history.search(self, text, k=k)
 
     def search_thoughts(self, text: str, *, k: int = 10) -> list[ThoughtLine]:

@@ -22,11 +22,15 @@ from benchmarks.triangle.report import plot, write_json, write_markdown
 from benchmarks.triangle.runner import new_run_id, run_workload
 
 HERE = Path(__file__).resolve().parent
+# What ``governed.py`` may import beside the names ``kg_context`` exports: public modules whose
+# operations no boundary-handle method offers (ontology evolution).
+GOVERNED_MODULES = frozenset({("kg_context.record", "ontology")})
 
 
 def public_api_only() -> dict[str, Any]:
     """Which triangle modules import ``kg_context``, and what: only ``governed.py`` may, and only
-    names ``kg_context`` exports; ``textkit.py`` may import ``kg_context.text.*``."""
+    names ``kg_context`` exports (and ``GOVERNED_MODULES``); ``textkit.py`` may import
+    ``kg_context.text.*``."""
     exported = exported_names()
     problems: list[str] = []
     for path in sorted(HERE.glob("*.py")):
@@ -44,10 +48,9 @@ def public_api_only() -> dict[str, Any]:
                     continue
                 if path.name == "textkit.py" and module.startswith("kg_context.text."):
                     continue
-                if (
-                    path.name == "governed.py"
-                    and module == "kg_context"
-                    and (name is None or name in exported)
+                if path.name == "governed.py" and (
+                    (module == "kg_context" and (name is None or name in exported))
+                    or (module, name) in GOVERNED_MODULES
                 ):
                     continue
                 problems.append(f"{path.name}: {module}.{name}")

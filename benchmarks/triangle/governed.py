@@ -1,13 +1,14 @@
 """The governed system: the ONLY module of the triangle that calls ``kg_context``.
 
-It drives the engine exactly as an orchestrator would, through names ``kg_context`` exports:
-``Engine.connect`` / ``Engine.boundary``, ``Boundary.commit`` and ``Boundary.propose_constitution``,
-``engine.halts.resolve`` (the operator), ``run_czar`` at a fixed cadence, ``Boundary.context``
-(the context every probe reads), ``window`` and ``Window`` (the resident entries), ``stats`` and
-``audit_errors`` (metrics), ``history.as_of`` / ``history.index`` / ``history.walk`` and ``admit``
-(ledger walk and recall through the gate), ``invalidate`` (a revealed mistake),
-``ontology.change`` / ``ontology.migrate`` (ontology evolution). No Cypher, no internals: a
-signature change in the engine is a fix in this file only.
+It drives the engine exactly as an orchestrator would, through names ``kg_context`` exports and
+the methods of the boundary handle: ``Engine.connect`` / ``Engine.boundary``, ``Boundary.commit``
+and ``Boundary.propose_constitution``, ``engine.halts.resolve`` (the operator), ``run_czar`` at a
+fixed cadence, ``Boundary.context`` (the context every probe reads), ``window`` and ``Window`` (the
+resident entries), ``stats`` and ``audit`` (metrics), ``as_of`` / ``history_index`` / ``walk``
+and ``admit`` (ledger walk and recall through the gate), ``invalidate`` (a revealed mistake);
+and ``kg_context.record.ontology``'s ``change`` / ``migrate`` (ontology evolution, which has no
+handle method). No Cypher, no internals: a signature change in the engine is a fix in this file
+only.
 
 How each event is consumed:
 
@@ -30,7 +31,7 @@ Probes read the engine's context block: ``Boundary.context(B, query=<the probe's
 (entries by priority within B tokens, with ids, status tags and needs, the resident history-index
 lines, and record candidates for the question, marked as record), exactly the text the engine
 gives; checkpoints read ``Boundary.context(B)``. Historical probes first walk the ledger
-(``history.as_of`` for "what was K at seq s", ``history.index`` + ``history.walk`` for "why did K
+(``as_of`` for "what was K at seq s", ``history_index`` + ``walk`` for "why did K
 change at seq s") and admit what they found through the gate: charged as a recall with the
 tokens of the copies.
 """
@@ -53,16 +54,9 @@ from kg_context import (
     KgContextError,
     StateError,
     Window,
-    admit,
-    audit_errors,
-    history,
-    invalidate,
     load_constitution,
-    ontology,
-    run_czar,
-    stats,
-    window,
 )
+from kg_context.record import ontology
 
 __all__ = [
     "GovernedSystem",
@@ -227,7 +221,7 @@ class GovernedSystem:
 
     def _window(self) -> Window:
         if self._window_cache is None:
-            self._window_cache = window(self.boundary)
+            self._window_cache = self.boundary.window()
         return self._window_cache
 
     def _promote(self, targets: list[str]) -> dict[str, str]:
@@ -237,7 +231,7 @@ class GovernedSystem:
         if not missing:
             return {}
         try:
-            admission = admit(self.boundary, missing, writer_id=WRITER)
+            admission = self.boundary.admit(missing, writer_id=WRITER)
         except KgContextError as err:
             self.errors.append(f"promote {missing[:3]}: {err}")
             return {}
@@ -338,7 +332,7 @@ class GovernedSystem:
 
     def run_czar(self) -> None:
         started = time.perf_counter()
-        report = run_czar(self.boundary)
+        report = self.boundary.run_czar()
         self.czar_seconds += time.perf_counter() - started
         self.czar_runs += 1
         summary = report.summary()
@@ -357,8 +351,7 @@ class GovernedSystem:
         target = self.gid(eid)
         before = set(self._resident_ids())
         try:
-            blast = invalidate(
-                self.boundary,
+            blast = self.boundary.invalidate(
                 target,
                 reason=f"revealed at event {event.seq}: {event.kind}",
                 writer_id=OPERATOR,
@@ -505,7 +498,7 @@ class GovernedSystem:
     def checkpoint(self, seq: int, probes: list[Probe]) -> dict[str, Any]:
         self._window_cache = None
         current = self._window()
-        s = stats(self.boundary)
+        s = self.boundary.stats()
         eids = {e for e in (self.eid_of(x.id) for x in current.entries) if e is not None}
         ctx = self._context()
         return {
@@ -558,7 +551,7 @@ class GovernedSystem:
         rehydrated = 0
         if wanted:
             try:
-                admission = admit(self.boundary, wanted, writer_id=READER)
+                admission = self.boundary.admit(wanted, writer_id=READER)
             except KgContextError as err:
                 self.errors.append(f"recall for {probe.pid}: {err}")
             else:
@@ -591,7 +584,7 @@ class GovernedSystem:
             return []
         boundary_seq = self.seq_map[at]
         if probe.ptype == "value_at":
-            then = history.as_of(self.boundary, boundary_seq)
+            then = self.boundary.as_of(boundary_seq)
             return [
                 e.id
                 for e in then.entries
@@ -599,10 +592,10 @@ class GovernedSystem:
             ]
         if at != probe.at_seq:
             return []
-        lines = history.index(self.boundary, from_seq=boundary_seq, to_seq=boundary_seq)
+        lines = self.boundary.history_index(from_seq=boundary_seq, to_seq=boundary_seq)
         out: list[str] = []
         for line in lines:
-            opened = history.walk(self.boundary, line.set_id)
+            opened = self.boundary.walk(line.set_id)
             out.extend(
                 r["entry"]
                 for r in opened.decided
@@ -612,8 +605,8 @@ class GovernedSystem:
 
     # -- the end ---------------------------------------------------------------------------------
     def finish(self) -> dict[str, Any]:
-        s = stats(self.boundary)
-        audit = audit_errors(self.boundary)
+        s = self.boundary.stats()
+        audit = self.boundary.audit()
         sets_decided = sum(self.decisions.values())
         halts = sum(self.halts.values())
         return {

@@ -7,8 +7,9 @@ import json
 import re
 from typing import Any
 
-from kg_context import history, run_agent_loop
+from kg_context import run_agent_loop
 from kg_context.loop import UNPARSEABLE
+from kg_context.record import history
 from tests.factories import seed_datastore_with_retired_fact
 
 FEEDBACK = "## Feedback on your attempt"
