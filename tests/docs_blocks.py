@@ -114,3 +114,17 @@ def section(path: Path, heading: str) -> str:
     )
     assert match, f"{path.name} has no section {heading!r}"
     return match.group(1)
+
+
+def generated_part(page: Path, start: str, end: str) -> str:
+    """The part of ``page`` a generator writes: from its ``start`` marker to its ``end``."""
+    match = re.search(rf"{re.escape(start)}.*?{re.escape(end)}", page.read_text("utf-8"), re.S)
+    assert match, f"{page.name} has no generated part ({start!r} ... {end!r})"
+    return match.group(0)
+
+
+def regenerate(page: Path, start: str, end: str, made: str) -> None:
+    """Write ``made`` (which begins with ``start`` and ends with ``end``) over ``page``'s
+    generated part."""
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace(generated_part(page, start, end), made), encoding="utf-8")

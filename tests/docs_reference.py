@@ -15,6 +15,7 @@ from pydantic import SecretStr
 from pydantic_settings import BaseSettings
 
 from kg_context import settings as settings_module
+from tests import docs_blocks
 from tests.docs_blocks import REPO
 
 CONFIGURATION = REPO / "docs" / "configuration.md"
@@ -76,15 +77,13 @@ def settings_table() -> str:
     return "\n".join(out)
 
 
-def generated_part(text: str) -> str:
-    match = re.search(rf"{re.escape(START)}.*?{re.escape(END)}", text, re.S)
-    assert match, f"{CONFIGURATION.name} has no generated part ({START!r} ... {END!r})"
-    return match.group(0)
+def generated_part() -> str:
+    """The generated part of the page as it is."""
+    return docs_blocks.generated_part(CONFIGURATION, START, END)
 
 
 def main() -> None:
-    text = CONFIGURATION.read_text(encoding="utf-8")
-    CONFIGURATION.write_text(text.replace(generated_part(text), settings_table()), encoding="utf-8")
+    docs_blocks.regenerate(CONFIGURATION, START, END, settings_table())
 
 
 if __name__ == "__main__":

@@ -6,9 +6,8 @@ tests/unit/test_surfaces.py fails while the page and the table differ.
 
 from __future__ import annotations
 
-import re
-
 from kg_context.surfaces import OPERATIONS, SURFACE_ONLY, Absent, Reach
+from tests import docs_blocks
 from tests.docs_blocks import REPO
 
 SURFACES_PAGE = REPO / "docs" / "surfaces.md"
@@ -44,15 +43,13 @@ def coverage_table() -> str:
     return "\n".join(out)
 
 
-def generated_part(text: str) -> str:
-    match = re.search(rf"{re.escape(START)}.*?{re.escape(END)}", text, re.S)
-    assert match, f"{SURFACES_PAGE.name} has no generated part ({START!r} ... {END!r})"
-    return match.group(0)
+def generated_part() -> str:
+    """The generated part of the page as it is."""
+    return docs_blocks.generated_part(SURFACES_PAGE, START, END)
 
 
 def main() -> None:
-    text = SURFACES_PAGE.read_text(encoding="utf-8")
-    SURFACES_PAGE.write_text(text.replace(generated_part(text), coverage_table()), encoding="utf-8")
+    docs_blocks.regenerate(SURFACES_PAGE, START, END, coverage_table())
 
 
 if __name__ == "__main__":
