@@ -69,7 +69,7 @@ from benchmarks._common import (
 from kg_context.db.text_index import boundary_token
 from kg_context.db.timing import UnitTiming
 from kg_context.engine import Engine
-from kg_context.gate.predicates import HALTS, REJECTS
+from kg_context.gate.pure.predicates import HALTS, REJECTS
 
 SETS = 2_000
 BATCH = 500

@@ -35,10 +35,10 @@ from benchmarks._common import (
     progress,
 )
 from kg_context.engine import Engine
-from kg_context.gate import transaction_io
-from kg_context.gate.boundary import Boundary
-from kg_context.gate.ledger import seal
-from kg_context.gate.store import GateStore
+from kg_context.gate.io import transaction_io
+from kg_context.gate.io.boundary import Boundary
+from kg_context.gate.io.store import GateStore
+from kg_context.gate.pure.ledger import seal
 from kg_context.text.tokens import get_token_counter
 
 FULL_SETS = 10_000

@@ -36,8 +36,8 @@ from benchmarks._common import (
     timings,
 )
 from kg_context.engine import Engine
-from kg_context.gate.constitution import load_constitution
-from kg_context.gate.store import now_iso
+from kg_context.gate.io.store import now_iso
+from kg_context.gate.pure.constitution import load_constitution
 from kg_context.residency.czar import plan_compaction, run_czar
 from kg_context.residency.reachability import reachable
 from kg_context.settings import EngineSettings, ResidencySettings

@@ -72,7 +72,7 @@ from benchmarks.commit import _full_rows
 from kg_context.attention import WorkspaceAttention
 from kg_context.db.connection import resolve_source
 from kg_context.engine import Engine
-from kg_context.gate.constitution import load_constitution
+from kg_context.gate.pure.constitution import load_constitution
 from kg_context.record.search import vector_search
 from kg_context.record.walk import walk
 from kg_context.residency.czar_plan import plan_compaction

@@ -31,11 +31,11 @@ from kg_context.errors import (
     RefusalError,
     StateError,
 )
-from kg_context.gate.boundary import Boundary
-from kg_context.gate.constitution import Constitution, load_constitution, parse_constitution
-from kg_context.gate.contracts import Proposal
-from kg_context.gate.decision import Decision
-from kg_context.gate.model_io import (
+from kg_context.gate.io.boundary import Boundary
+from kg_context.gate.pure.constitution import Constitution, load_constitution, parse_constitution
+from kg_context.gate.pure.contracts import Proposal
+from kg_context.gate.pure.decision import Decision
+from kg_context.gate.pure.model_io import (
     ProposalDraft,
     commit_model_output,
     parse_model_output,

@@ -26,14 +26,14 @@ from kg_context.db.executor import (
 )
 from kg_context.db.schema import SchemaPlan, check_schema
 from kg_context.errors import InputValidationError
-from kg_context.gate.boundary import Boundary, ProposalInput
-from kg_context.gate.constitution import Constitution
-from kg_context.gate.contracts import Verse, WriterKind
-from kg_context.gate.decision import Decision
-from kg_context.gate.halts import Halts
-from kg_context.gate.operator_acts import issue_adoption, set_czar_cadence
-from kg_context.gate.registry import ConstitutionRegistry
-from kg_context.gate.store import GateStore
+from kg_context.gate.io.boundary import Boundary, ProposalInput
+from kg_context.gate.io.halts import Halts
+from kg_context.gate.io.operator_acts import issue_adoption, set_czar_cadence
+from kg_context.gate.io.registry import ConstitutionRegistry
+from kg_context.gate.io.store import GateStore
+from kg_context.gate.pure.constitution import Constitution
+from kg_context.gate.pure.contracts import Verse, WriterKind
+from kg_context.gate.pure.decision import Decision
 from kg_context.record import history
 from kg_context.record.amendments import AmendmentSuggestion, adopt_suggestion, suggest_amendments
 from kg_context.record.audits import AuditResult, audit_library, invariants, run_audit

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from kg_context.errors import InputValidationError, ModelOutputError, OutputProblem
-from kg_context.gate.contracts import Proposal, WriterKind
-from kg_context.gate.decision import Decision
-from kg_context.gate.model_io import commit_model_output, proposal_schema
+from kg_context.gate.pure.contracts import Proposal, WriterKind
+from kg_context.gate.pure.decision import Decision
+from kg_context.gate.pure.model_io import commit_model_output, proposal_schema
 from kg_context.vocabulary import EntryClass, Outcome
 
 __all__ = ["LoopAttempt", "LoopBoundary", "LoopResult", "Model", "run_agent_loop"]

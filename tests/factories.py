@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from kg_context.gate.constitution import load_constitution
+from kg_context.gate.pure.constitution import load_constitution
 
 _serial = itertools.count(1)
 
@@ -79,7 +79,7 @@ def depend_on_retired(engine: Any, boundary_id: str, retired_id: str) -> Any:
 def constitution_variant(tag: str, *replacements: tuple[str, str]) -> Any:
     """The default constitution under version ``<default>-<tag>`` with each ``(old, new)`` text
     replacement applied (each must be found)."""
-    from kg_context.gate.constitution import load_constitution, parse_constitution
+    from kg_context.gate.pure.constitution import load_constitution, parse_constitution
 
     default = load_constitution()
     text = default.text.replace(f'version = "{default.version}"', f'version = "{tag}"')

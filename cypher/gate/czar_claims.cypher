@@ -3,7 +3,7 @@
 // (read inside the gate transaction, never taken from the czar's evidence text):
 // - reachable: a root of the boundary reaches it through REQUIRES edges that hold, every entry
 //   on the way standing: it is one of $reached (its id; the gate reads cypher/residency/
-//   reachable.cypher in the same transaction and walks its held edges, gate/held_graph.py: one
+//   reachable.cypher in the same transaction and walks its held edges, gate/io/held_graph.py: one
 //   rule, one visit per entry); or it is a standing interface summarizing a non-standing entry
 //   that a reached entry (of $reached, or of another boundary: $reached_foreign, [boundary_id,
 //   id] pairs) holds through a soft edge naming needs whose lease has not run out;

@@ -23,7 +23,7 @@
 //   the work seq the edge's lease ends at: lease_until_seq, or its set's work seq plus
 //   $default_lease when it declared none). The work set whose work seq reaches a copy's lease
 //   end is its one use; the gate decides from these fields which copies leave with it
-//   (kg_context/gate/one_use.py).
+//   (kg_context/gate/pure/one_use.py).
 // Each cited adoption receipt is locked before its uses are counted (setting the label it has: a
 // write lock that changes nothing), in id order ($receipt_ids is sorted): the uses of a receipt
 // are counted and spent under its own lock, whichever boundary cites it, so two boundaries

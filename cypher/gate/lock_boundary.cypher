@@ -4,7 +4,7 @@
 // Cypher take an extra lock on the node before the exclusive one (its lost-update protection),
 // and three transactions doing that while commits create relationships to the boundary node
 // deadlock on it. Then the counter of gate transactions, under the lock. one_use_pending: the
-// recall copies whose one use is still to come (kg_context/gate/one_use.py).
+// recall copies whose one use is still to come (kg_context/gate/pure/one_use.py).
 MATCH (b:Boundary {id: $boundary_id})
 SET b.gate_locked_at = datetime()
 WITH b

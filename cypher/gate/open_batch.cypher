@@ -13,7 +13,7 @@
 // 4. The czar's cadence as the boundary records it (a boundary recorded before it was: the
 //    default, $default_czar_every) and the seq of its last claimed czar run.
 // 5. The recall copies whose one use is still to come (one_use_pending: ids the gate keeps;
-//    kg_context/gate/one_use.py).
+//    kg_context/gate/pure/one_use.py).
 MATCH (b:Boundary {id: $boundary_id})
 SET b.gate_locked_at = datetime()
 WITH b

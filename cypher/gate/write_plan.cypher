@@ -22,14 +22,14 @@
 //    boundary it reaches into.
 // 6. One counted use of an adoption receipt by a ratified set: (:Set)-[:USED_ADOPTION {seq}]->
 //    (:Receipt). Receipts are never changed; their uses are counted from these edges.
-// 7. Lease renewals caused by a committed work set (kg_context/gate/leases.py): for each
+// 7. Lease renewals caused by a committed work set (kg_context/gate/pure/leases.py): for each
 //    renewal, the set's entry `by` requires (live_reference) or is derived from (use) the
 //    standing entry `to`; every soft/reconstructible REQUIRES edge into it from another standing
 //    entry (not of the renewing set) whose lease would end sooner gets its own lease restarted
 //    at the set's work seq: lease_until_seq = work + (its lease_sets, or $default_lease when it
 //    declared none). Each renewal is recorded: (:LeaseRenewal {kind, seq, work_seq, from_id,
 //    to_id, by_id, set_id, previous_until, until})-[:RENEWS]->(to), -[:BY]->(the renewing entry).
-// 8. An operator's foundational marks (kg_context/gate/leases.py; the gate checked the writer is
+// 8. An operator's foundational marks (kg_context/gate/pure/leases.py; the gate checked the writer is
 //    a named operator and the entry standing): the entry records who marked it, in which set, at
 //    which seq; every soft/reconstructible REQUIRES edge into it from a standing entry now holds
 //    while the mark stands, and each is recorded as a renewal of kind 'foundational' (until:
@@ -43,13 +43,13 @@
 //    residency labels kept in step, and a TRANSITIONED edge from the ratifying set with the
 //    reason, the case it cited, the failed ancestors it answers to, and the exact edges or facts
 //    that justified the change.
-// 12. The ledger's head (kg_context/gate/ledger.py: each decided set's record is sealed on its
+// 12. The ledger's head (kg_context/gate/pure/ledger.py: each decided set's record is sealed on its
 //     receipts in Python): the position and digest of the last record, and the seq the chain
 //     began after (set once). No $ledger_pos: nothing (a measurement without the ledger).
 // 13. The boundary after the transaction's sets: seq, last ratified set, and its running counts
 //    (work_seq: the sets that are the boundary's work, i.e. not the czar's and not constitution
 //    changes; the lease clock; one_use_pending: the recall copies whose one use is still to
-//    come, kg_context/gate/one_use.py), with an optimistic check on top of the lock: only if the seq is
+//    come, kg_context/gate/pure/one_use.py), with an optimistic check on top of the lock: only if the seq is
 //    still the one read under the lock (no row back: nothing of the transaction may commit).
 // Each part sees what the parts before it wrote (a renewal skips the entries of its own set; a
 // supersession flips an entry the renewals have read as standing).

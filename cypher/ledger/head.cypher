@@ -1,4 +1,4 @@
-// A boundary's ledger head (kg_context/gate/ledger.py): the position and digest of its last
+// A boundary's ledger head (kg_context/gate/pure/ledger.py): the position and digest of its last
 // record, and the seq its chain began after (null: no record yet, or a boundary from before the
 // ledger existed), with its seq.
 MATCH (b:Boundary {id: $boundary_id})

@@ -1,5 +1,5 @@
 // One page of a boundary's sets (ordered by id, after $after, at most $limit) with everything
-// their ledger records digest (kg_context/gate/ledger.py), read from the graph as it is now:
+// their ledger records digest (kg_context/gate/pure/ledger.py), read from the graph as it is now:
 // the set (the properties named in $set_fields), its receipts and halts, the ratified set it follows (NEXT), its writers (BY), its
 // adoption uses, the flips it made (TRANSITIONED), and its entries (the properties named in
 // $entry_fields, with current status and residency) with their targets and the DERIVED_FROM,

@@ -14,8 +14,8 @@ from kg_context.api.auth import Principal
 from kg_context.api.problems import ProblemError
 from kg_context.engine import BoundaryHandle, Engine
 from kg_context.errors import StateError
-from kg_context.gate.contracts import Proposal, parse_proposal
-from kg_context.gate.decision import Decision
+from kg_context.gate.pure.contracts import Proposal, parse_proposal
+from kg_context.gate.pure.decision import Decision
 
 __all__ = [
     "BODY_MODELS",

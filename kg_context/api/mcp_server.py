@@ -36,7 +36,7 @@ from kg_context.errors import (
     KgContextError,
     ModelOutputError,
 )
-from kg_context.gate.model_io import commit_model_output, proposal_schema
+from kg_context.gate.pure.model_io import commit_model_output, proposal_schema
 from kg_context.settings import ApiSettings, load_settings
 from kg_context.vocabulary import HaltStatus
 

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from kg_context.attention import workspace_attention_telemetry
-from kg_context.gate.decision import Decision
+from kg_context.gate.pure.decision import Decision
 from kg_context.residency.metrics import Overview
 from kg_context.vocabulary import HaltStatus, Outcome, ReasonCode
 

@@ -12,8 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from kg_context.gate.contracts import Proposal
-from kg_context.gate.decision import Decision
+from kg_context.gate.pure.contracts import Proposal
+from kg_context.gate.pure.decision import Decision
 from kg_context.vocabulary import AttentionScope, Outcome, ResolutionKind, Verse, WriterKind
 
 __all__ = [

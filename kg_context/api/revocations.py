@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from kg_context.api.auth import Principal, Scope, require
 from kg_context.api.deps import BoundaryId, body_spec, existing, json_body
 from kg_context.api.problems import responses
-from kg_context.gate.revocation import Revocation, RevocationSubject
+from kg_context.gate.io.revocation import Revocation, RevocationSubject
 
 __all__ = ["RevocationIn", "router"]
 

@@ -4,7 +4,7 @@ A winner is proposed as one ``fact`` entry keyed ``insight/<specialist_id>/<dige
 per specialist and content), written by the specialist itself (``writer_kind`` agent), declaring
 the target ``insight/<specialist_id>``, with provenance in a ``source`` attribute naming the
 ProposalNode (``workspace-attention:<proposal id>``). The gate is reached through
-``kg_context.gate.sink.GateSink``: anything with ``commit(proposal) -> decision``, by default
+``kg_context.gate.pure.sink.GateSink``: anything with ``commit(proposal) -> decision``, by default
 ``engine.boundary(boundary_id)``, whose decision tells ``outcome`` (commit | halt | reject),
 ``entry_ids``, ``set_id`` and ``receipt_id``.
 """
@@ -12,7 +12,7 @@ ProposalNode (``workspace-attention:<proposal id>``). The gate is reached throug
 from __future__ import annotations
 
 from kg_context.attention.models import ScoredProposal
-from kg_context.gate.contracts import EntryClass, EntryProposal, Proposal, WriterKind
+from kg_context.gate.pure.contracts import EntryClass, EntryProposal, Proposal, WriterKind
 
 __all__ = ["insight_proposal", "outcome_name"]
 

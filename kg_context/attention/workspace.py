@@ -38,7 +38,7 @@ from kg_context.attention.telemetry import (
 )
 from kg_context.db.executor import QueryExecutor
 from kg_context.errors import ConfigurationError, InputValidationError
-from kg_context.gate.sink import GateSink
+from kg_context.gate.pure.sink import GateSink
 from kg_context.settings import AttentionSettings, EmbeddingSettings, EngineSettings, load_settings
 from kg_context.vocabulary import AttentionScope
 

@@ -31,7 +31,7 @@ from kg_context.errors import (
     KgContextError,
     StateError,
 )
-from kg_context.gate.decision import Decision
+from kg_context.gate.pure.decision import Decision
 
 __all__ = [
     "BoundaryOption",

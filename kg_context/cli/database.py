@@ -191,8 +191,8 @@ def schema_json(
 
     Example: kg-context schema json --out schemas/
     """
-    from kg_context.gate.constitution import Constitution
-    from kg_context.gate.contracts import Proposal
+    from kg_context.gate.pure.constitution import Constitution
+    from kg_context.gate.pure.contracts import Proposal
 
     schemas = {
         "proposal": Proposal.model_json_schema(by_alias=True),

@@ -20,7 +20,7 @@ from rich.console import Console
 from kg_context.attention import WorkspaceAttention
 from kg_context.cli.demo_report import report
 from kg_context.engine import BoundaryHandle, Engine
-from kg_context.gate.decision import Decision
+from kg_context.gate.pure.decision import Decision
 from kg_context.vocabulary import WriterKind
 
 __all__ = ["SPECIALISTS", "WAVES", "run_demo"]

@@ -21,7 +21,7 @@ from kg_context.cli.common import (
     table,
 )
 from kg_context.errors import ConfigurationError, InputValidationError
-from kg_context.gate.decision import Decision
+from kg_context.gate.pure.decision import Decision
 from kg_context.vocabulary import HaltStatus, Outcome
 
 __all__ = ["adopt_cmd", "constitution_app", "halts_app", "print_decision"]
@@ -69,7 +69,7 @@ def constitution_show(
 
     Example: kg-context constitution show --boundary team-7
     """
-    from kg_context.gate.constitution import load_constitution
+    from kg_context.gate.pure.constitution import load_constitution
 
     if boundary is None:
         current = load_constitution()
@@ -86,7 +86,7 @@ def constitution_validate(path: Path, as_json: JsonOption = False) -> None:
 
     Example: kg-context constitution validate docs/examples/wide-fanout.toml
     """
-    from kg_context.gate.constitution import load_constitution
+    from kg_context.gate.pure.constitution import load_constitution
 
     parsed = load_constitution(path)
     emit(

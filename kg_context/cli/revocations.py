@@ -10,7 +10,7 @@ import typer
 
 from kg_context.cli.common import JsonOption, connect, emit, existing, operator_id, out, table
 from kg_context.errors import InputValidationError
-from kg_context.gate.revocation import Revocation, RevocationSubject, credential_digest
+from kg_context.gate.io.revocation import Revocation, RevocationSubject, credential_digest
 
 __all__ = ["revoke_app"]
 

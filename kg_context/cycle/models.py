@@ -18,7 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from kg_context.errors import InputValidationError
-from kg_context.gate.contracts import MAX_BODY_CHARS
+from kg_context.gate.pure.contracts import MAX_BODY_CHARS
 from kg_context.vocabulary import EntryStatus
 
 __all__ = [

@@ -2,15 +2,21 @@
 
 ``admit_fact`` becomes a ``fact`` entry; ``flag_contradiction`` becomes an ``open_question``
 entry (deliberative, so it carries a lease) derived, as supporting provenance, from the entries
-it flags. Both are ``kg_context.gate.contracts.Proposal`` values with writer kind ``agent`` (the
-subscriber is the writer) and declared targets: the proposal's own, or its key.
+it flags. Both are ``kg_context.gate.pure.contracts.Proposal`` values with writer kind
+``agent`` (the subscriber is the writer) and declared targets: the proposal's own, or its key.
 """
 
 from __future__ import annotations
 
 from kg_context.cycle.arbitration import ArbitratedProposal
-from kg_context.gate.contracts import EntryClass, EntryProposal, Proposal, Provenance, WriterKind
-from kg_context.gate.sink import GateDecisionLike, GateSink
+from kg_context.gate.pure.contracts import (
+    EntryClass,
+    EntryProposal,
+    Proposal,
+    Provenance,
+    WriterKind,
+)
+from kg_context.gate.pure.sink import GateDecisionLike, GateSink
 
 __all__ = ["DURABLE_KINDS", "GateDecisionLike", "GateSink", "to_gate_proposal"]
 

@@ -16,7 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 from kg_context.cycle.models import EntryRecord, RecallTag
 from kg_context.db.executor import QueryExecutor
 from kg_context.errors import DatabaseError
-from kg_context.gate.sink import GateDecisionLike
+from kg_context.gate.pure.sink import GateDecisionLike
 from kg_context.vocabulary import (
     CYCLE_INELIGIBLE,
     EntryClass,

@@ -1,10 +1,10 @@
-"""The gate room: the constitution executing at commit, and everything it decides by.
+"""The gate room: the constitution executing at commit, in two rooms named for what they do.
 
-Pure: ``contracts`` (what writers propose), ``constitution`` (the rules), ``status_machine``,
-``snapshot`` (what the gate reads), ``set_constructor``, ``predicates``, ``decision`` /
-``commit_plan`` / ``batch`` / ``rows`` (the decision in named steps, and the rows it plans).
-I/O: ``store`` (the one locked transaction per batch), ``transaction_io``, ``proposal_records``,
-``registry`` (recorded constitution versions), ``halts`` (operators), ``boundary`` (the API a
-writer holds). ``sink`` is the one protocol through which attention and the cycle reach it.
-Imports the base modules, ``text`` and ``db``; nothing above.
+``gate.pure`` decides: what writers propose (``contracts``), the rules (``constitution``), what the
+gate read (``snapshot``), the set a batch forms (``set_constructor``), the predicates, and the
+decision in named steps with the rows it plans (``decision``, ``commit_plan``, ``batch``,
+``rows``), the ledger's canonical texts (``ledger``); no database, no clock, no I/O.
+``gate.io`` runs it: the one locked transaction per batch (``store``, ``transaction_io``), the
+recorded proposals, constitutions and halts, operator acts, and ``boundary`` (the API a writer
+holds). ``gate.pure.sink`` is the one protocol through which attention and the cycle reach it.
 """

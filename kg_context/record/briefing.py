@@ -14,8 +14,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from kg_context.errors import InputValidationError, StateError
-from kg_context.gate.boundary import Boundary
-from kg_context.gate.revocation import revocations
+from kg_context.gate.io.boundary import Boundary
+from kg_context.gate.io.revocation import revocations
 from kg_context.record.amendments import suggest_amendments
 from kg_context.record.observability import queue_figures, rates
 from kg_context.vocabulary import HaltStatus, SetKind, SetStatus

@@ -13,7 +13,7 @@ from typing import Any
 
 from kg_context.db.executor import Record
 from kg_context.errors import StateError
-from kg_context.gate.boundary import Boundary
+from kg_context.gate.io.boundary import Boundary
 from kg_context.record.search import search_record
 from kg_context.record.thoughts import ThoughtLine, search_thoughts
 from kg_context.text.embeddings import TextEncoder

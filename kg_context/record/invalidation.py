@@ -13,10 +13,16 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from kg_context.errors import InputValidationError, StateError
-from kg_context.gate.boundary import Boundary
-from kg_context.gate.contracts import EntryProposal, EntryStatus, Proposal, Transition, WriterKind
-from kg_context.gate.decision import Decision
-from kg_context.gate.status_machine import is_legal
+from kg_context.gate.io.boundary import Boundary
+from kg_context.gate.pure.contracts import (
+    EntryProposal,
+    EntryStatus,
+    Proposal,
+    Transition,
+    WriterKind,
+)
+from kg_context.gate.pure.decision import Decision
+from kg_context.gate.pure.status_machine import is_legal
 from kg_context.record.walk import Walk, walk
 from kg_context.settings import InvalidationSettings
 from kg_context.vocabulary import JustificationCase, Outcome, SetKind

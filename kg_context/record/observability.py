@@ -15,8 +15,8 @@ from typing import Any
 
 from kg_context.db.executor import Record
 from kg_context.errors import StateError
-from kg_context.gate.boundary import Boundary
-from kg_context.gate.status_machine import NEXT_STATUSES
+from kg_context.gate.io.boundary import Boundary
+from kg_context.gate.pure.status_machine import NEXT_STATUSES
 from kg_context.record.revalidation import QueueFigures, queue_figures
 from kg_context.vocabulary import EntryStatus
 

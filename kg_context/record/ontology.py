@@ -15,9 +15,9 @@ from typing import Literal
 
 from kg_context.db.executor import QueryExecutor
 from kg_context.errors import InputValidationError, StateError
-from kg_context.gate.boundary import Boundary
-from kg_context.gate.constitution import Constitution
-from kg_context.gate.contracts import (
+from kg_context.gate.io.boundary import Boundary
+from kg_context.gate.pure.constitution import Constitution
+from kg_context.gate.pure.contracts import (
     DELIBERATIVE_CLASSES,
     EntryClass,
     EntryProposal,
@@ -26,7 +26,7 @@ from kg_context.gate.contracts import (
     Transition,
     WriterKind,
 )
-from kg_context.gate.decision import Decision
+from kg_context.gate.pure.decision import Decision
 from kg_context.vocabulary import (
     STANDING_STATUSES,
     JustificationCase,

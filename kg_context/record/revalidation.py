@@ -14,13 +14,13 @@ from enum import StrEnum
 
 from kg_context.db.executor import QueryExecutor, Record
 from kg_context.errors import InputValidationError, OperatorActRefused, StateError
-from kg_context.gate.authority import operator_problem
-from kg_context.gate.boundary import Boundary
-from kg_context.gate.constitution import Constitution
-from kg_context.gate.contracts import EntryProposal, Proposal, Transition
-from kg_context.gate.decision import Decision
-from kg_context.gate.halts import Halts, Resolution
-from kg_context.gate.store import GateStore
+from kg_context.gate.io.boundary import Boundary
+from kg_context.gate.io.halts import Halts, Resolution
+from kg_context.gate.io.store import GateStore
+from kg_context.gate.pure.authority import operator_problem
+from kg_context.gate.pure.constitution import Constitution
+from kg_context.gate.pure.contracts import EntryProposal, Proposal, Transition
+from kg_context.gate.pure.decision import Decision
 from kg_context.record.invalidation import invalidate
 from kg_context.record.search import embed_committed
 from kg_context.vocabulary import (

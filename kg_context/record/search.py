@@ -16,7 +16,7 @@ from typing import Literal
 from kg_context.db.executor import Record
 from kg_context.db.text_index import boundary_fulltext_query, fulltext_words
 from kg_context.errors import InputValidationError, QueryError
-from kg_context.gate.boundary import Boundary
+from kg_context.gate.io.boundary import Boundary
 from kg_context.record.vector_index import (
     BoundaryIndex,
     boundary_index_known_online,

@@ -19,7 +19,7 @@ from typing import Any
 
 from kg_context.db.text_index import boundary_fulltext_query
 from kg_context.errors import InputValidationError
-from kg_context.gate.boundary import Boundary
+from kg_context.gate.io.boundary import Boundary
 
 __all__ = ["ThoughtLine", "search_thoughts"]
 

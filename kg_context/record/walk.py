@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from kg_context.db.executor import QueryExecutor, Record, Transaction
 from kg_context.errors import StateError
-from kg_context.gate.status_machine import may_become
+from kg_context.gate.pure.status_machine import may_become
 from kg_context.vocabulary import EntryStatus, as_values
 
 __all__ = ["MOVABLE", "Walk", "walk"]

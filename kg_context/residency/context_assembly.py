@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kg_context.errors import InputValidationError
-from kg_context.gate.contracts import EntryClass
+from kg_context.gate.pure.contracts import EntryClass
 from kg_context.residency.context import (
     SECTIONS,
     WINDOW_SECTIONS,

@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kg_context.errors import InputValidationError, StateError
-from kg_context.gate.boundary import Boundary
-from kg_context.gate.contracts import EntryClass
+from kg_context.gate.io.boundary import Boundary
+from kg_context.gate.pure.contracts import EntryClass
 from kg_context.record.search import search_record
 from kg_context.residency.context import (
     Context,

@@ -16,9 +16,9 @@ from typing import Any
 
 from kg_context.db.executor import QueryExecutor, Record
 from kg_context.errors import StateError
-from kg_context.gate.boundary import Boundary
-from kg_context.gate.contracts import Proposal
-from kg_context.gate.decision import Decision
+from kg_context.gate.io.boundary import Boundary
+from kg_context.gate.pure.contracts import Proposal
+from kg_context.gate.pure.decision import Decision
 from kg_context.residency.czar_plan import CzarPlan, plan_compaction
 from kg_context.settings import ResidencySettings
 from kg_context.vocabulary import DEFAULT_CZAR_EVERY_COMMITS, CzarTrigger, EntryStatus, Outcome

@@ -14,10 +14,10 @@ from typing import Any
 
 from kg_context.db.executor import QueryExecutor, Record, Transaction
 from kg_context.db.reader import Reader, TransactionReader
-from kg_context.gate.constitution import Constitution
-from kg_context.gate.contracts import Proposal, Transition
-from kg_context.gate.snapshot import follows_its_sources, own_work
-from kg_context.gate.status_machine import is_legal
+from kg_context.gate.pure.constitution import Constitution
+from kg_context.gate.pure.contracts import Proposal, Transition
+from kg_context.gate.pure.snapshot import follows_its_sources, own_work
+from kg_context.gate.pure.status_machine import is_legal
 from kg_context.residency.interfaces import plan_interfaces
 from kg_context.residency.reachability import Reachability, boundary_clock, compute_reachable
 from kg_context.residency.window_guard import guard_window, keep_hard_held

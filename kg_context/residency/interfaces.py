@@ -10,8 +10,8 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from kg_context.db.reader import Reader
-from kg_context.gate.contracts import Transition
-from kg_context.gate.snapshot import own_work
+from kg_context.gate.pure.contracts import Transition
+from kg_context.gate.pure.snapshot import own_work
 from kg_context.residency.reachability import Reachability
 from kg_context.vocabulary import STANDING_STATUSES, JustificationCase, as_values
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from kg_context.db.executor import QueryExecutor
 from kg_context.errors import StateError
-from kg_context.gate.boundary import Boundary
+from kg_context.gate.io.boundary import Boundary
 from kg_context.record.observability import ErrorRates, QueueFigures, queue_figures, rates
 from kg_context.vocabulary import HaltStatus
 

@@ -12,9 +12,9 @@ from typing import Any
 
 from kg_context.db.reader import Reader
 from kg_context.errors import StateError
-from kg_context.gate.boundary import Boundary
-from kg_context.gate.constitution import Constitution
-from kg_context.gate.held_graph import walk_held
+from kg_context.gate.io.boundary import Boundary
+from kg_context.gate.io.held_graph import walk_held
+from kg_context.gate.pure.constitution import Constitution
 from kg_context.settings import ResidencySettings
 from kg_context.vocabulary import STANDING_STATUSES, as_values
 

@@ -15,9 +15,9 @@ from typing import Any
 
 from kg_context.db.executor import QueryExecutor
 from kg_context.errors import InputValidationError, StateError
-from kg_context.gate.boundary import Boundary
-from kg_context.gate.contracts import WriterKind
-from kg_context.gate.decision import Decision
+from kg_context.gate.io.boundary import Boundary
+from kg_context.gate.pure.contracts import WriterKind
+from kg_context.gate.pure.decision import Decision
 from kg_context.record.search import RecordHit, recall_tag, search_record
 from kg_context.residency.reachability import boundary_seq
 from kg_context.settings import ResidencySettings

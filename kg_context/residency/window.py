@@ -15,8 +15,8 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from kg_context.gate.boundary import Boundary
-from kg_context.gate.contracts import EntryClass
+from kg_context.gate.io.boundary import Boundary
+from kg_context.gate.pure.contracts import EntryClass
 
 __all__ = ["IndexEntryLine", "Window", "WindowEntry", "status_tag", "window"]
 

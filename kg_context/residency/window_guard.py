@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from kg_context.db.executor import Record
 from kg_context.db.reader import Reader
-from kg_context.gate.contracts import Transition
+from kg_context.gate.pure.contracts import Transition
 from kg_context.vocabulary import NOT_STANDING, STANDING_STATUSES, JustificationCase, as_values
 
 __all__ = ["guard_window", "keep_hard_held"]

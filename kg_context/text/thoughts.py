@@ -2,7 +2,7 @@
 was cut (everything produced lands in the record, a thought included).
 
 The bound is ``THOUGHT_MAX_CHARS``, the same 262,144 characters the gate's contract allows an
-entry body (``kg_context.gate.contracts.MAX_BODY_CHARS``; a unit test holds them equal): a
+entry body (``kg_context.gate.pure.contracts.MAX_BODY_CHARS``; a unit test holds them equal): a
 thought is never stored larger than an entry could be. A bus proposal is already bounded there
 (``BusProposal.text``), so only an attention output can exceed it. Above the bound the text is
 kept truncated to the bound, never dropped and never refused (one writer's long output must not

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import requests
 
-from kg_context.gate.constitution import load_constitution
+from kg_context.gate.pure.constitution import load_constitution
 from kg_context.vocabulary import HaltStatus, Outcome, ReasonCode
 from tests.integration.api_server import MAX_BODY_BYTES, Server, running
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from kg_context.errors import AuthorizationError
-from kg_context.gate.constitution import load_constitution
+from kg_context.gate.pure.constitution import load_constitution
 from tests.factories import entry, proposal
 
 DEFAULT = load_constitution()

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from kg_context.db.connection import Target
-from kg_context.gate.constitution import load_constitution
+from kg_context.gate.pure.constitution import load_constitution
 from tests.factories import entry, proposal
 
 

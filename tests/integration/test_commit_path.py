@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kg_context.gate.contracts import parse_proposal
-from kg_context.gate.store import GateStore
+from kg_context.gate.io.store import GateStore
+from kg_context.gate.pure.contracts import parse_proposal
 from kg_context.text.tokens import get_token_counter
 from tests.factories import entry, proposal
 

@@ -22,7 +22,7 @@ from kg_context.cycle import (
     SelectionBroadcastCycle,
 )
 from kg_context.engine import Engine
-from kg_context.gate.boundary import Boundary
+from kg_context.gate.io.boundary import Boundary
 from kg_context.settings import CycleSettings
 from tests.factories import CROSS_BOUNDARY_ALL, constitution_variant
 

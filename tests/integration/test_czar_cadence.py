@@ -19,8 +19,8 @@ import kg_context.residency.czar as czar_module
 from kg_context.cli.app import app
 from kg_context.engine import Engine
 from kg_context.errors import AuthorizationError
-from kg_context.gate.contracts import parse_proposal
-from kg_context.gate.store import GateStore
+from kg_context.gate.io.store import GateStore
+from kg_context.gate.pure.contracts import parse_proposal
 from kg_context.residency.czar import run_due_czars
 from kg_context.settings import EngineSettings, ResidencySettings
 from kg_context.text.tokens import get_token_counter

@@ -16,8 +16,8 @@ from kg_context.db.catalog import default_catalog
 from kg_context.db.connection import Target, open_driver
 from kg_context.db.schema import apply_schema
 from kg_context.errors import AuthenticationError, DatabaseUnavailableError
-from kg_context.gate.batch import constitution_receipt
-from kg_context.gate.constitution import load_constitution
+from kg_context.gate.pure.batch import constitution_receipt
+from kg_context.gate.pure.constitution import load_constitution
 
 MISSING_PARAMS = re.compile(r"\$`([^`]+)`")
 

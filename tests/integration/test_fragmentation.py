@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kg_context.gate.constitution import load_constitution, parse_constitution
+from kg_context.gate.pure.constitution import load_constitution, parse_constitution
 from tests.factories import entry, proposal
 
 DEFAULT = load_constitution()

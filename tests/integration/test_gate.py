@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from kg_context.errors import AuthorizationError, InputValidationError, StateError
-from kg_context.gate.constitution import load_constitution
-from kg_context.gate.contracts import MAX_BODY_CHARS, RESIDENT_LABEL, STATUS_LABELS
+from kg_context.gate.pure.constitution import load_constitution
+from kg_context.gate.pure.contracts import MAX_BODY_CHARS, RESIDENT_LABEL, STATUS_LABELS
 from tests.factories import entry, proposal
 
 DEFAULT = load_constitution()
@@ -366,7 +366,7 @@ def test_append_only_boundary_records_supersession_without_executing_it(
         .text.replace("append_only_below = 0", "append_only_below = 50")
         .replace(f'version = "{DEFAULT.version}"', f'version = "ao-{boundary_id[-8:]}"')
     )
-    from kg_context.gate.constitution import parse_constitution
+    from kg_context.gate.pure.constitution import parse_constitution
 
     boundary = _seed(engine, boundary_id, task_horizon=10, constitution=parse_constitution(text))
     decision = boundary.commit(

@@ -43,7 +43,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 
 from kg_context.engine import Engine
 from kg_context.errors import InputValidationError
-from kg_context.gate.status_machine import is_legal
+from kg_context.gate.pure.status_machine import is_legal
 from kg_context.record.audits import audit_library
 from kg_context.residency.czar import run_czar
 from kg_context.residency.metrics import stats

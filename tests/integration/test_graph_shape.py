@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from kg_context.gate.constitution import load_constitution, parse_constitution
+from kg_context.gate.pure.constitution import load_constitution, parse_constitution
 from kg_context.residency.reachability import reachable
 from kg_context.residency.recall import admit
 from tests.factories import entry, halting_on_retired, proposal
@@ -229,7 +229,7 @@ def test_a_cross_boundary_reference_needs_the_constitution_and_the_target_bounda
 def test_reachability_follows_held_edges_into_another_boundary_and_on_from_there(
     engine: Any, boundary_id: str
 ) -> None:
-    """The walk of the held edges (gate/held_graph.py) reads another boundary's entries in turn:
+    """The walk of the held edges (gate/io/held_graph.py) reads another boundary's entries in turn:
     a root of ours holds their fact, which holds their other fact; both are reached (as the
     variable-length match it replaced reached them)."""
     theirs_id = f"{boundary_id}-theirs"

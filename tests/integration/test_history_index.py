@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kg_context.gate.constitution import load_constitution
+from kg_context.gate.pure.constitution import load_constitution
 from tests.factories import entry, proposal
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from kg_context.errors import AuthorizationError, ReservedIdError
-from kg_context.gate.constitution import load_constitution, parse_constitution
+from kg_context.gate.pure.constitution import load_constitution, parse_constitution
 from kg_context.residency.czar import run_czar
 from kg_context.residency.czar_plan import plan_compaction
 from tests.factories import CROSS_BOUNDARY_ALL, constitution_variant, entry, proposal

@@ -17,9 +17,9 @@ import pytest
 from kg_context.db.catalog import Catalog
 from kg_context.db.connection import Target, open_driver
 from kg_context.engine import Engine
-from kg_context.gate.boundary import Boundary
-from kg_context.gate.ledger_verify import LedgerProblem, LedgerVerification
-from kg_context.gate.store import GateStore
+from kg_context.gate.io.boundary import Boundary
+from kg_context.gate.io.ledger_verify import LedgerProblem, LedgerVerification
+from kg_context.gate.io.store import GateStore
 from kg_context.residency.czar import run_czar
 from kg_context.text.tokens import get_token_counter
 from tests.factories import entry, proposal

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from kg_context.errors import AuthorizationError, InputValidationError
-from kg_context.gate.constitution import default_constitution_text, load_constitution
+from kg_context.gate.pure.constitution import default_constitution_text, load_constitution
 from kg_context.record.ontology import change, migrate
 from tests.factories import DEFAULT_VERSION, entry, proposal
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from kg_context.engine import Engine
-from kg_context.gate.constitution import load_constitution
+from kg_context.gate.pure.constitution import load_constitution
 from kg_context.vocabulary import ReceiptFamily, ReceiptKind
 from tests.factories import constitution_variant, entry, proposal
 

@@ -10,7 +10,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from kg_context.cli.app import app
-from kg_context.gate.constitution import load_constitution
+from kg_context.gate.pure.constitution import load_constitution
 from kg_context.record.search import embed_pending, search_record
 from kg_context.residency.czar import run_czar
 from kg_context.residency.metrics import stats

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from kg_context.errors import AuthorizationError
-from kg_context.gate.constitution import load_constitution
+from kg_context.gate.pure.constitution import load_constitution
 from tests.factories import constitution_variant, entry, proposal
 
 DEFAULT = load_constitution()
@@ -289,7 +289,7 @@ def test_setting_the_rule_is_an_operators_constitution_change(
 
 def test_a_rule_for_a_class_the_constitution_does_not_know_is_invalid() -> None:
     from kg_context.errors import ConfigurationError
-    from kg_context.gate.constitution import parse_constitution
+    from kg_context.gate.pure.constitution import parse_constitution
 
     text = DEFAULT.text.replace(_SHIPPED_RULES, '[on_revision]\nghost = "supersede"\n')
     with pytest.raises(ConfigurationError, match="ghost"):

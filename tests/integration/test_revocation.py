@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kg_context.errors import OperatorActRefused, StateError
-from kg_context.gate.revocation import RevocationSubject, credential_digest
+from kg_context.gate.io.revocation import RevocationSubject, credential_digest
 from tests.factories import entry, proposal
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kg_context.gate.constitution import load_constitution, parse_constitution
+from kg_context.gate.pure.constitution import load_constitution, parse_constitution
 from kg_context.residency.czar import run_czar
 from tests.factories import entry, proposal
 

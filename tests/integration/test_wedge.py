@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kg_context.gate.batch import record_id
-from kg_context.gate.rows import receipt_props
+from kg_context.gate.pure.batch import record_id
+from kg_context.gate.pure.rows import receipt_props
 from kg_context.vocabulary import ReceiptKind
 from tests.factories import entry, proposal
 

@@ -29,8 +29,8 @@ from kg_context.db.catalog import Catalog
 from kg_context.db.connection import Target, open_driver
 from kg_context.engine import Engine
 from kg_context.errors import InputValidationError
-from kg_context.gate.constitution import default_constitution_text, parse_constitution
-from kg_context.gate.contracts import parse_proposal
+from kg_context.gate.pure.constitution import default_constitution_text, parse_constitution
+from kg_context.gate.pure.contracts import parse_proposal
 from kg_context.vocabulary import EntryClass
 from tests.integration.api_server import Server, running
 

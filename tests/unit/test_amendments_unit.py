@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from kg_context.gate.constitution import load_constitution, parse_constitution
+from kg_context.gate.pure.constitution import load_constitution, parse_constitution
 from kg_context.record.amendments import amend_text
 from kg_context.vocabulary import ThresholdParameter
 

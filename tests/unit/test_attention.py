@@ -44,7 +44,7 @@ from kg_context.attention.telemetry import counters
 from kg_context.db.catalog import default_catalog
 from kg_context.db.executor import Record, Transaction
 from kg_context.errors import ConfigurationError, InputValidationError
-from kg_context.gate.contracts import EntryClass, Proposal, WriterKind
+from kg_context.gate.pure.contracts import EntryClass, Proposal, WriterKind
 from kg_context.settings import AttentionSettings
 
 T = Any

@@ -25,7 +25,7 @@ from kg_context.cycle import (
 from kg_context.cycle.arbitration import ArbitratedProposal
 from kg_context.cycle.source import NonStanding
 from kg_context.errors import ConfigurationError
-from kg_context.gate.contracts import EntryClass, Proposal, WriterKind
+from kg_context.gate.pure.contracts import EntryClass, Proposal, WriterKind
 from kg_context.settings import CycleSettings
 from kg_context.vocabulary import CYCLE_INELIGIBLE
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kg_context.gate.constitution import load_constitution
+from kg_context.gate.pure.constitution import load_constitution
 from kg_context.residency.czar_plan import CzarPlan, _plan_residency, _Planner
 from kg_context.residency.reachability import Reachability
 

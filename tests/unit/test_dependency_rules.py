@@ -11,21 +11,25 @@ from typing import Any
 import pytest
 
 from kg_context.errors import ConfigurationError
-from kg_context.gate.constitution import (
+from kg_context.gate.pure.constitution import (
     DependencyRule,
     default_constitution_text,
     key_matches,
     parse_constitution,
 )
-from kg_context.gate.predicates import entry_ids_free, non_standing_dependency, supersession_target
-from kg_context.gate.rehydration import (
+from kg_context.gate.pure.predicates import (
+    entry_ids_free,
+    non_standing_dependency,
+    supersession_target,
+)
+from kg_context.gate.pure.rehydration import (
     COPY_MARKER,
     apply_dependency_rule,
     dependency_amendment,
     retired_reference_ids,
 )
-from kg_context.gate.snapshot import RetiredSource
-from kg_context.gate.supersession_rules import family_amendment, family_rule
+from kg_context.gate.pure.snapshot import RetiredSource
+from kg_context.gate.pure.supersession_rules import family_amendment, family_rule
 from kg_context.vocabulary import OnRetiredDependency, ReasonCode
 from tests.unit.test_predicates import RULES, S, _entry, _proposal, _rules, _state
 

@@ -129,6 +129,6 @@ def test_the_layout_names_every_module_of_the_rooms_it_lists_file_by_file() -> N
     bullets = _layout_bullets()
     assert {"kg_context/gate/", "kg_context/db/"} <= set(bullets)
     for room, text in bullets.items():
-        modules = sorted(p.name for p in (REPO / room).glob("*.py") if not p.name.startswith("__"))
+        modules = sorted(p.name for p in (REPO / room).rglob("*.py") if not p.name.startswith("__"))
         missing = [m for m in modules if f"`{m}`" not in text]
         assert not missing, f"the Layout lists {room} without {missing}"

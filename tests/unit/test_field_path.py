@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kg_context.errors import InputValidationError, field_path
-from kg_context.gate.contracts import parse_proposal
+from kg_context.gate.pure.contracts import parse_proposal
 
 
 def test_a_location_is_one_printable_line() -> None:

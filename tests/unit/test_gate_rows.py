@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from kg_context.db.catalog import default_catalog
-from kg_context.gate import rows
+from kg_context.gate.pure import rows
 
 # statement -> {the variable the file binds: the TypedDict of what it reads from it}
 STATEMENTS: dict[str, dict[str, Any]] = {
@@ -69,7 +69,7 @@ def test_write_plan_takes_the_boundary_row_and_every_part_of_the_plan() -> None:
         "expected_seq",
         "standing",
         "default_lease",
-    } | {"ledger_pos", "ledger_head", "ledger_since_seq"}  # the ledger's head (gate.ledger)
+    } | {"ledger_pos", "ledger_head", "ledger_since_seq"}  # the ledger's head (gate.pure.ledger)
 
 
 def test_every_gate_write_statement_is_covered() -> None:

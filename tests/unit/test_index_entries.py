@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kg_context.gate.index_entries import summary_line
+from kg_context.gate.pure.index_entries import summary_line
 
 
 def test_an_index_line_is_one_line_whatever_the_keys() -> None:

@@ -2,8 +2,9 @@
 
 Every module of the package is parsed with ``ast``; its imports of ``kg_context`` modules are the
 edges of the graph. An edge points at the module named (``from kg_context.db import executor``
-points at ``kg_context.db.executor``; ``from kg_context.gate.contracts import Proposal`` at
-``kg_context.gate.contracts``), never at the parent packages Python also initialises on the way.
+points at ``kg_context.db.executor``; ``from kg_context.gate.pure.contracts import Proposal`` at
+``kg_context.gate.pure.contracts``), never at the parent packages Python also initialises on
+the way.
 
 The contract (``LAYERS`` names the rooms, ``MAY_IMPORT`` what each room may import besides its own
 modules; docs/architecture.md says the same in words)::
@@ -13,13 +14,14 @@ modules; docs/architecture.md says the same in words)::
     text       embeddings, tokens               base
     db         executor, catalog, connection,   base, text
                local_server, schema
-    gate       the gate and its contracts       base, text, db
+    gate.pure  the gate's decision code         base, text (and db.text_index: a pure hash)
+    gate.io    the gate's transactions          base, text, db, gate.pure
     residency  reachability, czar, window, ...  base, text, db, gate      (+ one edge, below)
     record     history, search, invalidation,   base, text, db, gate
                observability, ontology
     engine     the composition root             base, text, db, gate, residency, record
-    attention  workspace attention              base, text, db, gate.sink, gate.contracts
-    cycle      the selection-broadcast cycle    base, text, db, gate.sink, gate.contracts
+    attention  workspace attention              base, text, db, gate.pure.sink, gate.pure.contracts
+    cycle      the selection-broadcast cycle    base, text, db, gate.pure.sink, gate.pure.contracts
     loop       the reference agent loop         base, gate (a boundary is a protocol to it)
     api        the HTTP API (FastAPI)           base, gate, residency, record, engine,
                                                 attention (never db: no Cypher, no executor)
@@ -77,7 +79,9 @@ LAYERS: dict[str, tuple[str, ...]] = {
     ),
     "text": ("kg_context.text",),
     "db": ("kg_context.db",),
-    "gate": ("kg_context.gate",),
+    "gate": ("kg_context.gate",),  # the package alone: its docstring
+    "gate_pure": ("kg_context.gate.pure",),
+    "gate_io": ("kg_context.gate.io",),
     "residency": ("kg_context.residency",),
     "record": ("kg_context.record",),
     "engine": ("kg_context.engine",),
@@ -91,20 +95,24 @@ LAYERS: dict[str, tuple[str, ...]] = {
 
 # What each room may import besides its own modules: room names, or single modules (dotted).
 # fmt: off
-_SIDE_ROOM = ("base", "text", "db", "kg_context.gate.sink", "kg_context.gate.contracts")
+GATE = ("gate", "gate_pure", "gate_io")
+_SIDE_ROOM = ("base", "text", "db", "kg_context.gate.pure.sink", "kg_context.gate.pure.contracts")
 MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "base":      (),
     "text":      ("base",),
     "db":        ("base", "text"),
-    "gate":      ("base", "text", "db"),
-    "residency": ("base", "text", "db", "gate"),
-    "record":    ("base", "text", "db", "gate"),
-    "engine":    ("base", "text", "db", "gate", "residency", "record"),
+    "gate":      (),
+    # the decision code: no database (text_index is the boundary token, a pure function)
+    "gate_pure": ("base", "text", "kg_context.db.text_index"),
+    "gate_io":   ("base", "text", "db", "gate_pure"),
+    "residency": ("base", "text", "db", *GATE),
+    "record":    ("base", "text", "db", *GATE),
+    "engine":    ("base", "text", "db", *GATE, "residency", "record"),
     "attention": _SIDE_ROOM,
     "cycle":     _SIDE_ROOM,
-    "loop":      ("base", "gate"),
-    "api":       ("base", "gate", "residency", "record", "engine", "attention"),
-    "cli":       ("base", "text", "db", "gate", "residency", "record", "engine", "attention",
+    "loop":      ("base", *GATE),
+    "api":       ("base", *GATE, "residency", "record", "engine", "attention"),
+    "cli":       ("base", "text", "db", *GATE, "residency", "record", "engine", "attention",
                   "cycle", "api"),
     "package":   tuple(room for room in LAYERS if room != "package"),
 }
@@ -307,7 +315,7 @@ def test_the_package_is_found_and_every_module_is_in_a_room() -> None:
 def test_the_checker_sees_function_level_and_type_checking_imports() -> None:
     """The walk must see what the rules are about, or the layer test could not fail."""
     engine = _imports("kg_context.engine")
-    assert any(i.target == "kg_context.gate.boundary" and i.runtime for i in engine)
+    assert any(i.target == "kg_context.gate.io.boundary" and i.runtime for i in engine)
     interfaces = _imports("kg_context.residency.interfaces")
     assert any(
         i.target == "kg_context.residency.czar_plan" and i.where == "TYPE_CHECKING"
@@ -316,9 +324,9 @@ def test_the_checker_sees_function_level_and_type_checking_imports() -> None:
     app = _imports("kg_context.cli.app")
     assert any(i.target == "kg_context.cli.history" and i.runtime for i in app)
     assert any(i.target == "kg_context.cli.demo" and i.where == "function" for i in app)
-    assert not _allowed("kg_context.gate.decision", "kg_context.engine")
-    assert not _allowed("kg_context.attention.workspace", "kg_context.gate.boundary")
-    assert _allowed("kg_context.attention.workspace", "kg_context.gate.sink")
+    assert not _allowed("kg_context.gate.pure.decision", "kg_context.engine")
+    assert not _allowed("kg_context.attention.workspace", "kg_context.gate.io.boundary")
+    assert _allowed("kg_context.attention.workspace", "kg_context.gate.pure.sink")
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import hashlib
 import json
 from typing import Any
 
-from kg_context.gate.ledger import (
+from kg_context.gate.pure.ledger import (
     EDGE_FIELDS,
     ENTRY_FIELDS,
     HALT_FIELDS,
@@ -24,7 +24,7 @@ from kg_context.gate.ledger import (
     record_parts,
     seal,
 )
-from kg_context.gate.rows import EntryRow, Plan, ReceiptRow
+from kg_context.gate.pure.rows import EntryRow, Plan, ReceiptRow
 
 
 def _sha(text: str) -> str:

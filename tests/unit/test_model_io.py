@@ -22,9 +22,9 @@ from kg_context import (
     parse_model_output,
     proposal_schema,
 )
-from kg_context.gate import batch
-from kg_context.gate.batch import CitedEntry
-from kg_context.gate.model_io import STAMPED_FIELDS
+from kg_context.gate.pure import batch
+from kg_context.gate.pure.batch import CitedEntry
+from kg_context.gate.pure.model_io import STAMPED_FIELDS
 from kg_context.vocabulary import Outcome
 
 IDENTITY = {"proposal_id": "p-1", "boundary_id": "team-7", "writer_id": "model-1"}

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kg_context.gate.constitution import load_constitution
-from kg_context.gate.contracts import Proposal
-from kg_context.gate.one_use import spent_copies, track_copies
-from kg_context.gate.set_constructor import ClosedSet
-from kg_context.gate.snapshot import BoundaryState, EntryState, Holder, OneUseCopy, Snapshot
-from kg_context.gate.verdicts import SetView
+from kg_context.gate.pure.constitution import load_constitution
+from kg_context.gate.pure.contracts import Proposal
+from kg_context.gate.pure.one_use import spent_copies, track_copies
+from kg_context.gate.pure.set_constructor import ClosedSet
+from kg_context.gate.pure.snapshot import BoundaryState, EntryState, Holder, OneUseCopy, Snapshot
+from kg_context.gate.pure.verdicts import SetView
 
 C = load_constitution()
 ROOTS = C.root_class_names()

@@ -31,8 +31,9 @@ from typing import Any
 import pytest
 
 from kg_context.errors import ReservedIdError
-from kg_context.gate.authority import refuse_reserved_id
-from kg_context.gate.constitution import (
+from kg_context.gate.io.isolation import Pending, write_failed_plan
+from kg_context.gate.pure.authority import refuse_reserved_id
+from kg_context.gate.pure.constitution import (
     AuthorityRule,
     Constitution,
     CrossBoundaryRule,
@@ -43,11 +44,10 @@ from kg_context.gate.constitution import (
     load_constitution,
     parse_constitution,
 )
-from kg_context.gate.contracts import Proposal, WriterKind, constitution_proposal
-from kg_context.gate.decision import evaluate, evaluate_constitution, rejection_for_unplaced
-from kg_context.gate.isolation import Pending, write_failed_plan
-from kg_context.gate.leases import foundational_mark
-from kg_context.gate.predicates import (
+from kg_context.gate.pure.contracts import Proposal, WriterKind, constitution_proposal
+from kg_context.gate.pure.decision import evaluate, evaluate_constitution, rejection_for_unplaced
+from kg_context.gate.pure.leases import foundational_mark
+from kg_context.gate.pure.predicates import (
     HALTS,
     REJECTS,
     Check,
@@ -78,10 +78,10 @@ from kg_context.gate.predicates import (
     weak_revalidation,
     writer_authority,
 )
-from kg_context.gate.refusal import UnreadableProposal
-from kg_context.gate.revoked import revoked_parties
-from kg_context.gate.set_constructor import construct_sets
-from kg_context.gate.snapshot import (
+from kg_context.gate.pure.refusal import UnreadableProposal
+from kg_context.gate.pure.revoked import revoked_parties
+from kg_context.gate.pure.set_constructor import construct_sets
+from kg_context.gate.pure.snapshot import (
     AdoptionState,
     BoundaryState,
     ClaimFacts,
@@ -1319,7 +1319,7 @@ def test_reserved_ids_are_refused_before_recording() -> None:
     refuse_reserved_id(_proposal(_entry("a"), id=f"{B}/czarina/1"))
 
 
-# -- lease renewals a commit plans (gate/leases.py) ------------------------------------------------
+# -- lease renewals a commit plans (gate/pure/leases.py) ------------------------------------------
 def _renewals(*proposals: Proposal) -> list[tuple[str, str, str, int]]:
     scenario = S(*proposals)
     _, plan = evaluate(

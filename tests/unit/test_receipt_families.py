@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 
 from kg_context.db.catalog import default_catalog
-from kg_context.gate.batch import constitution_receipt
-from kg_context.gate.constitution import load_constitution
-from kg_context.gate.rows import receipt_row
+from kg_context.gate.pure.batch import constitution_receipt
+from kg_context.gate.pure.constitution import load_constitution
+from kg_context.gate.pure.rows import receipt_row
 from kg_context.vocabulary import ReceiptFamily, ReceiptKind
 
 

@@ -9,14 +9,14 @@ import time
 from typing import Any
 
 from kg_context.errors import StateError
-from kg_context.gate.boundary import Boundary
-from kg_context.gate.constitution import load_constitution
-from kg_context.gate.contracts import EntryStatus, Proposal, Transition
-from kg_context.gate.decision import evaluate
-from kg_context.gate.predicates import SetView, residency_hold
-from kg_context.gate.set_constructor import ClosedSet
-from kg_context.gate.snapshot import BoundaryState, EntryState, Snapshot
-from kg_context.gate.store import GateStore
+from kg_context.gate.io.boundary import Boundary
+from kg_context.gate.io.store import GateStore
+from kg_context.gate.pure.constitution import load_constitution
+from kg_context.gate.pure.contracts import EntryStatus, Proposal, Transition
+from kg_context.gate.pure.decision import evaluate
+from kg_context.gate.pure.predicates import SetView, residency_hold
+from kg_context.gate.pure.set_constructor import ClosedSet
+from kg_context.gate.pure.snapshot import BoundaryState, EntryState, Snapshot
 from kg_context.record.search import fulltext_query
 from kg_context.residency.czar import CzarPlan
 from kg_context.residency.czar_worker import CzarFailure, CzarWorker

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from kg_context.gate.constitution import load_constitution
-from kg_context.gate.contracts import Proposal, parse_proposal
-from kg_context.gate.decision import evaluate
-from kg_context.gate.set_constructor import construct_sets, implicit_set_id
-from kg_context.gate.snapshot import BoundaryState, EntryState, Snapshot
+from kg_context.gate.pure.constitution import load_constitution
+from kg_context.gate.pure.contracts import Proposal, parse_proposal
+from kg_context.gate.pure.decision import evaluate
+from kg_context.gate.pure.set_constructor import construct_sets, implicit_set_id
+from kg_context.gate.pure.snapshot import BoundaryState, EntryState, Snapshot
 from tests.factories import entry, proposal
 
 B = "b-unit"

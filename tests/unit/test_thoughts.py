@@ -20,7 +20,7 @@ from kg_context.cycle import (
     GateOutcomeRow,
     SelectionBroadcastCycle,
 )
-from kg_context.gate.contracts import MAX_BODY_CHARS, Proposal
+from kg_context.gate.pure.contracts import MAX_BODY_CHARS, Proposal
 from kg_context.settings import AttentionSettings, CycleSettings
 from kg_context.text.thoughts import THOUGHT_MAX_CHARS, thought_text
 from kg_context.vocabulary import ThoughtOutcome, WaveReason

@@ -15,7 +15,7 @@ import pytest
 
 import kg_context
 from kg_context import vocabulary as v
-from kg_context.gate import status_machine
+from kg_context.gate.pure import status_machine
 
 PACKAGE = Path(kg_context.__file__).resolve().parent
 VOCABULARY = PACKAGE / "vocabulary"

@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from kg_context.gate.constitution import load_constitution
-from kg_context.gate.contracts import Proposal
-from kg_context.gate.predicates import HALTS, SetView, weak_revalidation
-from kg_context.gate.set_constructor import ClosedSet
-from kg_context.gate.snapshot import BoundaryState, EntryState, Snapshot
+from kg_context.gate.pure.constitution import load_constitution
+from kg_context.gate.pure.contracts import Proposal
+from kg_context.gate.pure.predicates import HALTS, SetView, weak_revalidation
+from kg_context.gate.pure.set_constructor import ClosedSet
+from kg_context.gate.pure.snapshot import BoundaryState, EntryState, Snapshot
 
 C = load_constitution()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kg_context.gate.contracts import Transition
+from kg_context.gate.pure.contracts import Transition
 from kg_context.residency.window_guard import guard_window
 from kg_context.vocabulary import EntryStatus, JustificationCase
 
