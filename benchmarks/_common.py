@@ -101,12 +101,12 @@ def gate_settings(settings: EngineSettings | None = None) -> EngineSettings:
 
 
 def open_engine(
-    name: str, *, engine_settings: EngineSettings | None = None, **connect: Any
+    name: str, *, settings: EngineSettings | None = None, **connect: Any
 ) -> tuple[Engine, tuple[int, int]]:
     """Connect (ensuring the schema) with ``gate_settings`` and say what the store holds at
     start, on stderr. The caller prints the counts as figures with the rest
     (``count_figures``)."""
-    engine = Engine.connect(engine_settings=gate_settings(engine_settings), **connect)
+    engine = Engine.connect(settings=gate_settings(settings), **connect)
     counts = store_counts(engine)
     print(
         f"# {name}: {engine.target.describe()} holds {counts[0]:,} nodes and {counts[1]:,} "

@@ -521,7 +521,7 @@ def main() -> None:
     residency = engine.settings.residency.model_copy(update={"czar_in_process": False})
     writer = Engine.connect(
         engine.target,
-        engine_settings=dataclasses.replace(engine.settings, residency=residency),
+        settings=dataclasses.replace(engine.settings, residency=residency),
         check_schema=False,
     )
     with engine, writer:

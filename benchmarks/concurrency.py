@@ -80,7 +80,7 @@ def _set(boundary_id: str, prefix: str, i: int) -> dict[str, Any]:
 
 
 def _writer(boundary_id: str, prefix: str, count: int, barrier: Path) -> dict[str, Any]:
-    with Engine.connect(engine_settings=gate_settings()) as engine:
+    with Engine.connect(settings=gate_settings()) as engine:
         team = engine.boundary(boundary_id)
         team.commit(_set(boundary_id, f"{prefix}-warm", 0))  # tokenizer, plans: not timed
         (barrier / f"ready-{prefix}").touch()

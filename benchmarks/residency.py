@@ -154,7 +154,7 @@ def run(size: Size) -> None:
     constitution = load_constitution()
     # The cadence off: the scripted boundaries' compaction is left to the timed czar run.
     settings = EngineSettings(residency=ResidencySettings(czar_every_commits=0))
-    engine, counts = open_engine("residency", engine_settings=settings)  # ensures the schema
+    engine, counts = open_engine("residency", settings=settings)  # ensures the schema
     with engine:
         small = _ensure(engine, size.live, size.small)
         large = _ensure(engine, size.live, size.large)

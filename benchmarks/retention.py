@@ -98,7 +98,7 @@ def main() -> None:
     quick = parser.parse_args().quick
     roots, runs = (15, 5) if quick else (60, 20)
     settings = EngineSettings(residency=ResidencySettings(czar_every_commits=0))
-    engine, counts = open_engine("retention", engine_settings=settings)
+    engine, counts = open_engine("retention", settings=settings)
     with engine:
         teams = {}
         for policy in POLICIES:

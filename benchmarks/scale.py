@@ -342,7 +342,7 @@ def run_scale(
     an engine like ``engine`` with ``embedding.on_commit`` off."""
     embedding = engine.settings.embedding.model_copy(update={"on_commit": False})
     settings = replace(engine.settings, embedding=embedding)
-    with Engine.connect(engine.target, engine_settings=settings, check_schema=False) as deferred:
+    with Engine.connect(engine.target, settings=settings, check_schema=False) as deferred:
         return _run_scale(deferred, cfg, home)
 
 

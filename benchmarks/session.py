@@ -259,7 +259,7 @@ def _with_czar_every(engine: Engine, every: int) -> Engine:
         residency=ResidencySettings.model_validate(residency.model_dump()),
         embedding=engine.settings.embedding,
     )
-    return Engine.connect(engine.target, engine_settings=settings)
+    return Engine.connect(engine.target, settings=settings)
 
 
 QUICK_SETS = 50

@@ -93,30 +93,32 @@ class Engine:
         cls,
         target: Target | None = None,
         *,
-        settings: Neo4jSettings | None = None,
+        settings: EngineSettings | None = None,
+        connection: Neo4jSettings | None = None,
         local: LocalServerSettings | None = None,
         start_local: bool = False,
-        engine_settings: EngineSettings | None = None,
         check_schema: bool = True,
     ) -> Engine:
         """Connect to ``target``, or to the resolved database (``NEO4J_URI`` → Docker → local).
 
         With ``start_local`` the local server is started when it is the resolved source.
-        ``engine_settings`` default to the environment, read once, now. The database's schema
-        record is checked (one read): when it does not record this kg-context's schema, the
-        schema is applied (``KG_CONTEXT_SCHEMA_AUTO_APPLY``, the default) or the connection is
-        refused with a ``SchemaError`` naming ``kg-context schema apply``. ``check_schema=False``
-        skips it (that command, and server-level commands that read no kg-context data)."""
-        engine_settings = engine_settings or EngineSettings()
+        ``settings`` (the engine's ``EngineSettings``, as in the constructor) default to the
+        environment, read once, now; ``connection`` (``Neo4jSettings``) and ``local`` resolve
+        the database when no ``target`` is given. The database's schema record is checked (one
+        read): when it does not record this kg-context's schema, the schema is applied
+        (``KG_CONTEXT_SCHEMA_AUTO_APPLY``, the default) or the connection is refused with a
+        ``SchemaError`` naming ``kg-context schema apply``. ``check_schema=False`` skips it
+        (that command, and server-level commands that read no kg-context data)."""
+        settings = settings or EngineSettings()
         if target is None:
-            settings = settings or Neo4jSettings()
+            connection = connection or Neo4jSettings()
             local = local or load_settings(LocalServerSettings)
-            source = resolve_source(settings)
+            source = resolve_source(connection)
             if source == "local" and start_local:
                 neo4j_local.start(local)
-            target = target_for(source, settings, local)
-        driver = open_driver(target, database=engine_settings.database)
-        engine = cls(driver, target, settings=engine_settings)
+            target = target_for(source, connection, local)
+        driver = open_driver(target, database=settings.database)
+        engine = cls(driver, target, settings=settings)
         if check_schema:
             try:
                 engine.check_schema()

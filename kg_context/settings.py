@@ -405,7 +405,7 @@ class EngineSettings:
     """How one engine behaves: every group read once (from the environment, unless given) when
     the engine is constructed, then handed to each boundary handle it opens.
 
-        Engine.connect(engine_settings=EngineSettings(residency=ResidencySettings(czar_every_commits=25)))
+        Engine.connect(settings=EngineSettings(residency=ResidencySettings(czar_every_commits=25)))
     """
 
     residency: ResidencySettings = field(default_factory=_residency)

@@ -261,7 +261,7 @@ def embedding_engine(schema_applied: Any) -> Iterator[Any]:
     from kg_context.settings import EmbeddingSettings, EngineSettings
 
     settings = EngineSettings(embedding=EmbeddingSettings(on_commit=True))
-    with Engine.connect(schema_applied, check_schema=False, engine_settings=settings) as embedding:
+    with Engine.connect(schema_applied, check_schema=False, settings=settings) as embedding:
         yield embedding
 
 
@@ -275,7 +275,7 @@ def czar_free_engine(neo4j_target: Any, engine: Any) -> Iterator[Any]:
     from kg_context.settings import EngineSettings, ResidencySettings
 
     settings = EngineSettings(residency=ResidencySettings(czar_every_commits=0))
-    with Engine.connect(neo4j_target, check_schema=False, engine_settings=settings) as free:
+    with Engine.connect(neo4j_target, check_schema=False, settings=settings) as free:
         yield free
 
 

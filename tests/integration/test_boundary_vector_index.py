@@ -48,7 +48,7 @@ def _deferred(engine: Engine, search: SearchSettings | None = None) -> Engine:
     settings = EngineSettings(
         search=search or SearchSettings(), embedding=EmbeddingSettings(on_commit=False)
     )
-    return Engine.connect(engine.target, engine_settings=settings, check_schema=False)
+    return Engine.connect(engine.target, settings=settings, check_schema=False)
 
 
 @pytest.fixture()

@@ -317,7 +317,7 @@ def test_an_engine_with_the_czar_out_of_process_schedules_nothing_and_czar_watch
     czar work shares the writers' process), the cadence stays due in the graph, and
     ``run_due_czars`` (one round of ``kg-context czar watch``) runs it from elsewhere."""
     settings = EngineSettings(residency=ResidencySettings(czar_in_process=False))
-    with Engine.connect(neo4j_target, check_schema=False, engine_settings=settings) as writer:
+    with Engine.connect(neo4j_target, check_schema=False, settings=settings) as writer:
         boundary = writer.boundary(boundary_id, czar_every_commits=2)
         _commit(boundary, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
         _commit(boundary, _fact("loose", id=f"{boundary_id}-f"))

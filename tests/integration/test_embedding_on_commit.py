@@ -36,7 +36,7 @@ def _fact(boundary_id: str, **extra: Any) -> dict[str, Any]:
 @pytest.fixture()
 def deferred(engine: Engine) -> Iterator[Engine]:
     settings = EngineSettings(embedding=EmbeddingSettings(on_commit=False))
-    with Engine.connect(engine.target, engine_settings=settings, check_schema=False) as other:
+    with Engine.connect(engine.target, settings=settings, check_schema=False) as other:
         yield other
 
 

@@ -77,7 +77,7 @@ def test_handles_read_the_engine_settings_not_the_environment(
     rules = constitution_variant(
         f"czars-{boundary_id[-12:]}", ('czars = ["czar"]', 'czars = ["czar", "czar-engine"]')
     )
-    with Engine.connect(neo4j_target, engine_settings=settings) as configured:
+    with Engine.connect(neo4j_target, settings=settings) as configured:
         # Read after the engine was constructed: ignored by it.
         monkeypatch.setenv("KG_CONTEXT_RESIDENCY_CZAR_ID", "czar-env")
         monkeypatch.setenv("KG_CONTEXT_RESIDENCY_CZAR_EVERY_COMMITS", "0")

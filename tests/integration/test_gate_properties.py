@@ -109,7 +109,7 @@ def gate_engine(neo4j_target: Any) -> Iterator[Engine]:
     and the embedding model's work after each commit is not the gate's (it would spend most of a
     sequence's time)."""
     settings = EngineSettings(embedding=EmbeddingSettings(on_commit=False))
-    with Engine.connect(neo4j_target, check_schema=False, engine_settings=settings) as connected:
+    with Engine.connect(neo4j_target, check_schema=False, settings=settings) as connected:
         yield connected
 
 

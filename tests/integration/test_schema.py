@@ -84,7 +84,7 @@ def test_connect_refuses_a_database_without_the_schema_in_one_line(
     fresh: Target, fixtures: Neo4jExecutor
 ) -> None:
     with pytest.raises(SchemaError) as refused:
-        Engine.connect(fresh, engine_settings=_settings(auto_apply=False))
+        Engine.connect(fresh, settings=_settings(auto_apply=False))
     message = str(refused.value)
     assert "\n" not in message
     assert "run `kg-context schema apply`" in message
@@ -114,7 +114,7 @@ def test_a_version_1_database_with_data_upgrades_on_connect(
     before = fixtures.read("fixture/counts")[0]
     assert {name for _, name in OBSOLETE if name != "halt_set_id"} <= set(_constraints(fixtures))
 
-    with Engine.connect(fresh, engine_settings=_settings(auto_apply=True)) as engine:
+    with Engine.connect(fresh, settings=_settings(auto_apply=True)) as engine:
         constraints = _constraints(fixtures)
         for name, shape in NEW_RULES.items():
             assert constraints[name] == shape
@@ -158,7 +158,7 @@ def test_a_current_database_is_one_read_and_no_write(
     fresh: Target, fixtures: Neo4jExecutor
 ) -> None:
     (before,) = fixtures.read("fixture/record")
-    with Engine.connect(fresh, engine_settings=_settings(auto_apply=True)) as engine:
+    with Engine.connect(fresh, settings=_settings(auto_apply=True)) as engine:
         counts = engine.executor.retry_counts()
         assert engine.check_schema().current
         assert engine.executor.retry_counts().units - counts.units == 1  # the record, read once
@@ -176,8 +176,8 @@ def test_a_changed_rule_is_replaced_and_only_it(fresh: Target, fixtures: Neo4jEx
         match=rf"records schema version {SCHEMA_VERSION}, 1 changed .*; "
         r"run `kg-context schema apply`",
     ):
-        Engine.connect(fresh, engine_settings=_settings(auto_apply=False))
-    with Engine.connect(fresh, engine_settings=_settings(auto_apply=True)) as engine:
+        Engine.connect(fresh, settings=_settings(auto_apply=False))
+    with Engine.connect(fresh, settings=_settings(auto_apply=True)) as engine:
         assert engine.check_schema().current
     (record,) = fixtures.read("fixture/record")
     assert changed.line in record["rules"]
@@ -190,7 +190,7 @@ def test_a_newer_schema_is_refused_even_with_auto_apply(
     fixtures.write("fixture/set_record", version=SCHEMA_VERSION + 1, rules=lines)
     try:
         with pytest.raises(SchemaError, match="newer than this kg-context's"):
-            Engine.connect(fresh, engine_settings=_settings(auto_apply=True))
+            Engine.connect(fresh, settings=_settings(auto_apply=True))
     finally:
         fixtures.write("fixture/set_record", version=SCHEMA_VERSION, rules=lines)
 
@@ -210,7 +210,7 @@ def test_concurrent_connects_to_an_outdated_database_all_apply_safely(
 
     def connect() -> None:
         try:
-            Engine.connect(fresh, engine_settings=_settings(auto_apply=True)).close()
+            Engine.connect(fresh, settings=_settings(auto_apply=True)).close()
         except BaseException as err:  # noqa: BLE001 - collected and asserted below
             failures.append(err)
 

@@ -104,7 +104,7 @@ def test_the_index_path_widens_until_it_has_the_boundarys_own_hits(
     settings = EngineSettings(
         search=SearchSettings(exact_max_entries=0, exact_when_cheaper=False, boundary_indexes=False)
     )
-    with Engine.connect(engine.target, engine_settings=settings, check_schema=False) as other:
+    with Engine.connect(engine.target, settings=settings, check_schema=False) as other:
         a = other.boundary(boundary_id)
         embed_pending(a)
         vector = get_embedder().encode([QUERY])[0]
@@ -186,7 +186,7 @@ def test_the_exact_path_ranks_by_cosine_whatever_the_encoders_lengths(
     returns vectors of any length still gets the cosine order."""
     deferred = EngineSettings(embedding=EmbeddingSettings(on_commit=False))
     bodies = [f"note {i} {'x' * i}" for i in range(12)]
-    with Engine.connect(engine.target, engine_settings=deferred, check_schema=False) as other:
+    with Engine.connect(engine.target, settings=deferred, check_schema=False) as other:
         decision = other.boundary(boundary_id).commit(  # it leaves the embedding to the test
             proposal(boundary_id, *[entry(key=f"n{i}", body=b) for i, b in enumerate(bodies)])
         )

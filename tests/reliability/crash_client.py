@@ -45,7 +45,7 @@ def _connect() -> Engine:
     deadline = time.monotonic() + GIVE_UP_S
     while True:
         try:
-            return Engine.connect(_target(), engine_settings=settings, check_schema=False)
+            return Engine.connect(_target(), settings=settings, check_schema=False)
         except DatabaseError:
             if time.monotonic() > deadline:
                 raise

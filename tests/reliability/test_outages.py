@@ -47,7 +47,7 @@ def test_a_10s_outage_is_a_bounded_typed_error_and_both_apis_recover_by_themselv
     )
     boundary_id = "outage"
     with (
-        Engine.connect(server.target, engine_settings=settings) as engine,
+        Engine.connect(server.target, settings=settings) as engine,
         running(engine, boundary_id) as api,
     ):
         boundary = engine.boundary(boundary_id)

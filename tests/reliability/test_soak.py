@@ -94,7 +94,7 @@ def test_embedding_returns_while_writers_keep_committing(engine: Engine, boundar
     the model cannot keep it from returning. The engine here
     leaves embedding to ``embed_pending`` (what ``kg-context embed`` runs)."""
     settings = EngineSettings(embedding=EmbeddingSettings(on_commit=False))
-    with Engine.connect(engine.target, engine_settings=settings, check_schema=False) as deferred:
+    with Engine.connect(engine.target, settings=settings, check_schema=False) as deferred:
         _embedding_returns(deferred.boundary(boundary_id), boundary_id)
 
 
