@@ -158,7 +158,7 @@ def embed(run: Run, boundary_id: str) -> int:
     """Embed the boundary's pending entries, a page at a time (the gate marks every new entry
     pending; this is ``record.search.embed_pending`` with the vectors sent as one array)."""
     executor, encoder = run.engine.executor, run.encoder
-    up_to_seq = int(run.handle(boundary_id).state()["seq"] or 0)
+    up_to_seq = int(run.handle(boundary_id).state().seq or 0)
     total = 0
     while True:
         rows = executor.read(

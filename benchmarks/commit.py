@@ -297,7 +297,7 @@ def _gate_run(
     if czar:
         assert engine.czar_idle(timeout=600)
     elapsed = time.perf_counter() - started
-    assert czar or team.state()["seq"] == sets + 1
+    assert czar or team.state().seq == sets + 1
     return elapsed
 
 
@@ -501,7 +501,8 @@ def _singles(
                 their_parts.append(_parts(theirs[-1], units.take()))
     if czar_thread:
         assert engine.czar_idle(timeout=600)  # the cadence's runs, beside the writer, done
-    cadence = single.state()["czar_every_commits"]
+    cadence = single.state().czar_every_commits
+    assert cadence, "the boundary records the czar's cadence it was created with"
     reports = engine.executor.read("czar/reports", boundary_id=single.id, since_seq=-1)
     # a run every `cadence` sets at most (its own sets count; the watch claims a round late)
     assert len(reports) >= SINGLES // (2 * cadence), "the czar did not run on its cadence"

@@ -122,8 +122,8 @@ def main() -> None:
                 "resident_tokens": team.stats().resident_tokens,
                 "reach": after[policy],
                 "reach_before": before[policy],
-                "seq": int(state["seq"]),
-                "work_seq": int(state["work_seq"]),
+                "seq": state.seq,
+                "work_seq": state.work_seq,
             }
         soft, rebuilt = results["soft"], results["reconstructible"]
         figure("retention_resident_tokens_soft", soft["resident_tokens"], "tokens")

@@ -19,7 +19,6 @@ from kg_context.db.catalog import Catalog
 from kg_context.db.connection import Target, open_driver, resolve_source, target_for
 from kg_context.db.executor import (
     Neo4jExecutor,
-    Record,
     RetryCounts,
     RetryPolicy,
     translate_driver_errors,
@@ -27,7 +26,7 @@ from kg_context.db.executor import (
 from kg_context.db.schema import SchemaPlan, check_schema
 from kg_context.errors import InputValidationError
 from kg_context.gate.io.boundary import Boundary, ProposalInput
-from kg_context.gate.io.halts import Halts
+from kg_context.gate.io.halts import HaltRecord, Halts
 from kg_context.gate.io.operator_acts import issue_adoption, set_czar_cadence
 from kg_context.gate.io.registry import ConstitutionRegistry
 from kg_context.gate.io.store import GateStore
@@ -494,6 +493,7 @@ class BoundaryHandle(Boundary):
         (``record.thoughts.search_thoughts``)."""
         return search_thoughts(self, text, k=k)
 
-    def halts(self, *, status: str | None = HaltStatus.OPEN, limit: int = 100) -> list[Record]:
-        """This boundary's halts, newest first: open ones, or (``status=None``) all."""
+    def halts(self, *, status: str | None = HaltStatus.OPEN, limit: int = 100) -> list[HaltRecord]:
+        """This boundary's halts, newest first: open ones, or (``status=None``) all (the rows
+        ``engine.halts.list`` gives)."""
         return Halts(self.executor, self._store).list(self.id, status, limit)

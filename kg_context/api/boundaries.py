@@ -41,7 +41,6 @@ router = APIRouter(prefix="/boundaries/{boundary_id}")
 Reader = Annotated[Principal, Depends(require(Scope.READER))]
 Writer = Annotated[Principal, Depends(require(Scope.WRITER))]
 Operator = Annotated[Principal, Depends(require(Scope.OPERATOR))]
-Record = dict[str, Any]
 BoundaryBody = Annotated[BoundaryIn, Depends(json_body(BoundaryIn, optional=True))]
 
 
@@ -68,7 +67,7 @@ def put_boundary(
     handle = engine_of(request).boundary(
         boundary_id, verse=wanted.verse.value, task_horizon=wanted.task_horizon
     )
-    return BoundaryOut(**handle.state())
+    return BoundaryOut.of(handle.state())
 
 
 @router.get(
@@ -79,7 +78,7 @@ def put_boundary(
     summary="A boundary's state: seq, verse, constitution version",
 )
 def get_boundary(request: Request, boundary_id: BoundaryId, principal: Reader) -> BoundaryOut:
-    return BoundaryOut(**existing(request, boundary_id).state())
+    return BoundaryOut.of(existing(request, boundary_id).state())
 
 
 @router.post(
@@ -157,7 +156,7 @@ def decision(
     responses=responses(403, 404),
     summary="The resident entries in prompt order, by class, with status tags and tokens",
 )
-def get_window(request: Request, boundary_id: BoundaryId, principal: Reader) -> Record:
+def get_window(request: Request, boundary_id: BoundaryId, principal: Reader) -> dict[str, Any]:
     return existing(request, boundary_id).window().as_dict()
 
 
@@ -197,7 +196,7 @@ def get_context(
     responses=responses(403, 404),
     summary="Retention ratio, resident tokens, set and halt counts",
 )
-def get_stats(request: Request, boundary_id: BoundaryId, principal: Reader) -> Record:
+def get_stats(request: Request, boundary_id: BoundaryId, principal: Reader) -> dict[str, Any]:
     return existing(request, boundary_id).stats().as_dict()
 
 
@@ -212,7 +211,7 @@ def get_brief(
     boundary_id: BoundaryId,
     principal: Operator,
     since: Annotated[int | None, Query(ge=0, le=2**62)] = None,
-) -> Record:
+) -> dict[str, Any]:
     return existing(request, boundary_id).brief(since_seq=since).as_dict()
 
 
@@ -227,7 +226,7 @@ def post_briefing(
     boundary_id: BoundaryId,
     principal: Operator,
     since: Annotated[int | None, Query(ge=0, le=2**62)] = None,
-) -> Record:
+) -> dict[str, Any]:
     return existing(request, boundary_id).record_brief(since_seq=since).as_dict()
 
 
@@ -239,7 +238,7 @@ def post_briefing(
 )
 def get_why(
     request: Request, boundary_id: BoundaryId, entry_id: EntryId, principal: Reader
-) -> Record:
+) -> dict[str, Any]:
     boundary = existing(request, boundary_id)
     with not_found():
         path = boundary.why(entry_id)
@@ -258,7 +257,7 @@ def get_recall(
     principal: Reader,
     q: Annotated[str, Query(min_length=1, max_length=2000)],
     k: Annotated[int, Query(ge=1, le=100)] = 10,
-) -> list[Record]:
+) -> list[dict[str, Any]]:
     hits = existing(request, boundary_id).recall(q, k=k)
     return [{**asdict(h), "tag": h.tag()} for h in hits]
 

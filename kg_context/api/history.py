@@ -15,7 +15,6 @@ __all__ = ["router"]
 
 router = APIRouter(prefix="/boundaries/{boundary_id}/history", tags=["history"])
 Reader = Annotated[Principal, Depends(require(Scope.READER))]
-Record = dict[str, Any]
 _MAX_SEQ = 2**62
 
 
@@ -31,7 +30,7 @@ def history_index(
     from_seq: Annotated[int, Query(ge=0, le=_MAX_SEQ)] = 0,
     to_seq: Annotated[int | None, Query(ge=0, le=_MAX_SEQ)] = None,
     limit: Annotated[int, Query(ge=1, le=10_000)] = 1000,
-) -> list[Record]:
+) -> list[dict[str, Any]]:
     boundary = existing(request, boundary_id)
     return [
         asdict(line)
@@ -46,7 +45,7 @@ def history_index(
 )
 def history_walk(
     request: Request, boundary_id: BoundaryId, set_id: EntryId, principal: Reader
-) -> Record:
+) -> dict[str, Any]:
     boundary = existing(request, boundary_id)
     with not_found():
         opened = boundary.walk(set_id)
@@ -63,7 +62,7 @@ def history_as_of(
     boundary_id: BoundaryId,
     seq: Annotated[int, Path(ge=0, le=_MAX_SEQ)],
     principal: Reader,
-) -> Record:
+) -> dict[str, Any]:
     boundary = existing(request, boundary_id)
     with not_found():
         view = boundary.as_of(seq)
@@ -85,5 +84,5 @@ def history_search(
     principal: Reader,
     q: Annotated[str, Query(min_length=1, max_length=2000)],
     k: Annotated[int, Query(ge=1, le=100)] = 10,
-) -> list[Record]:
+) -> list[dict[str, Any]]:
     return [asdict(hit) for hit in existing(request, boundary_id).search(q, k=k)]

@@ -233,7 +233,7 @@ class McpTools:
         def work(_: Principal) -> CallToolResult:
             status = None if include_resolved else HaltStatus.OPEN
             rows = self._handle().halts(status=status, limit=limit)
-            halts = [HaltOut(**row).model_dump(mode="json") for row in rows]
+            halts = [HaltOut.of(halt).model_dump(mode="json") for halt in rows]
             text = "\n".join(f"{h['id']}: {h['reason_code']} ({h['status']})" for h in halts)
             return _ok(text or "no halt", {"halts": halts})
 

@@ -8,10 +8,12 @@ path, and refuses a body that claims another writer.
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from kg_context.gate.io.boundary_state import BoundaryState
+from kg_context.gate.io.halts import HaltRecord, HaltView
 from kg_context.gate.pure.contracts import Proposal
 from kg_context.gate.pure.decision import Decision
 from kg_context.vocabulary import AttentionScope, Outcome, ResolutionKind, Verse, WriterKind
@@ -25,7 +27,9 @@ __all__ = [
     "DecisionOut",
     "DecisionsOut",
     "HaltOut",
+    "HaltRecordOut",
     "HaltViewOut",
+    "HaltedSetOut",
     "HealthOut",
     "InvalidationIn",
     "InvalidationOut",
@@ -40,7 +44,6 @@ __all__ = [
 ]
 
 _ID = r"^[A-Za-z0-9][A-Za-z0-9._:/#@+-]{0,199}$"
-Record = dict[str, Any]
 
 
 class _Out(BaseModel):
@@ -143,6 +146,8 @@ class BoundaryIn(_In):
 
 
 class BoundaryOut(_Out):
+    """A boundary's state (``Boundary.state()``)."""
+
     id: str
     seq: int | None
     verse: str | None
@@ -153,6 +158,10 @@ class BoundaryOut(_Out):
     work_seq: int | None = None
     # The czar's cadence the boundary keeps (every N ratified sets; 0: only on demand).
     czar_every_commits: int | None = None
+
+    @classmethod
+    def of(cls, state: BoundaryState) -> BoundaryOut:
+        return cls(**asdict(state))
 
 
 class AdmitIn(_In):
@@ -240,6 +249,8 @@ class ScoreOut(_Out):
 
 
 class HaltOut(_Out):
+    """A halt in a queue (``GET /boundaries/{b}/halts``, the MCP ``halts`` tool)."""
+
     id: str
     boundary_id: str
     set_id: str | None
@@ -253,11 +264,56 @@ class HaltOut(_Out):
     resolved_by: str | None
     resolution_seconds: float | None
 
+    @classmethod
+    def of(cls, halt: HaltRecord) -> Self:
+        """The fields of this model, from a halt row (``HaltRecord`` holds more)."""
+        return cls(**{name: getattr(halt, name) for name in cls.model_fields})
+
+
+class HaltRecordOut(HaltOut):
+    """One halt in full (``GET /boundaries/{b}/halts/{id}``): the queue's fields, the
+    constitution version and seq it halted at, the threshold it tripped on and the value
+    measured, and the operator's reason once resolved."""
+
+    resolution_reason: str | None
+    constitution_version: str
+    at_seq: int | None
+    parameter: str | None
+    observed: float | None
+
+
+class HaltedSetOut(_Out):
+    """The set a halt is on (``HaltedSet``)."""
+
+    id: str
+    boundary_id: str
+    status: str
+    seq: int | None
+    kind: str
+    writer_id: str
+    writer_ids: list[str]
+    summary: str
+    closed_at: str
+    explicit: bool
+    digest: str
+    proposal_ids: list[str]
+    targets: list[str]
+    fanout: int | None
+    entry_count: int | None
+
 
 class HaltViewOut(_Out):
-    halt: Record
-    set: Record
-    proposals: list[Record]
+    halt: HaltRecordOut
+    set: HaltedSetOut
+    proposals: list[dict[str, Any]]
+
+    @classmethod
+    def of(cls, view: HaltView) -> HaltViewOut:
+        return cls(
+            halt=HaltRecordOut.of(view.halt),
+            set=HaltedSetOut(**asdict(view.set)),
+            proposals=[p.model_dump(mode="json", by_alias=True) for p in view.proposals],
+        )
 
 
 class ResolutionIn(_In):

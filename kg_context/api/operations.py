@@ -175,20 +175,16 @@ def halts_list(
 ) -> list[HaltOut]:
     boundary = existing(request, boundary_id)
     rows = boundary.halts(status=None if all_ else HaltStatus.OPEN, limit=limit)
-    return [HaltOut(**row) for row in rows]
+    return [HaltOut.of(halt) for halt in rows]
 
 
 def _halt_of(request: Request, boundary_id: str, halt_id: str) -> HaltViewOut:
     existing(request, boundary_id)
     with not_found():
         view = engine_of(request).halts.show(halt_id)
-    if view.halt.get("boundary_id") != boundary_id:
+    if view.halt.boundary_id != boundary_id:
         raise ProblemError(404, "not-found", f"no halt {halt_id} in boundary {boundary_id}")
-    return HaltViewOut(
-        halt=view.halt,
-        set=view.set,
-        proposals=[p.model_dump(mode="json", by_alias=True) for p in view.proposals],
-    )
+    return HaltViewOut.of(view)
 
 
 @router.get(

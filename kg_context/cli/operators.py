@@ -3,6 +3,7 @@ author and decide (only the operator ids a boundary's constitution names may).""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -190,7 +191,8 @@ def halts_list(
     Example: kg-context halts list --boundary team-7 --all
     """
     with connect() as engine:
-        rows = engine.halts.list(boundary, None if all_ else HaltStatus.OPEN, limit)
+        halts = engine.halts.list(boundary, None if all_ else HaltStatus.OPEN, limit)
+    rows = [asdict(halt) for halt in halts]
     columns = ["id", "reason_code", "status", "opened_at", "detail"]
     emit(rows, as_json, lambda: out.print(table(rows, columns, title="halts")))
 
@@ -204,15 +206,15 @@ def halts_show(halt_id: str, as_json: JsonOption = False) -> None:
     with connect() as engine:
         view = engine.halts.show(halt_id)
     data: dict[str, Any] = {
-        "halt": view.halt,
-        "set": view.set,
+        "halt": asdict(view.halt),
+        "set": asdict(view.set),
         "proposals": [p.model_dump(mode="json", by_alias=True) for p in view.proposals],
     }
 
     def human() -> None:
         for key in ("id", "reason_code", "status", "detail", "suggested_amendment", "opened_at"):
-            _say(f"{key}: {view.halt.get(key)}")
-        _say(f"set: {view.set['id']} ({view.set['status']})")
+            _say(f"{key}: {getattr(view.halt, key)}")
+        _say(f"set: {view.set.id} ({view.set.status})")
         for proposal in view.proposals:
             _say(
                 f"proposal {proposal.id} by {proposal.writer_id} ({proposal.writer_kind.value}): "

@@ -249,7 +249,7 @@ class OperatorHalts(Halts):
     ) -> Resolution:
         """``Halts.resolve``; an amendment that drops a root or declared class then puts what
         depended on it at risk, as a constitution change proposed directly does."""
-        boundary_id = self.show(halt_id).halt["boundary_id"]
+        boundary_id = self.show(halt_id).halt.boundary_id
         before = self._boundary_for(boundary_id).constitution()
         done = super().resolve(
             halt_id, resolution, operator_id=operator_id, reason=reason, amendment=amendment
@@ -297,7 +297,7 @@ def dropped_classes_at_risk(
             "ontology/dependents", ids=moved, boundary_id=boundary.id, standing=standing
         )
     ]
-    seq = int(boundary.state()["seq"])
+    seq = boundary.state().seq
     set_id = f"{boundary.id}/constitution-drop/{new.version}/{seq}"
     change_id = f"{set_id}#change"
     what = f"constitution {old.version} -> {new.version} drops {', '.join(dropped)}"

@@ -119,7 +119,7 @@ def embed_pending(
     if batch < 1:
         raise InputValidationError("batch must be at least 1")
     executor, boundary_id = boundary.executor, boundary.id
-    up_to_seq = int(boundary.state()["seq"] or 0)
+    up_to_seq = boundary.state().seq
     total = 0
     while True:
         rows = executor.read(

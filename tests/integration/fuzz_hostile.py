@@ -116,9 +116,9 @@ class HostileMoves:
             body["entries"][0]["class"] = "scratch"
         elif kind == "constitution":
             body["entries"] = [{"class": "pin", "key": "constitution", "body": 'version = "x"'}]
-        before = boundary.state()["constitution_version"]
+        before = boundary.state().constitution_version
         decisions = self._expect([boundary.commit(body)], "reject:SET_KIND")
-        assert boundary.state()["constitution_version"] == before
+        assert boundary.state().constitution_version == before
         return decisions
 
     def _reserved_id(self, boundary: Any, _: int, n: int) -> list[Any]:
@@ -191,7 +191,7 @@ class HostileMoves:
         else:
             decided = boundary.propose_constitution(text, writer_id="operator", reason="lock out")
             decisions = self._expect([decided], "reject:NO_OPERATOR")
-        assert boundary.state()["constitution_version"] == current.version
+        assert boundary.state().constitution_version == current.version
         return decisions
 
     def _fragment_evade(self, boundary: Any, which: int, n: int) -> list[Any]:

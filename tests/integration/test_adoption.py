@@ -46,7 +46,7 @@ def test_a_receipt_states_its_uses_and_its_validity(engine: Any, boundary_id: st
     ]
     assert outcomes == ["commit", "commit", "halt"]
     assert _uses(engine, twice) == 2
-    seq = boundary.state()["seq"]
+    seq = boundary.state().seq
     until = engine.adopt(
         boundary_id,
         operator_id="operator",

@@ -113,7 +113,7 @@ def test_the_loop_tells_a_model_why_and_the_model_corrects_itself(
     drafts = [a.draft for a in result.attempts[:3]]
     assert all(d is not None and d.outcome == "commit" for d in drafts)
     assert last.draft is None
-    state = history.as_of(boundary, int(boundary.state()["seq"]))
+    state = history.as_of(boundary, int(boundary.state().seq))
     by_id = {e.id: e for e in state.entries}
     for attempt in result.attempts[:3]:
         kept = by_id[str(attempt.draft_entry_id)]

@@ -48,7 +48,7 @@ def test_recurring_density_halts_become_a_ratified_threshold(
     boundary, ids = _halted(
         engine, b, [(65, "approve"), (70, "approve"), (66, "approve"), (90, "reject")]
     )
-    before = boundary.state()["constitution_version"]
+    before = boundary.state().constitution_version
 
     (suggestion,) = suggest_amendments(engine.executor, boundary)
     assert suggestion.id == "DENSITY:density.max_set_fanout=70"
@@ -71,7 +71,7 @@ def test_recurring_density_halts_become_a_ratified_threshold(
     # A writer the constitution does not name as operator is refused; nothing changes.
     with pytest.raises(AuthorizationError):
         adopt_suggestion(boundary, suggestion.id, writer_id="writer-1")
-    assert boundary.state()["constitution_version"] == before
+    assert boundary.state().constitution_version == before
 
     # The operator reads the suggestions and adopts one from the CLI.
     shown = _cli(neo4j_target, "constitution", "suggest", "-b", b, "--json")
@@ -80,7 +80,7 @@ def test_recurring_density_halts_become_a_ratified_threshold(
     adopted = _cli(neo4j_target, "constitution", "adopt-suggestion", suggestion.id, "-b", b)
     assert adopted.returncode == 0, adopted.stderr
     assert adopted.stdout.startswith("commit: set ")
-    assert boundary.state()["constitution_version"] == suggestion.constitution_version
+    assert boundary.state().constitution_version == suggestion.constitution_version
     assert boundary.constitution().density.max_set_fanout == 70
     assert suggest_amendments(engine.executor, boundary) == []  # decided by the constitution now
 

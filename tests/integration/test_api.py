@@ -226,10 +226,10 @@ def test_every_endpoint_through_the_real_server(server: Server, engine: Any) -> 
     # An operator token is held to the constitution: an id it does not name resolves nothing.
     rogue = api("POST", resolve, "rogue_operator", path={**one, "halt_id": halt_id}, json=body)
     assert "ops-rogue" in _problem(rogue, 403, "forbidden")["detail"]
-    assert engine.halts.show(halt_id).halt["status"] == HaltStatus.OPEN
+    assert engine.halts.show(halt_id).halt.status == HaltStatus.OPEN
     resolved = _ok(api("POST", resolve, "operator", path={**one, "halt_id": halt_id}, json=body))
     assert resolved["decision"]["outcome"] == "commit"
-    assert engine.halts.show(halt_id).halt["resolved_by"] == "operator"
+    assert engine.halts.show(halt_id).halt.resolved_by == "operator"
     again = api("POST", resolve, "operator", path={**one, "halt_id": halt_id}, json=body)
     _problem(again, 409, "conflict")
     all_halts = _ok(

@@ -131,7 +131,7 @@ def test_any_writer_id_ratifying_a_constitution_is_refused_before_anything_is_wr
     with pytest.raises(AuthorizationError, match="mallory"):
         boundary.propose_constitution(text, writer_id="mallory", reason="I say so")
     assert _counts(engine, boundary_id) == before
-    assert boundary.state()["constitution_version"] == DEFAULT.version
+    assert boundary.state().constitution_version == DEFAULT.version
     ok = boundary.propose_constitution(text, writer_id="operator", reason="named operator")
     assert ok.outcome == "commit"
 
@@ -146,7 +146,7 @@ def test_halt_resolution_and_adoption_need_a_named_operator(engine: Any, boundar
     with pytest.raises(AuthorizationError, match="'ops-ann' is not an operator"):
         engine.adopt(boundary_id, operator_id="ops-ann", reason="me", keys=["g"])
     assert _counts(engine, boundary_id) == before
-    assert engine.halts.show(halted.halt_id).halt["status"] == "open"
+    assert engine.halts.show(halted.halt_id).halt.status == "open"
     resolved = engine.halts.resolve(halted.halt_id, "approve", operator_id="operator", reason="ok")
     assert resolved.decision is not None and resolved.decision.outcome == "commit"
 

@@ -51,7 +51,7 @@ def test_the_briefing_reports_since_the_last_recorded_one_and_only_a_recording_m
     assert read.id is None and not engine.executor.read("briefing/last", boundary_id=boundary_id)
     first = boundary.record_brief()
     assert first.model_dump(exclude={"id", "at"}) == read.model_dump(exclude={"id", "at"})
-    assert first.since_seq == 0 and first.seq == boundary.state()["seq"]
+    assert first.since_seq == 0 and first.seq == boundary.state().seq
     outcomes = first.sets_by_outcome
     assert outcomes["halted"] == 1 and outcomes["ratified"] == first.seq
     assert first.halts[0].status == "open"

@@ -56,7 +56,7 @@ def test_operator_resolves_a_halt_from_the_cli(
     assert done.returncode == 0, done.stderr
     assert "commit" in done.stdout
     halt = engine.halts.show(halted.halt_id).halt
-    assert (halt["status"], halt["resolved_by"]) == ("resolved", "operator")
+    assert (halt.status, halt.resolved_by) == ("resolved", "operator")
 
 
 def test_constitution_cli_validates_and_proposes(
@@ -86,9 +86,7 @@ def test_constitution_cli_validates_and_proposes(
         "tighten",
     )
     assert proposed.returncode == 0, proposed.stderr
-    assert (
-        engine.boundary(boundary_id).state()["constitution_version"] == f"cli-{boundary_id[-10:]}"
-    )
+    assert engine.boundary(boundary_id).state().constitution_version == f"cli-{boundary_id[-10:]}"
 
 
 def test_schema_json_exports_the_contracts(neo4j_target: Target, tmp_path: Path) -> None:

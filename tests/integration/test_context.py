@@ -158,7 +158,7 @@ def test_the_context_of_a_random_window_keeps_its_promises(
     # never over the budget, by the counter given
     assert ctx.tokens == measure(ctx.text) <= budget == ctx.budget_tokens
     # every id the text cites resolves in the boundary
-    seq = int(boundary.state()["seq"] or 0)
+    seq = int(boundary.state().seq or 0)
     record = {e.id for e in boundary.as_of(seq).entries} if seq else set()
     sets = {line.set_id for line in boundary.history_index()}
     cited_entries, cited_sets = _ids_in(ctx.text)

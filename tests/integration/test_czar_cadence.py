@@ -55,7 +55,7 @@ def test_the_default_cadence_runs_the_czar_and_keeps_its_report(
     assert CADENCE == 25  # the documented default, what the suite's engine runs with
     assert engine.settings.residency.czar_every_commits == CADENCE
     boundary = engine.boundary(boundary_id)
-    assert boundary.state()["czar_every_commits"] == CADENCE  # the boundary keeps its cadence
+    assert boundary.state().czar_every_commits == CADENCE  # the boundary keeps its cadence
     _commit(boundary, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
     for n in range(CADENCE - 2):
         _commit(boundary, _fact(f"loose-{n}", id=f"{boundary_id}-f{n}"))
@@ -135,7 +135,7 @@ def test_commits_from_an_engine_with_the_cadence_off_still_get_the_boundarys_cza
     assert czar_free_engine.settings.residency.czar_every_commits == 0
     engine.boundary(boundary_id)  # created with the default cadence
     boundary = czar_free_engine.boundary(boundary_id)  # exists: its cadence stays the boundary's
-    assert boundary.state()["czar_every_commits"] == CADENCE
+    assert boundary.state().czar_every_commits == CADENCE
     _commit(boundary, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
     facts = [f"{boundary_id}-f{n}" for n in range(99)]
     for n, fact in enumerate(facts):
@@ -176,7 +176,7 @@ def test_no_writers_commit_runs_the_czar(
     for n in range(3):
         _commit(boundary, _fact(f"loose-{n}", id=f"{boundary_id}-f{n}"))
     due = _commit(boundary, _fact("last", id=f"{boundary_id}-last"))  # seq 5: due
-    assert due.seq == 5 and boundary.state()["seq"] == 5  # back, and no compaction set yet
+    assert due.seq == 5 and boundary.state().seq == 5  # back, and no compaction set yet
     release.set()
     _idle(engine)
     assert planned_on == ["kg-context-czar"]
@@ -223,10 +223,10 @@ def test_only_an_operator_changes_the_boundarys_cadence(
     engine: Engine, czar_free_engine: Engine, boundary_id: str
 ) -> None:
     boundary = czar_free_engine.boundary(boundary_id)
-    assert boundary.state()["czar_every_commits"] == 0  # the creating engine's setting
+    assert boundary.state().czar_every_commits == 0  # the creating engine's setting
     with pytest.raises(AuthorizationError):
         engine.set_czar_cadence(boundary_id, 2, operator_id="planner-a", reason="faster")
-    assert boundary.state()["czar_every_commits"] == 0
+    assert boundary.state().czar_every_commits == 0
     assert engine.set_czar_cadence(boundary_id, 2, operator_id="operator", reason="faster") == 2
     _commit(boundary, entry(cls="goal", key="ship", body="Ship v1", id=f"{boundary_id}-g"))
     _commit(boundary, _fact("loose", id=f"{boundary_id}-f"))  # seq 2: due on this engine too
@@ -242,13 +242,13 @@ def test_the_cli_sets_the_cadence_as_the_operator(
     runner = CliRunner()
     monkeypatch.setenv("KG_CONTEXT_OPERATOR", "planner-a")  # not an operator: refused
     refused = runner.invoke(app, ["czar", "cadence", boundary_id, "7", "--reason", "r"])
-    assert refused.exit_code != 0 and boundary.state()["czar_every_commits"] == CADENCE
+    assert refused.exit_code != 0 and boundary.state().czar_every_commits == CADENCE
     monkeypatch.delenv("KG_CONTEXT_OPERATOR")
     args = ["czar", "cadence", boundary_id, "7", "--reason", "a slower team", "--json"]
     done = runner.invoke(app, args)
     assert done.exit_code == 0, done.output
     assert json.loads(done.output)["czar_every_commits"] == 7
-    assert boundary.state()["czar_every_commits"] == 7
+    assert boundary.state().czar_every_commits == 7
 
 
 def test_czar_watch_runs_a_due_cadence_no_engine_scheduled(

@@ -51,12 +51,12 @@ def test_a_boundary_is_written_once_per_engine_and_reading_never_creates_one(
         writes = _counting_writes(fresh, monkeypatch)
         first = fresh.boundary(boundary_id)
         assert writes == ["constitution/ensure", "boundary/ensure"]
-        assert first.state()["seq"] == 0
+        assert first.state().seq == 0
         again = fresh.boundary(boundary_id)
         assert writes == ["constitution/ensure", "boundary/ensure"]  # no write on later calls
         fresh.boundary(f"{boundary_id}-2")  # a new id is created; its constitution is known
         assert writes[2:] == ["boundary/ensure"]
-        assert again.state()["constitution_version"] == first.constitution().version
+        assert again.state().constitution_version == first.constitution().version
 
         missing = f"{boundary_id}-missing"
         with pytest.raises(StateError, match=f"no boundary {missing}"):
@@ -87,7 +87,7 @@ def test_handles_read_the_engine_settings_not_the_environment(
         _commit(boundary, entry(cls="goal", key="ship", body="Ship v1", id=goal))
         _commit(boundary, _fact("loose", id=loose))  # seq 2: held by no root
         assert loose not in reachable(boundary).reached
-        assert boundary.state()["czar_every_commits"] == 2  # the engine's, recorded on creation
+        assert boundary.state().czar_every_commits == 2  # the engine's, recorded on creation
         assert configured.czar_idle(timeout=60) and not configured.czar_failures
         # The cadence (every 2 commits) ran the czar, beside the writer, as the engine's czar.
         last = index(boundary)[-1]
@@ -97,7 +97,7 @@ def test_handles_read_the_engine_settings_not_the_environment(
 
     with Engine.connect(neo4j_target) as plain:  # this engine reads the environment now
         other = plain.boundary(f"{boundary_id}-plain")
-        assert other.state()["czar_every_commits"] == 0  # KG_CONTEXT_RESIDENCY_CZAR_EVERY_COMMITS
+        assert other.state().czar_every_commits == 0  # KG_CONTEXT_RESIDENCY_CZAR_EVERY_COMMITS
         report = run_czar(other)
         assert report.plan.czar_id == "czar-env"
 

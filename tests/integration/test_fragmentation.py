@@ -125,4 +125,4 @@ def test_fifty_ordered_commits_on_the_same_targets_all_commit(
     assert [d.outcome for d in decisions] == ["commit"] * 50, [
         (d.set_id, d.reason_code) for d in decisions if d.outcome != "commit"
     ]
-    assert boundary.state()["seq"] == 50
+    assert boundary.state().seq == 50

@@ -94,7 +94,7 @@ def test_a_set_with_a_supersession_commits_and_flips_the_old_entry(
         assert kinds["commit"]["constitution_version"] == DEFAULT.version
         assert kinds["commit"]["state_revision"] == row["seq"]
     state = boundary.state()
-    assert state["seq"] == 2
+    assert state.seq == 2
 
 
 def test_resubmitting_a_committed_proposal_returns_the_original_receipt(
@@ -234,8 +234,8 @@ def test_each_predicate_trips_with_its_code_and_changes_nothing_but_the_record(
     assert kinds == {"review", "halt" if outcome == "halt" else "rejection"}
     if outcome == "halt":
         halt = engine.halts.show(decision.halt_id).halt
-        assert halt["reason_code"] == code and halt["status"] == "open"
-        assert halt["suggested_amendment"]
+        assert halt.reason_code == code and halt.status == "open"
+        assert halt.suggested_amendment
 
 
 def test_supersession_of_an_entry_that_is_no_longer_live_halts(
@@ -334,7 +334,7 @@ def test_density_ratio_of_requires_edges_per_live_entry_halts(
     # 20k edges over 20 + k live entries passes 4.0 at the sixth such set
     assert outcomes == ["commit"] * 5 + ["DENSITY"]
     assert "per live entry" in (decision.detail or "")
-    assert boundary.state()["seq"] == 6
+    assert boundary.state().seq == 6
 
 
 def test_czar_may_not_compact_its_own_writing(engine: Any, boundary_id: str) -> None:
@@ -461,12 +461,12 @@ def test_operator_approves_a_halt_and_the_set_commits(engine: Any, boundary_id: 
     assert result.decision is not None and result.decision.outcome == "commit"
     assert result.decision.seq == 2
     halt = engine.halts.show(halted.halt_id).halt
-    assert (halt["status"], halt["resolution"], halt["resolved_by"]) == (
+    assert (halt.status, halt.resolution, halt.resolved_by) == (
         "resolved",
         "approve",
         "operator",
     )
-    assert halt["resolution_seconds"] >= 0
+    assert halt.resolution_seconds is not None and halt.resolution_seconds >= 0
     assert engine.halts.list(boundary_id) == []  # no open halts left
     with pytest.raises(StateError, match="not open"):
         engine.halts.resolve(halted.halt_id, "reject", operator_id="operator", reason="late")
@@ -522,7 +522,7 @@ def test_operator_amends_the_constitution_and_the_set_commits_under_it(
     assert result.constitution_decision.outcome == "commit"
     assert result.decision is not None and result.decision.outcome == "commit"
     assert result.decision.constitution_version == f"amend-{boundary_id[-12:]}"
-    assert boundary.state()["constitution_version"] == f"amend-{boundary_id[-12:]}"
+    assert boundary.state().constitution_version == f"amend-{boundary_id[-12:]}"
 
 
 def test_constitution_changes_only_through_an_operator_set(engine: Any, boundary_id: str) -> None:
@@ -542,7 +542,7 @@ def test_constitution_changes_only_through_an_operator_set(engine: Any, boundary
     assert same.reason_code == "CONSTITUTION_VERSION_TAKEN"
     ok = boundary.propose_constitution(text, writer_id="operator", reason="new rules")
     assert (ok.outcome, ok.seq) == ("commit", 1)
-    assert boundary.state()["constitution_version"] == f"c-{boundary_id[-12:]}"
+    assert boundary.state().constitution_version == f"c-{boundary_id[-12:]}"
     after = boundary.commit(proposal(boundary_id, entry()))
     assert after.constitution_version == f"c-{boundary_id[-12:]}"
 

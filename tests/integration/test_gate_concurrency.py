@@ -111,7 +111,7 @@ def test_three_writers_and_a_czar_on_one_boundary_queue_without_a_single_deadloc
     assert retries[DEADLOCK] == 0, dict(retries)
     assert retries["attempts"] >= retries["units"] > 3 * PER_PROCESS
 
-    seq = engine.boundary(boundary_id).state()["seq"]
+    seq = engine.boundary(boundary_id).state().seq
     czar_sets = seq - 3 * PER_PROCESS
     assert czar_sets >= 1  # the czar did compact while the writers wrote
     ledger = _assert_one_unbroken_ledger(engine, boundary_id, seq)

@@ -263,8 +263,8 @@ class Run:
         halts = self.engine.halts.list(boundary.id, HaltStatus.OPEN, 1)
         if not halts:
             return [], set()
-        view = self.engine.halts.show(halts[0]["id"])
-        result = self.engine.halts.resolve(halts[0]["id"], how, operator_id="operator", reason="f")
+        view = self.engine.halts.show(halts[0].id)
+        result = self.engine.halts.resolve(halts[0].id, how, operator_id="operator", reason="f")
         self.tally[f"resolution:{how}"] += 1
         decisions = [result.decision] if result.decision is not None else []
         self._tally(decisions)

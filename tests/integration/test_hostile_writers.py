@@ -113,7 +113,7 @@ def test_a_constitution_that_leaves_no_operator_who_can_act_is_refused(
     )
     assert (locked.outcome, locked.reason_code) == ("reject", "NO_OPERATOR"), locked
     assert "operator" in (locked.detail or "") and "name" in (locked.detail or "")
-    assert boundary.state()["constitution_version"] == DEFAULT.version
+    assert boundary.state().constitution_version == DEFAULT.version
     handed = boundary.propose_constitution(
         _rules(f"{tag}-b", (OPERATORS, 'operators = ["operator", "op-2"]')),
         writer_id="operator",
@@ -179,11 +179,11 @@ def test_an_amendment_that_fails_to_redecide_its_halted_set_rolls_back(
             halted.halt_id, "amend", operator_id="operator", reason="r", amendment=amendment
         )
     after = boundary.state()
-    assert (after["constitution_version"], after["seq"]) == (
-        before["constitution_version"],
-        before["seq"],
+    assert (after.constitution_version, after.seq) == (
+        before.constitution_version,
+        before.seq,
     )
-    assert engine.halts.show(halted.halt_id).halt["status"] == "open"
+    assert engine.halts.show(halted.halt_id).halt.status == "open"
 
 
 def test_an_amendment_that_changes_authority_resolves_its_halt_in_the_same_act(
@@ -203,8 +203,8 @@ def test_an_amendment_that_changes_authority_resolves_its_halt_in_the_same_act(
     assert done.constitution_decision.outcome == "commit"
     assert done.decision is not None and done.decision.outcome == "commit", done.decision
     assert done.decision.seq == done.constitution_decision.seq + 1
-    assert boundary.state()["constitution_version"] == tag
-    assert engine.halts.show(halted.halt_id).halt["status"] == "resolved"
+    assert boundary.state().constitution_version == tag
+    assert engine.halts.show(halted.halt_id).halt.status == "resolved"
 
 
 # -- the czar's ids ------------------------------------------------------------------------------
@@ -225,7 +225,7 @@ def test_a_writer_cannot_squat_the_czars_next_proposal_or_set_id(
         settings=boundary.settings.residency,
     )
     (next_id,) = [p.id for p in plan.proposals(boundary.constitution().density.max_set_fanout)]
-    before = boundary.state()["seq"]
+    before = boundary.state().seq
     for squat in (
         proposal(boundary_id, _fact(f"{boundary_id}/s1", "s"), pid=next_id, set_id=next_id),
         proposal(boundary_id, _fact(f"{boundary_id}/s2", "s"), set_id=next_id),
@@ -234,7 +234,7 @@ def test_a_writer_cannot_squat_the_czars_next_proposal_or_set_id(
         with pytest.raises(ReservedIdError, match="reserved") as refused:
             boundary.commit(squat)
         assert refused.value.reason_code == "RESERVED_ID"
-    assert boundary.state()["seq"] == before
+    assert boundary.state().seq == before
     report = run_czar(boundary)
     assert [d.outcome for d in report.decisions] == ["commit"], report.summary()
     assert _entries(engine, boundary_id)[loose]["status"] == "retired"
@@ -281,7 +281,7 @@ def test_only_the_czar_may_propose_a_compaction_set(engine: Any, boundary_id: st
     stopped = boundary.commit(proposal(boundary_id, entry(key="k"), kind="compaction"))
     assert (stopped.outcome, stopped.reason_code) == ("reject", "SET_KIND"), stopped
     assert "czar" in (stopped.detail or "")
-    assert boundary.state()["seq"] == before["seq"]
+    assert boundary.state().seq == before.seq
     as_operator = boundary.commit(
         proposal(
             boundary_id,
@@ -315,8 +315,8 @@ def test_only_an_operator_act_creates_a_constitution_set(engine: Any, boundary_i
                 boundary_id, entry(key="k"), pid=f"{boundary_id}/constitution/0123456789abcdef"
             )
         )
-    assert boundary.state()["seq"] == 0
-    assert boundary.state()["constitution_version"] == DEFAULT.version
+    assert boundary.state().seq == 0
+    assert boundary.state().constitution_version == DEFAULT.version
 
 
 # -- fragmentation -------------------------------------------------------------------------------

@@ -136,9 +136,9 @@ def test_halt_and_receipt_ids_carry_the_boundary_and_stay_unique(
         halts[b] = decision.halt_id
     for b, halt_id in halts.items():
         (listed,) = engine.halts.list(boundary_id=b)
-        assert listed["id"] == halt_id and listed["set_id"] == "s-h"
+        assert listed.id == halt_id and listed.set_id == "s-h"
         shown = engine.halts.show(halt_id)
-        assert shown.set["boundary_id"] == b
+        assert shown.set.boundary_id == b
         resolved = engine.halts.resolve(halt_id, "reject", operator_id="operator", reason="no")
         assert resolved.halt_id == halt_id
         assert engine.halts.list(boundary_id=b) == []

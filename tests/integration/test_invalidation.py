@@ -139,7 +139,7 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
             live_by_key.pop(key, None)
             standing.remove(s["entry_id"])
         live_by_key[key] = child
-    assert boundary.state()["seq"] == 65
+    assert boundary.state().seq == 65
     roots = {d10, f10}
     expected_at_risk = _closure(edges, roots, essential=True)
     expected_flagged = _closure(edges, roots, essential=False) - expected_at_risk

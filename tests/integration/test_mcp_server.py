@@ -193,14 +193,14 @@ def test_an_agent_reads_and_proposes_through_mcp_and_a_reader_cannot_propose(
     assert "- $.entries[0].key: expected a value" in _text(malformed)
 
     # a reader reads, and is refused a proposal: a typed error, nothing recorded
-    seq = boundary.state()["seq"]
+    seq = boundary.state().seq
     anyio.run(as_reader)
     assert not found["reader_context"].is_error
     refused = found["reader_propose"]
     assert refused.is_error
     assert refused.structured_content["error"]["type"] == "AuthorizationError"
     assert "needs writer" in refused.structured_content["error"]["message"]
-    assert boundary.state()["seq"] == seq
+    assert boundary.state().seq == seq
     dirty = [a.audit.name for a in czar_free_engine.invariants(boundary_id) if not a.clean]
     assert dirty == []
 

@@ -59,7 +59,7 @@ def _entries(engine: Any, boundary_id: str) -> dict[str, dict[str, Any]]:
 
 def _clock(boundary: Any) -> tuple[int, int]:
     state = boundary.state()
-    return int(state["seq"]), int(state["work_seq"])
+    return state.seq, state.work_seq
 
 
 def test_soft_holds_for_its_lease_in_work_sets_the_czar_does_not_age_it_then_leaves(

@@ -63,7 +63,7 @@ def test_a_write_the_gate_did_not_foresee_is_rejected_write_failed_and_the_queue
         at="2026-01-01T00:00:00+00:00",
         boundary_id=boundary_id,
         set_id=None,
-        constitution_version=boundary.state()["constitution_version"],
+        constitution_version=boundary.state().constitution_version,
         operator_id="operator",
         reason="squatting on the receipt id the gate will write",
         keys=["x"],
@@ -95,7 +95,7 @@ def test_a_write_the_gate_did_not_foresee_is_rejected_write_failed_and_the_queue
         "reject",
         "WRITE_FAILED",
     )
-    assert boundary.state()["seq"] == 3
+    assert boundary.state().seq == 3
     _follow_up_commits(boundary, boundary_id)
 
 

@@ -231,7 +231,7 @@ def test_kill_9_of_the_gate_process_mid_commit_rolls_back_and_another_gate_decid
     killed_at = time.monotonic()
     gate.wait(timeout=60)
     with Engine.connect(server.target) as engine:
-        seq_after_kill = engine.boundary(boundary_id).state()["seq"]
+        seq_after_kill = engine.boundary(boundary_id).state().seq
         second = _spawn(server, "gate", boundary_id)
         _, err = second.communicate(timeout=600)
         recovered_in = time.monotonic() - killed_at
@@ -241,7 +241,7 @@ def test_kill_9_of_the_gate_process_mid_commit_rolls_back_and_another_gate_decid
             f"the second gate decided everything {recovered_in:.1f}s after the kill"
         )
         assert seq_after_kill == 0  # the kill landed inside the transaction: nothing committed
-        seq = engine.boundary(boundary_id).state()["seq"]
+        seq = engine.boundary(boundary_id).state().seq
         assert seq == count
         with _raw(server) as raw:
             pending = raw.executor.read("crash/pending", boundary_id=boundary_id)

@@ -270,7 +270,18 @@ class _Rows:
 
     def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         if name == "boundary/get":  # the boundary's constitution: its history index policy
-            return [{"id": "b", "constitution_version": DEFAULT.version}]
+            return [
+                {
+                    "id": "b",
+                    "seq": 3,
+                    "verse": "local",
+                    "constitution_version": DEFAULT.version,
+                    "task_horizon": None,
+                    "created_at": "2026-01-01T00:00:00Z",
+                    "work_seq": 3,
+                    "czar_every_commits": 0,
+                }
+            ]
         if name == "window/index":
             assert params == {"boundary_id": "b", "resident_last": 16}
             return [{"set_id": "s3", "seq": 3, "kind": "state", "summary": "x", "tokens": 5}]

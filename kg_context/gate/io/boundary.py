@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from kg_context.db.executor import QueryExecutor, Record
+from kg_context.db.executor import QueryExecutor
 from kg_context.errors import AuthorizationError, InputValidationError, StateError
+from kg_context.gate.io.boundary_state import BoundaryState
 from kg_context.gate.io.ledger_verify import LedgerVerification, verify_ledger
 from kg_context.gate.io.operator_acts import require_operator
 from kg_context.gate.io.proposal_records import recorded_decision
@@ -175,12 +176,12 @@ class Boundary:
             raise InputValidationError(f"proposal {proposal_id} is recorded but not decided yet")
         return decision
 
-    def state(self) -> Record:
-        """The boundary node as the record holds it now."""
+    def state(self) -> BoundaryState:
+        """The boundary node as the record holds it now (``StateError``: no such boundary)."""
         rows = self._executor.read("boundary/get", boundary_id=self.id)
         if not rows:
             raise StateError(f"no boundary {self.id}")
-        return rows[0]
+        return BoundaryState.of(rows[0])
 
     def verify_ledger(self, *, page: int = 500) -> LedgerVerification:
         """Recompute this boundary's tamper-evident ledger from the graph (reads only, ``page``
@@ -189,7 +190,7 @@ class Boundary:
 
     def constitution(self) -> Constitution:
         """The boundary's current constitution, as the record holds it now."""
-        return self._constitution_for(str(self.state()["constitution_version"]))
+        return self._constitution_for(self.state().constitution_version)
 
     def constitution_at(self, version: str) -> Constitution:
         """A recorded constitution by version (read once per engine, then kept: versions are

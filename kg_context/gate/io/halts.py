@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from kg_context.db.executor import QueryExecutor, Record, Transaction
 from kg_context.errors import AuthorizationError, InputValidationError, StateError
+from kg_context.gate.io.boundary_state import BoundaryState
 from kg_context.gate.io.operator_acts import require_operator
 from kg_context.gate.io.store import GateStore, now_iso
 from kg_context.gate.pure.authority import operator_problem
@@ -25,13 +26,80 @@ from kg_context.gate.pure.rows import receipt_row
 from kg_context.gate.pure.set_constructor import ClosedSet
 from kg_context.vocabulary import HaltStatus, Outcome, ReceiptKind, ResolutionKind
 
-__all__ = ["HaltView", "Halts", "Resolution"]
+__all__ = ["HaltRecord", "HaltView", "HaltedSet", "Halts", "Resolution"]
+
+
+@dataclass(frozen=True, slots=True)
+class HaltRecord:
+    """One halt, as ``halts/list`` and ``halts/get`` read it (the same columns): the set it holds,
+    its typed reason with the detail and the amendment that would cover it, when it opened, the
+    constitution version and boundary seq it halted at, the threshold it tripped on and the
+    value measured (``None`` for a predicate that measures nothing), and, once resolved, how, by
+    whom, when, why, and how long it stayed open."""
+
+    id: str
+    boundary_id: str
+    set_id: str
+    reason_code: str
+    detail: str | None
+    suggested_amendment: str | None
+    status: str
+    opened_at: str | None
+    resolved_at: str | None
+    resolution: str | None
+    resolved_by: str | None
+    resolution_seconds: float | None
+    resolution_reason: str | None
+    constitution_version: str
+    at_seq: int | None
+    parameter: str | None
+    observed: float | None
+
+    @classmethod
+    def of(cls, row: Record) -> HaltRecord:
+        return cls(**row)
+
+
+@dataclass(frozen=True, slots=True)
+class HaltedSet:
+    """The set a halt is on (``halts/get``): halted until an operator resolves it (then ratified,
+    with its seq, or rejected), with its writers, summary, proposals and declared targets."""
+
+    id: str
+    boundary_id: str
+    status: str
+    seq: int | None
+    kind: str
+    writer_id: str
+    writer_ids: tuple[str, ...]
+    summary: str
+    closed_at: str
+    explicit: bool
+    digest: str
+    proposal_ids: tuple[str, ...]
+    targets: tuple[str, ...]
+    fanout: int | None
+    entry_count: int | None
+
+    @classmethod
+    def of(cls, row: Record) -> HaltedSet:
+        return cls(
+            **{
+                **row,
+                "explicit": bool(row["explicit"]),
+                "writer_ids": tuple(row["writer_ids"] or ()),
+                "proposal_ids": tuple(row["proposal_ids"] or ()),
+                "targets": tuple(row["targets"] or ()),
+            }
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class HaltView:
-    halt: Record
-    set: Record
+    """One halt, its set, and the set's proposals as they were submitted."""
+
+    halt: HaltRecord
+    set: HaltedSet
     proposals: list[Proposal]
 
 
@@ -50,10 +118,12 @@ class Halts:
 
     def list(
         self, boundary_id: str | None = None, status: str | None = HaltStatus.OPEN, limit: int = 100
-    ) -> list[Record]:
-        return self._executor.read(
+    ) -> list[HaltRecord]:
+        """Halts, newest first: of one boundary (or all), with one status (``None``: any)."""
+        rows = self._executor.read(
             "halts/list", boundary_id=boundary_id, status=status, limit=limit
         )
+        return [HaltRecord.of(row) for row in rows]
 
     def show(self, halt_id: str) -> HaltView:
         rows = self._executor.read("halts/get", halt_id=halt_id)
@@ -78,9 +148,9 @@ class Halts:
                 f"a resolution is one of {choices}, not {resolution!r}"
             ) from None
         current = self.show(halt_id)
-        if current.halt["status"] != HaltStatus.OPEN:
-            raise StateError(f"halt {halt_id} is {current.halt['status']}, not open")
-        boundary_id = current.halt["boundary_id"]
+        if current.halt.status != HaltStatus.OPEN:
+            raise StateError(f"halt {halt_id} is {current.halt.status}, not open")
+        boundary_id = current.halt.boundary_id
         constitution_for = self._store.constitution_for
         require_operator(
             self._executor, constitution_for, boundary_id, operator_id, f"resolving {halt_id}"
@@ -101,7 +171,7 @@ class Halts:
             boundary_id,
             f"operator:{operator_id}",
             _halted_set(halt_id, operator_id, constitution_for),
-            waive=frozenset({current.halt["reason_code"]}),
+            waive=frozenset({current.halt.reason_code}),
             extra_writes=resolve_halt,
         )
         return Resolution(halt_id, resolution, decisions[0])
@@ -113,7 +183,7 @@ class Halts:
         deciding the set fails (the new constitution no longer names the operator, the halt was
         resolved meanwhile), nothing of the act is written, the amendment included. An
         amendment the gate refuses is recorded (its rejection) and the halt stays open."""
-        halt_id, boundary_id = current.halt["id"], current.halt["boundary_id"]
+        halt_id, boundary_id = current.halt.id, current.halt.boundary_id
         proposal = constitution_proposal(boundary_id, operator_id, amendment, reason)
         gateway = f"operator:{operator_id}"
 
@@ -148,14 +218,14 @@ class Halts:
 
     def _reject(self, current: HaltView, operator_id: str, reason: str) -> None:
         def work(tx: Transaction) -> None:
-            rows = tx.run("gate/lock_boundary", boundary_id=current.halt["boundary_id"])
+            rows = tx.run("gate/lock_boundary", boundary_id=current.halt.boundary_id)
             constitution = self._store.constitution_for(rows[0]["constitution_version"])
             if operator_problem(constitution, operator_id) is not None:
-                raise AuthorizationError(f"resolving {current.halt['id']} refused: {operator_id}")
-            view = _view(tx.run("halts/get", halt_id=current.halt["id"]), current.halt["id"])
-            if view.halt["status"] != HaltStatus.OPEN:
-                raise StateError(f"halt {current.halt['id']} was resolved meanwhile")
-            tx.run("halts/reject_set", boundary_id=view.set["boundary_id"], set_id=view.set["id"])
+                raise AuthorizationError(f"resolving {current.halt.id} refused: {operator_id}")
+            view = _view(tx.run("halts/get", halt_id=current.halt.id), current.halt.id)
+            if view.halt.status != HaltStatus.OPEN:
+                raise StateError(f"halt {current.halt.id} was resolved meanwhile")
+            tx.run("halts/reject_set", boundary_id=view.set.boundary_id, set_id=view.set.id)
             self._close_halt(tx, view, ResolutionKind.REJECT, operator_id, reason)
 
         self._executor.write_tx(work)
@@ -172,36 +242,34 @@ class Halts:
         now = now_iso()
         rows = tx.run(
             "halts/resolve",
-            halt_id=view.halt["id"],
+            halt_id=view.halt.id,
             now=now,
             resolution=resolution,
             operator_id=operator_id,
             reason=reason,
         )
         if not rows:
-            raise StateError(f"halt {view.halt['id']} is not open")
+            raise StateError(f"halt {view.halt.id} is not open")
         row = receipt_row(
-            f"{view.halt['id']}/resolution",
+            f"{view.halt.id}/resolution",
             ReceiptKind.REJECTION
             if resolution == ResolutionKind.REJECT
             else ReceiptKind.RESOLUTION,
             at=now,
-            boundary_id=view.halt["boundary_id"],
-            set_id=view.set["id"],
-            constitution_version=view.halt["constitution_version"],
-            constitution_sha256=self._store.constitution_for(
-                view.halt["constitution_version"]
-            ).sha256,
+            boundary_id=view.halt.boundary_id,
+            set_id=view.set.id,
+            constitution_version=view.halt.constitution_version,
+            constitution_sha256=self._store.constitution_for(view.halt.constitution_version).sha256,
             gateway_id=f"operator:{operator_id}",
-            halt_id=view.halt["id"],
+            halt_id=view.halt.id,
             decision=resolution.value,
             operator_id=operator_id,
             reason=reason,
-            reason_code=view.halt["reason_code"],
+            reason_code=view.halt.reason_code,
             resolution_seconds=rows[0]["resolution_seconds"],
             not_executed=list(not_executed),
         )
-        tx.run("gate/write_receipts", boundary_id=view.halt["boundary_id"], receipts=[row])
+        tx.run("gate/write_receipts", boundary_id=view.halt.boundary_id, receipts=[row])
 
 
 def _halted_set(
@@ -212,11 +280,11 @@ def _halted_set(
 
     def closed_sets(tx: Transaction) -> list[ClosedSet]:
         view = _view(tx.run("halts/get", halt_id=halt_id), halt_id)
-        if view.halt["status"] != HaltStatus.OPEN:
+        if view.halt.status != HaltStatus.OPEN:
             raise StateError(f"halt {halt_id} was resolved meanwhile")
-        boundary_id = view.halt["boundary_id"]
+        boundary_id = view.halt.boundary_id
         _authorized(tx, constitution_for, boundary_id, operator_id, halt_id)
-        return [ClosedSet(view.set["id"], bool(view.set["explicit"]), tuple(view.proposals))]
+        return [ClosedSet(view.set.id, view.set.explicit, tuple(view.proposals))]
 
     return closed_sets
 
@@ -229,8 +297,8 @@ def _authorized(
     halt_id: str,
 ) -> None:
     """The operator check again, under the boundary's lock (the constitution may have changed)."""
-    rows = tx.run("boundary/get", boundary_id=boundary_id)
-    problem = operator_problem(constitution_for(str(rows[0]["constitution_version"])), operator_id)
+    state = BoundaryState.of(tx.run("boundary/get", boundary_id=boundary_id)[0])
+    problem = operator_problem(constitution_for(state.constitution_version), operator_id)
     if problem is not None:
         raise AuthorizationError(f"resolving {halt_id} refused: {problem}")
 
@@ -240,4 +308,6 @@ def _view(rows: list[Record], halt_id: str) -> HaltView:
         raise StateError(f"no halt {halt_id}")
     row = rows[0]
     proposals = [Proposal.model_validate(json.loads(p)) for p in row["payloads"]]
-    return HaltView(halt=row["halt"], set=row["set"], proposals=proposals)
+    return HaltView(
+        halt=HaltRecord.of(row["halt"]), set=HaltedSet.of(row["set"]), proposals=proposals
+    )

@@ -1,0 +1,116 @@
+"""What a caller of the public API receives is typed: frozen dataclasses or pydantic models, never
+the raw ``dict`` rows the driver returns.
+
+Every public method and property of the classes a caller starts from (``Engine``, the
+``BoundaryHandle`` it opens, the operator's halt queue, workspace attention) is annotated to
+return something other than a ``dict``, a ``Mapping``, a ``TypedDict`` or a ``Record`` (the
+driver's row), also inside a list, tuple or union. And the typed rows read from a Cypher file
+carry exactly the columns the file returns, so a column added to the file or a field added to the
+type fails here instead of at the first read.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import types
+import typing
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
+from dataclasses import fields
+from typing import Any
+
+import pytest
+
+from kg_context.attention import WorkspaceAttention
+from kg_context.db.catalog import default_catalog
+from kg_context.engine import BoundaryHandle, Engine
+from kg_context.gate.io.boundary_state import BoundaryState
+from kg_context.gate.io.halts import HaltedSet, HaltRecord, Halts
+from kg_context.record.revalidation import OperatorHalts
+
+CLASSES = (Engine, BoundaryHandle, Halts, OperatorHalts, WorkspaceAttention)
+_DICTS = (dict, Mapping, MutableMapping)
+
+
+def _public_callables(cls: type) -> Iterator[tuple[str, Callable[..., Any]]]:
+    for name, member in inspect.getmembers(cls):
+        if name.startswith("_"):
+            continue
+        if isinstance(member, property) and member.fget is not None:
+            yield name, member.fget
+        elif inspect.isfunction(member) or inspect.ismethod(member):
+            yield name, member
+
+
+def _dict_like(annotation: Any) -> bool:
+    """Whether a return annotation is, or holds (in a list, tuple, union), a dict-like row."""
+    if annotation in _DICTS or typing.is_typeddict(annotation):
+        return True
+    origin = typing.get_origin(annotation)
+    if origin in _DICTS:
+        return True
+    if origin in (list, tuple, Sequence, typing.Union, types.UnionType):
+        return any(_dict_like(arg) for arg in typing.get_args(annotation))
+    return False
+
+
+def _returns(cls: type) -> list[tuple[str, Any]]:
+    found = []
+    for name, fn in _public_callables(cls):
+        hints = typing.get_type_hints(fn)
+        if "return" in hints:
+            found.append((name, hints["return"]))
+    return found
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_public_methods_return_typed_objects_not_dict_rows(cls: type) -> None:
+    returns = _returns(cls)
+    assert returns, f"{cls.__name__}: no annotated public method found (the walk is broken)"
+    untyped = [f"{cls.__name__}.{name} -> {ret}" for name, ret in returns if _dict_like(ret)]
+    assert not untyped, "public methods returning dict rows: " + ", ".join(untyped)
+
+
+def test_the_check_catches_a_dict_return() -> None:
+    class Sample:
+        def rows(self) -> list[dict[str, Any]]:
+            return []
+
+        def row(self) -> dict[str, Any] | None:
+            return None
+
+        def fine(self) -> list[BoundaryState]:
+            return []
+
+    flagged = {name for name, ret in _returns(Sample) if _dict_like(ret)}
+    assert flagged == {"rows", "row"}
+
+
+def _columns(text: str) -> list[str]:
+    """The ``AS name`` columns of a statement's RETURN."""
+    code = "\n".join(line.split("//", 1)[0] for line in text.splitlines())
+    returned = code.rsplit("RETURN", 1)[1]  # the statement's own (not a subquery's)
+    return re.findall(r"\bAS\s+([A-Za-z_][A-Za-z0-9_]*)", returned)
+
+
+def _projection(text: str, variable: str) -> list[str]:
+    """The keys of a map projection ``variable {.a, .b}`` in a statement."""
+    code = "\n".join(line.split("//", 1)[0] for line in text.splitlines())
+    found = re.search(rf"\b{variable}\s*\{{([^}}]*)\}}", code.rsplit("RETURN", 1)[1])
+    assert found, f"no map projection of {variable}"
+    return re.findall(r"\.([A-Za-z_][A-Za-z0-9_]*)", found.group(1))
+
+
+def _names(row_type: type) -> list[str]:
+    return [f.name for f in fields(row_type)]
+
+
+def test_boundary_state_is_what_boundary_get_returns() -> None:
+    assert _columns(default_catalog()["boundary/get"].text) == _names(BoundaryState)
+
+
+def test_halt_record_is_what_halts_list_and_get_return() -> None:
+    catalog = default_catalog()
+    assert _columns(catalog["halts/list"].text) == _names(HaltRecord)
+    assert _projection(catalog["halts/get"].text, "h") == _names(HaltRecord)
+    assert _projection(catalog["halts/get"].text, "s") == _names(HaltedSet)
