@@ -10,7 +10,7 @@ from kg_context.gate.pure.constitution import load_constitution
 from kg_context.gate.pure.contracts import Proposal
 from kg_context.gate.pure.one_use import spent_copies, track_copies
 from kg_context.gate.pure.set_constructor import ClosedSet
-from kg_context.gate.pure.snapshot import BoundaryState, EntryState, Holder, OneUseCopy, Snapshot
+from kg_context.gate.pure.snapshot import EntryState, Holder, LockedBoundary, OneUseCopy, Snapshot
 from kg_context.gate.pure.verdicts import SetView
 
 C = load_constitution()
@@ -18,7 +18,7 @@ ROOTS = C.root_class_names()
 
 
 def _snapshot(*copies: OneUseCopy, others: tuple[str, ...] = ()) -> Snapshot:
-    snap = Snapshot(boundary=BoundaryState("b", 9, "local", C.version, None, 3, 0, "s9"))
+    snap = Snapshot(boundary=LockedBoundary("b", 9, "local", C.version, None, 3, 0, "s9"))
     for copy in copies:
         snap.entries[copy.id] = EntryState(copy.id, "b", "k", "live", "scratch", "w", True)
         snap.one_use[copy.id] = copy

@@ -83,9 +83,9 @@ from kg_context.gate.pure.revoked import revoked_parties
 from kg_context.gate.pure.set_constructor import construct_sets
 from kg_context.gate.pure.snapshot import (
     AdoptionState,
-    BoundaryState,
     ClaimFacts,
     EntryState,
+    LockedBoundary,
     Revoked,
     SetFootprint,
     Snapshot,
@@ -208,7 +208,7 @@ class Scenario:
 
     def snapshot(self) -> Snapshot:
         live = sum(1 for s in self.states if s.live and s.boundary_id == B)
-        boundary = BoundaryState(
+        boundary = LockedBoundary(
             B,
             7,
             "local",

@@ -16,7 +16,7 @@ from kg_context.gate.pure.contracts import EntryStatus, Proposal, Transition
 from kg_context.gate.pure.decision import evaluate
 from kg_context.gate.pure.predicates import SetView, residency_hold
 from kg_context.gate.pure.set_constructor import ClosedSet
-from kg_context.gate.pure.snapshot import BoundaryState, EntryState, Snapshot
+from kg_context.gate.pure.snapshot import EntryState, LockedBoundary, Snapshot
 from kg_context.record.search import fulltext_query
 from kg_context.residency.czar import CzarPlan
 from kg_context.residency.czar_worker import CzarFailure, CzarWorker
@@ -26,7 +26,7 @@ from kg_context.settings import EngineSettings
 DEFAULT = load_constitution()
 
 
-def _boundary(**kw: Any) -> BoundaryState:
+def _boundary(**kw: Any) -> LockedBoundary:
     base: dict[str, Any] = {
         "id": "b",
         "seq": 5,
@@ -39,7 +39,7 @@ def _boundary(**kw: Any) -> BoundaryState:
         "committed_tokens": 30,
         "resident_tokens": 30,
     }
-    return BoundaryState(**{**base, **kw})
+    return LockedBoundary(**{**base, **kw})
 
 
 def _entry_state(entry_id: str, **kw: Any) -> EntryState:

@@ -8,7 +8,7 @@ from kg_context.gate.pure.constitution import load_constitution
 from kg_context.gate.pure.contracts import Proposal, parse_proposal
 from kg_context.gate.pure.decision import evaluate
 from kg_context.gate.pure.set_constructor import construct_sets, implicit_set_id
-from kg_context.gate.pure.snapshot import BoundaryState, EntryState, Snapshot
+from kg_context.gate.pure.snapshot import EntryState, LockedBoundary, Snapshot
 from tests.factories import entry, proposal
 
 B = "b-unit"
@@ -19,7 +19,7 @@ def _p(*entries: dict[str, Any], **kw: Any) -> Proposal:
 
 
 def _snapshot(**entries: EntryState) -> Snapshot:
-    boundary = BoundaryState(B, 0, "local", "2", None, len(entries), 0, None)
+    boundary = LockedBoundary(B, 0, "local", "2", None, len(entries), 0, None)
     return Snapshot(boundary=boundary, entries=dict(entries))
 
 

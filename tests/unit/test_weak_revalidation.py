@@ -10,13 +10,13 @@ from kg_context.gate.pure.constitution import load_constitution
 from kg_context.gate.pure.contracts import Proposal
 from kg_context.gate.pure.predicates import HALTS, SetView, weak_revalidation
 from kg_context.gate.pure.set_constructor import ClosedSet
-from kg_context.gate.pure.snapshot import BoundaryState, EntryState, Snapshot
+from kg_context.gate.pure.snapshot import EntryState, LockedBoundary, Snapshot
 
 C = load_constitution()
 
 
 def _snapshot(**entries: tuple[str, tuple[str, ...]]) -> Snapshot:
-    boundary = BoundaryState("b", 5, "local", C.version, None, 3, 0, "s5")
+    boundary = LockedBoundary("b", 5, "local", C.version, None, 3, 0, "s5")
     snap = Snapshot(boundary=boundary)
     for entry_id, (status, failed) in entries.items():
         snap.entries[entry_id] = EntryState(

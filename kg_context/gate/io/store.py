@@ -43,7 +43,7 @@ from kg_context.gate.pure.constitution import Constitution
 from kg_context.gate.pure.contracts import Proposal
 from kg_context.gate.pure.decision import Decision, evaluate
 from kg_context.gate.pure.set_constructor import ClosedSet, construct_sets, implicit_set_id
-from kg_context.gate.pure.snapshot import BoundaryState, Snapshot
+from kg_context.gate.pure.snapshot import LockedBoundary, Snapshot
 
 __all__ = ["GateStore", "Submission", "now_iso"]
 
@@ -234,12 +234,14 @@ class GateStore:
             extra_writes(tx, decisions)
         return decisions
 
-    def _pending(self, tx: Transaction, boundary: BoundaryState) -> Pending:
+    def _pending(self, tx: Transaction, boundary: LockedBoundary) -> Pending:
         """The boundary's pending proposals (up to the batch limit), closed into sets."""
         rows = tx.run("gate/pending_proposals", boundary_id=boundary.id, limit=self._read_limit)
         return self._closed_sets(tx, boundary, rows)
 
-    def _closed_sets(self, tx: Transaction, boundary: BoundaryState, rows: list[Record]) -> Pending:
+    def _closed_sets(
+        self, tx: Transaction, boundary: LockedBoundary, rows: list[Record]
+    ) -> Pending:
         """Pending proposals (ids and digests, in submission order), closed into sets."""
         more = len(rows) > self._batch_limit
         rows = rows[: self._batch_limit]
@@ -287,7 +289,7 @@ class GateStore:
     def _decide(
         self,
         tx: Transaction,
-        boundary: BoundaryState,
+        boundary: LockedBoundary,
         pending: Pending,
         gateway_id: str,
         waive: frozenset[str],

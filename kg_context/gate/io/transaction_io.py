@@ -25,10 +25,10 @@ from kg_context.gate.pure.rows import Plan, nested_sets
 from kg_context.gate.pure.set_constructor import ClosedSet
 from kg_context.gate.pure.snapshot import (
     AdoptionState,
-    BoundaryState,
     ClaimFacts,
     EntryState,
     Holder,
+    LockedBoundary,
     OneUseCopy,
     RetiredSource,
     Revoked,
@@ -57,8 +57,8 @@ __all__ = [
 _NO_WINDOW = 2**62
 
 
-def _boundary(row: Record) -> BoundaryState:
-    return BoundaryState(
+def _boundary(row: Record) -> LockedBoundary:
+    return LockedBoundary(
         id=row["id"],
         seq=row["seq"],
         verse=row["verse"],
@@ -78,7 +78,7 @@ def _boundary(row: Record) -> BoundaryState:
     )
 
 
-def lock_boundary(tx: Transaction, boundary_id: str) -> BoundaryState:
+def lock_boundary(tx: Transaction, boundary_id: str) -> LockedBoundary:
     """Take the boundary's write lock (a real write) and read it; the first thing the gate does."""
     rows = tx.run("gate/lock_boundary", boundary_id=boundary_id)
     if not rows:
@@ -91,7 +91,7 @@ class OpenedBatch:
     """What ``open_batch`` read under the lock: the boundary, what the record holds for each
     submitted proposal, and the pending proposals (ids and digests, in submission order)."""
 
-    boundary: BoundaryState
+    boundary: LockedBoundary
     submitted: list[Record]
     pending: list[Record]
 
@@ -138,7 +138,7 @@ def _entry(e: dict[str, Any]) -> EntryState:
 
 def load_snapshot(
     tx: Transaction,
-    boundary: BoundaryState,
+    boundary: LockedBoundary,
     sets: list[ClosedSet],
     constitution: Constitution,
     *,
@@ -348,7 +348,7 @@ def registered_writers(tx: Transaction, boundary_id: str, writer_ids: set[str]) 
 
 def write_plan(
     tx: Transaction,
-    boundary: BoundaryState,
+    boundary: LockedBoundary,
     plan: Plan,
     expected_seq: int,
     *,

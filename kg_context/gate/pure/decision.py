@@ -34,7 +34,7 @@ from kg_context.gate.pure.rehydration import apply_dependency_rule
 from kg_context.gate.pure.revision import apply_revision_rule
 from kg_context.gate.pure.rows import BoundaryRow, Plan
 from kg_context.gate.pure.set_constructor import ClosedSet, implicit_set_id
-from kg_context.gate.pure.snapshot import BoundaryState, Snapshot
+from kg_context.gate.pure.snapshot import LockedBoundary, Snapshot
 from kg_context.gate.pure.verdicts import SetView, Violation
 from kg_context.vocabulary import (
     Outcome,
@@ -85,7 +85,7 @@ def first_violation(
     return None, passed
 
 
-def _append_only(boundary: BoundaryState, constitution: Constitution) -> bool:
+def _append_only(boundary: LockedBoundary, constitution: Constitution) -> bool:
     """Below the constitution's task horizon the boundary runs append-only."""
     horizon = boundary.task_horizon
     return horizon is not None and horizon < constitution.horizon.append_only_below

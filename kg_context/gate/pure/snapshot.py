@@ -16,10 +16,10 @@ from kg_context.vocabulary import (
 
 __all__ = [
     "AdoptionState",
-    "BoundaryState",
     "ClaimFacts",
     "EntryState",
     "Holder",
+    "LockedBoundary",
     "OneUseCopy",
     "RetiredSource",
     "Revoked",
@@ -181,7 +181,7 @@ class SetFootprint:
 
 
 @dataclass(slots=True)
-class BoundaryState:
+class LockedBoundary:
     id: str
     seq: int
     verse: str
@@ -229,7 +229,7 @@ class Snapshot:
     and id), registered writers, cited adoption receipts, the czar's claimed cases, the sets of
     the fragment window, set ids already recorded, and how many halts each set has had."""
 
-    boundary: BoundaryState
+    boundary: LockedBoundary
     entries: dict[str, EntryState] = field(default_factory=dict)
     adoptions: dict[str, AdoptionState] = field(default_factory=dict)
     halt_counts: dict[str, int] = field(default_factory=dict)  # set id -> halts so far
