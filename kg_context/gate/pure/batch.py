@@ -1,4 +1,5 @@
-"""What one gate batch shares (pure): the ``Decision`` it returns per set, the ``Context`` every
+"""What one gate batch shares (pure): the ``Decision`` it returns per set (defined here for the
+steps ``gate.pure.decision`` composes; exported by ``gate.pure.decision``), the ``Context`` every
 step reads, and the receipt and set-node builders every outcome uses."""
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from kg_context.vocabulary import Outcome, ReceiptKind, SetStatus
 __all__ = [
     "CitedEntry",
     "Context",
-    "Decision",
     "constitution_receipt",
     "receipt",
     "record_id",
