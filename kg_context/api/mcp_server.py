@@ -38,11 +38,12 @@ from kg_context.errors import (
 )
 from kg_context.gate.pure.model_io import commit_model_output, proposal_schema
 from kg_context.settings import ApiSettings, load_settings
+from kg_context.surfaces import MCP_TOOLS
 from kg_context.vocabulary import HaltStatus
 
 __all__ = ["TOOL_NAMES", "McpSettings", "McpTools", "create_mcp_server", "serve_mcp"]
 
-TOOL_NAMES = ("context", "propose", "recall", "why", "history", "halts")
+TOOL_NAMES = MCP_TOOLS
 Transport = Literal["stdio", "http"]
 _READ = ToolAnnotations(read_only_hint=True, idempotent_hint=True)
 _WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
