@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["OPERATIONS", "SURFACE_ONLY", "Absent", "Operation", "Reach"]
+__all__ = ["MCP_TOOLS", "OPERATIONS", "SURFACE_ONLY", "Absent", "Operation", "Reach"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,10 @@ class Operation:
     http: Reach
     mcp: Reach
 
+
+# The MCP server's tools, in the order it lists them (``api.mcp_server.TOOL_NAMES``; here, in
+# the base, so the CLI's help for ``kg-context mcp`` names them without loading the server).
+MCP_TOOLS: tuple[str, ...] = ("context", "propose", "recall", "why", "history", "halts")
 
 _B = "/boundaries/{boundary_id}"
 WRITER_ACT = Absent("a writer's act, not an operator's")

@@ -242,7 +242,7 @@ def get_why(
     boundary = existing(request, boundary_id)
     with not_found():
         path = boundary.why(entry_id)
-    return {**asdict(path), "held": path.held, "text": path.render()}
+    return path.as_dict()
 
 
 @router.get(
@@ -259,7 +259,7 @@ def get_recall(
     k: Annotated[int, Query(ge=1, le=100)] = 10,
 ) -> list[dict[str, Any]]:
     hits = existing(request, boundary_id).recall(q, k=k)
-    return [{**asdict(h), "tag": h.tag()} for h in hits]
+    return [h.as_dict() for h in hits]
 
 
 @router.post(
@@ -312,14 +312,4 @@ def invalidation(
             writer_kind=principal.writer_kind,
         )
     request.app.state.metrics.count_decisions(list(result.decisions))
-    return InvalidationOut(
-        decision=DecisionOut.of(result.decision),
-        parts=[DecisionOut.of(d) for d in result.decisions],
-        complete=result.complete,
-        pages=result.walk.pages,
-        summary=result.proposal.summary,
-        failed=sorted(result.walk.failed),
-        at_risk=list(result.moved_at_risk),
-        flagged=list(result.walk.flagged),
-        recovery_actions=result.recovery_actions(),
-    )
+    return InvalidationOut.model_validate(result.as_dict())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
@@ -33,7 +32,7 @@ def history_index(
 ) -> list[dict[str, Any]]:
     boundary = existing(request, boundary_id)
     return [
-        asdict(line)
+        line.as_dict()
         for line in boundary.history_index(from_seq=from_seq, to_seq=to_seq, limit=limit)
     ]
 
@@ -49,7 +48,7 @@ def history_walk(
     boundary = existing(request, boundary_id)
     with not_found():
         opened = boundary.walk(set_id)
-    return {**asdict(opened), "earlier_sets": opened.earlier_sets, "later_sets": opened.later_sets}
+    return opened.as_dict()
 
 
 @router.get(
@@ -66,11 +65,7 @@ def history_as_of(
     boundary = existing(request, boundary_id)
     with not_found():
         view = boundary.as_of(seq)
-    return {
-        "boundary_id": view.boundary_id,
-        "seq": view.seq,
-        "entries": [asdict(e) for e in view.entries],
-    }
+    return view.as_dict()
 
 
 @router.get(
@@ -85,4 +80,4 @@ def history_search(
     q: Annotated[str, Query(min_length=1, max_length=2000)],
     k: Annotated[int, Query(ge=1, le=100)] = 10,
 ) -> list[dict[str, Any]]:
-    return [asdict(hit) for hit in existing(request, boundary_id).search(q, k=k)]
+    return [hit.as_dict() for hit in existing(request, boundary_id).search(q, k=k)]

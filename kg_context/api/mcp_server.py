@@ -27,7 +27,7 @@ from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from kg_context.api.auth import Principal, Scope, TokenTable
-from kg_context.api.models import DecisionOut, HaltOut
+from kg_context.api.models import HaltOut
 from kg_context.engine import BoundaryHandle, Engine
 from kg_context.errors import (
     AuthorizationError,
@@ -38,11 +38,12 @@ from kg_context.errors import (
 )
 from kg_context.gate.pure.model_io import commit_model_output, proposal_schema
 from kg_context.settings import ApiSettings, load_settings
+from kg_context.surfaces import MCP_TOOLS
 from kg_context.vocabulary import HaltStatus
 
 __all__ = ["TOOL_NAMES", "McpSettings", "McpTools", "create_mcp_server", "serve_mcp"]
 
-TOOL_NAMES = ("context", "propose", "recall", "why", "history", "halts")
+TOOL_NAMES = MCP_TOOLS
 Transport = Literal["stdio", "http"]
 _READ = ToolAnnotations(read_only_hint=True, idempotent_hint=True)
 _WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
@@ -152,8 +153,8 @@ class McpTools:
                 writer_id=principal.writer_id,
                 writer_kind=principal.writer_kind,
             )
-            out = DecisionOut.of(decision)
-            return _ok(out.feedback, {"decision": out.model_dump(mode="json")})
+            shaped = decision.as_dict()
+            return _ok(shaped["feedback"], {"decision": shaped})
 
         return await self._call(Scope.WRITER, work)
 
@@ -167,7 +168,7 @@ class McpTools:
 
         def work(_: Principal) -> CallToolResult:
             hits = self._handle().recall(query, k=k)
-            rows = [{**asdict(h), "tag": h.tag()} for h in hits]
+            rows = [h.as_dict() for h in hits]
             text = "\n".join(f"{h.entry_id} ({h.key!r}): {h.tag()}" for h in hits)
             return _ok(text or "no match in the record", {"hits": rows})
 
@@ -179,9 +180,8 @@ class McpTools:
         """Why an entry is resident: its root path, or that nothing holds it."""
 
         def work(_: Principal) -> CallToolResult:
-            path = self._handle().why(entry_id)
-            text = path.render()
-            return _ok(text, {**asdict(path), "held": path.held, "text": text})
+            shaped = self._handle().why(entry_id).as_dict()
+            return _ok(shaped["text"], shaped)
 
         return await self._call(Scope.READER, work)
 
@@ -202,24 +202,17 @@ class McpTools:
                 raise InputValidationError("history takes set_id or as_of, not both")
             if set_id is not None:
                 walked = boundary.walk(set_id)
-                data = {
-                    **asdict(walked),
-                    "earlier_sets": walked.earlier_sets,
-                    "later_sets": walked.later_sets,
-                }
-                return _ok("\n".join(walked.lines()), data)
+                return _ok("\n".join(walked.lines()), walked.as_dict())
             if as_of is not None:
                 view = boundary.as_of(as_of)
-                entries = [asdict(e) for e in view.entries]
-                data = {"boundary_id": view.boundary_id, "seq": view.seq, "entries": entries}
                 text = "\n".join(
                     f"{e.id} ({e.entry_class} {e.key!r}): {e.status}"
                     + (", resident" if e.resident else "")
                     for e in view.entries
                 )
-                return _ok(text or f"nothing recorded at seq {view.seq}", data)
+                return _ok(text or f"nothing recorded at seq {view.seq}", view.as_dict())
             lines = boundary.history_index(from_seq=from_seq, limit=limit)
-            index = [asdict(line) for line in lines]
+            index = [line.as_dict() for line in lines]
             return _ok("\n".join(line.line() for line in lines) or "no set yet", {"index": index})
 
         return await self._call(Scope.READER, work)

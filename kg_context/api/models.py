@@ -13,7 +13,7 @@ from typing import Any, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field
 
 from kg_context.gate.io.boundary_state import BoundaryState
-from kg_context.gate.io.halts import HaltRecord, HaltView
+from kg_context.gate.io.halts import HaltRecord
 from kg_context.gate.pure.contracts import Proposal
 from kg_context.gate.pure.decision import Decision
 from kg_context.vocabulary import AttentionScope, Outcome, ResolutionKind, Verse, WriterKind
@@ -84,10 +84,11 @@ class CitedEntryOut(_Out):
 
 
 class DecisionOut(_Out):
-    """What the gate decided for one set: its outcome, the receipt, and for a refusal the
-    reason code, detail, suggested amendment and halt id, the cited entries that do not stand,
-    the supersessions a constitution rule made, and ``feedback``: the same decision as a short
-    text for the model that wrote the set."""
+    """What the gate decided for one set (``Decision.as_dict``): its outcome, the receipt, and
+    for a refusal the reason code, detail, suggested amendment and halt id; what it declared
+    but could not execute, the cited entries that do not stand, the supersessions a
+    constitution rule made, and ``feedback``: the same decision as a short text for the model
+    that wrote the set."""
 
     outcome: Outcome
     set_id: str
@@ -102,6 +103,8 @@ class DecisionOut(_Out):
     suggested_amendment: str | None = None
     halt_id: str | None = None
     replayed: bool = False
+    # What an approved set declared but the gate could not execute, named precisely.
+    not_executed: list[str] = Field(default_factory=list)
     not_standing: list[CitedEntryOut] = Field(default_factory=list)
     # The supersessions a constitution rule made in a committed set (``[on_revision]``).
     rule_made: list[str] = Field(default_factory=list)
@@ -109,24 +112,8 @@ class DecisionOut(_Out):
 
     @classmethod
     def of(cls, decision: Decision) -> DecisionOut:
-        return cls(
-            outcome=Outcome(decision.outcome),
-            set_id=decision.set_id,
-            boundary_id=decision.boundary_id,
-            seq=decision.seq,
-            proposal_ids=list(decision.proposal_ids),
-            entry_ids=list(decision.entry_ids),
-            receipt_id=decision.receipt_id,
-            constitution_version=decision.constitution_version,
-            reason_code=decision.reason_code,
-            detail=decision.detail,
-            suggested_amendment=decision.suggested_amendment,
-            halt_id=decision.halt_id,
-            replayed=decision.replayed,
-            not_standing=[CitedEntryOut(**asdict(c)) for c in decision.not_standing],
-            rule_made=list(decision.rule_made),
-            feedback=decision.feedback(),
-        )
+        """The body of a decision: its one JSON form (``Decision.as_dict``), validated."""
+        return cls.model_validate(decision.as_dict())
 
 
 class DecisionsOut(_Out):
@@ -181,6 +168,10 @@ class InvalidationIn(_In):
 
 
 class InvalidationOut(_Out):
+    """A blast radius through the gate (``BlastRadius.as_dict``)."""
+
+    mode: Literal["challenge", "invalidate"]
+    target: str = Field(description="The entry or set challenged or invalidated")
     decision: DecisionOut = Field(description="Part 1: the failed entries and the whole summary")
     parts: list[DecisionOut] = Field(
         description="Every governed set of the blast radius the gate decided, in order (a "
@@ -306,14 +297,6 @@ class HaltViewOut(_Out):
     halt: HaltRecordOut
     set: HaltedSetOut
     proposals: list[dict[str, Any]]
-
-    @classmethod
-    def of(cls, view: HaltView) -> HaltViewOut:
-        return cls(
-            halt=HaltRecordOut.of(view.halt),
-            set=HaltedSetOut(**asdict(view.set)),
-            proposals=[p.model_dump(mode="json", by_alias=True) for p in view.proposals],
-        )
 
 
 class ResolutionIn(_In):

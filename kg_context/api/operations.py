@@ -21,7 +21,6 @@ from kg_context.api.deps import (
 )
 from kg_context.api.metrics import CONTENT_TYPE
 from kg_context.api.models import (
-    DecisionOut,
     HaltOut,
     HaltViewOut,
     HealthOut,
@@ -151,12 +150,7 @@ def attention_score(
             engine_of(request), boundary_id=boundary_id, sink=boundary, scope=scope
         )
     read = attention.attention_score(specialist_id)
-    return ScoreOut(
-        specialist_id=specialist_id,
-        attention_score=read.score,
-        scope=read.scope,
-        boundary_id=read.boundary_id,
-    )
+    return ScoreOut.model_validate(read.as_dict())
 
 
 @router.get(
@@ -184,7 +178,7 @@ def _halt_of(request: Request, boundary_id: str, halt_id: str) -> HaltViewOut:
         view = engine_of(request).halts.show(halt_id)
     if view.halt.boundary_id != boundary_id:
         raise ProblemError(404, "not-found", f"no halt {halt_id} in boundary {boundary_id}")
-    return HaltViewOut.of(view)
+    return HaltViewOut.model_validate(view.as_dict())
 
 
 @router.get(
@@ -225,14 +219,7 @@ def halt_resolve(
     )
     decided = [d for d in (result.decision, result.constitution_decision) if d is not None]
     request.app.state.metrics.count_decisions(decided)
-    return ResolutionOut(
-        halt_id=result.halt_id,
-        resolution=result.resolution,
-        decision=DecisionOut.of(result.decision) if result.decision else None,
-        constitution_decision=DecisionOut.of(result.constitution_decision)
-        if result.constitution_decision
-        else None,
-    )
+    return ResolutionOut.model_validate(result.as_dict())
 
 
 @router.get(

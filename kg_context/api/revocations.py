@@ -46,11 +46,11 @@ def revoke(
     boundary_id: BoundaryId,
     principal: Operator,
     body: Annotated[RevocationIn, Depends(json_body(RevocationIn))],
-) -> Revocation:
+) -> dict[str, object]:
     boundary = existing(request, boundary_id)
     return boundary.revoke(
         body.subject, body.subject_id, operator_id=principal.writer_id, reason=body.reason
-    )
+    ).as_dict()
 
 
 @router.get(
@@ -60,5 +60,7 @@ def revoke(
     responses=responses(403, 404),
     summary="The boundary's revocations, oldest first",
 )
-def revocations(request: Request, boundary_id: BoundaryId, principal: Reader) -> list[Revocation]:
-    return existing(request, boundary_id).revocations()
+def revocations(
+    request: Request, boundary_id: BoundaryId, principal: Reader
+) -> list[dict[str, object]]:
+    return [r.as_dict() for r in existing(request, boundary_id).revocations()]

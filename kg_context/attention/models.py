@@ -34,6 +34,16 @@ class AttentionScore:
     scope: AttentionScope
     boundary_id: str | None
 
+    def as_dict(self) -> dict[str, object]:
+        """The score as JSON-ready data (the one form the CLI's ``--json`` and the HTTP body,
+        ``ScoreOut``, carry)."""
+        return {
+            "specialist_id": self.specialist_id,
+            "attention_score": self.score,
+            "scope": AttentionScope(self.scope).value,
+            "boundary_id": self.boundary_id,
+        }
+
 
 class ConfidenceSource(StrEnum):
     """Where a proposal's confidence came from (stored on the ProposalNode)."""

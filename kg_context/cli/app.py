@@ -36,6 +36,7 @@ from kg_context.cli.operators import adopt_cmd, constitution_app, halts_app
 from kg_context.cli.residency import register as register_residency
 from kg_context.cli.revocations import revoke_app
 from kg_context.errors import KgContextError
+from kg_context.surfaces import MCP_TOOLS
 
 __all__ = ["app", "main"]
 
@@ -114,7 +115,15 @@ class McpTransport(StrEnum):
     HTTP = "http"
 
 
-@app.command("mcp")
+_MCP_HELP = f"""Serve one boundary to agents over MCP: tools {", ".join(MCP_TOOLS[:-1])} and
+{MCP_TOOLS[-1]}, on the HTTP API's tokens (stdio: the server runs as KG_CONTEXT_MCP_TOKEN; http:
+each request brings its bearer token; a reader token cannot propose).
+
+Example: kg-context mcp team-7 --transport stdio
+"""
+
+
+@app.command("mcp", help=_MCP_HELP)
 def mcp_cmd(
     boundary_id: Annotated[str, typer.Argument(help="The boundary the server serves.")],
     transport: Annotated[
@@ -127,12 +136,7 @@ def mcp_cmd(
         int | None, typer.Option(help="HTTP: listen here (KG_CONTEXT_MCP_PORT).")
     ] = None,
 ) -> None:
-    """Serve one boundary to agents over MCP: tools context, propose, recall, why, history and
-    halts, on the HTTP API's tokens (stdio: the server runs as KG_CONTEXT_MCP_TOKEN; http: each
-    request brings its bearer token; a reader token cannot propose).
-
-    Example: kg-context mcp team-7 --transport stdio
-    """
+    # The help is _MCP_HELP: it names the tools from the server's list (MCP_TOOLS).
     from kg_context.api.mcp_server import serve_mcp
 
     serve_mcp(boundary_id, transport=transport.value, host=host, port=port)

@@ -59,15 +59,9 @@ def attention_score(
             attention = WorkspaceAttention(engine, scope=AttentionScope.GLOBAL)
         read = attention.attention_score(specialist)
     score = read.score
-    data = {
-        "specialist_id": specialist,
-        "scope": read.scope.value,
-        "boundary_id": read.boundary_id,
-        "attention_score": score,
-    }
     where = f"in {read.boundary_id}" if read.boundary_id else "across every boundary"
     emit(
-        data,
+        read.as_dict(),
         as_json,
         lambda: out.print(
             f"{specialist} {where}: "

@@ -31,7 +31,6 @@ from kg_context.errors import (
     KgContextError,
     StateError,
 )
-from kg_context.gate.pure.decision import Decision
 
 __all__ = [
     "BoundaryOption",
@@ -39,7 +38,6 @@ __all__ = [
     "JsonOption",
     "StepProgress",
     "connect",
-    "decision_dict",
     "emit",
     "err",
     "existing",
@@ -132,25 +130,6 @@ def _cell(value: Any, width: int = 160) -> str:
         return ""
     text = json.dumps(value, default=str) if isinstance(value, list | dict) else str(value)
     return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def decision_dict(decision: Decision) -> dict[str, Any]:
-    """A gate decision as JSON-ready data."""
-    return {
-        "outcome": str(decision.outcome),
-        "set_id": decision.set_id,
-        "boundary_id": decision.boundary_id,
-        "seq": decision.seq,
-        "proposal_ids": list(decision.proposal_ids),
-        "entry_ids": list(decision.entry_ids),
-        "receipt_id": decision.receipt_id,
-        "constitution_version": decision.constitution_version,
-        "reason_code": decision.reason_code,
-        "detail": decision.detail,
-        "suggested_amendment": decision.suggested_amendment,
-        "halt_id": decision.halt_id,
-        "replayed": decision.replayed,
-    }
 
 
 class StepProgress:

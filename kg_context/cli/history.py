@@ -17,7 +17,6 @@ from kg_context.cli.common import (
     ExitCode,
     JsonOption,
     connect,
-    decision_dict,
     emit,
     existing,
     operator_id,
@@ -64,7 +63,7 @@ def history_index(
         lines = existing(engine, boundary).history_index(
             from_seq=from_seq, to_seq=to_seq, limit=limit
         )
-    emit([asdict(line) for line in lines], as_json, lambda: _lines([x.line() for x in lines]))
+    emit([line.as_dict() for line in lines], as_json, lambda: _lines([x.line() for x in lines]))
 
 
 @history_app.command("walk")
@@ -76,8 +75,7 @@ def history_walk(set_id: str, boundary: BoundaryOption, as_json: JsonOption = Fa
     """
     with connect() as engine:
         opened = existing(engine, boundary).walk(set_id)
-    data = {**asdict(opened), "earlier_sets": opened.earlier_sets, "later_sets": opened.later_sets}
-    emit(data, as_json, lambda: _lines(opened.lines()))
+    emit(opened.as_dict(), as_json, lambda: _lines(opened.lines()))
 
 
 @history_app.command("as-of")
@@ -107,8 +105,7 @@ def history_as_of(
                 f"{e.status_seq})  set {e.set_id} seq {e.set_seq}"
             )
 
-    data = {"boundary_id": boundary, "seq": seq, "entries": [asdict(e) for e in shown]}
-    emit(data, as_json, human)
+    emit(view.as_dict(window_only=not all_), as_json, human)
 
 
 @history_app.command("search")
@@ -138,7 +135,7 @@ def history_search(
             emit(data, as_json, lambda: _lines([t.line() for t in found]))
             return
         hits = handle.search(text, k=k)
-    emit([asdict(h) for h in hits], as_json, lambda: _lines([h.line() for h in hits]))
+    emit([h.as_dict() for h in hits], as_json, lambda: _lines([h.line() for h in hits]))
 
 
 def _invalidation(
@@ -149,18 +146,6 @@ def _invalidation(
         handle = existing(engine, boundary)
         run = handle.challenge if mode == "challenge" else handle.invalidate
         result = run(target, reason=reason, writer_id=writer_id)
-    d = result.decision
-    data = {
-        "decision": decision_dict(d),
-        "parts": [decision_dict(part) for part in result.decisions],
-        "complete": result.complete,
-        "pages": result.walk.pages,
-        "summary": result.proposal.summary,
-        "failed": list(result.walk.failed),
-        "at_risk": list(result.moved_at_risk),
-        "flagged": list(result.walk.flagged),
-        "recovery_actions": result.recovery_actions(),
-    }
 
     def human() -> None:
         for part in result.decisions:
@@ -174,7 +159,7 @@ def _invalidation(
         actions = result.recovery_actions()
         _say("  recovery actions: " + " ".join(f"{k}={v}" for k, v in actions.items()))
 
-    emit(data, as_json, human)
+    emit(result.as_dict(), as_json, human)
     if not result.complete:
         raise typer.Exit(ExitCode.REFUSED)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -14,7 +14,6 @@ from kg_context.cli.common import (
     ExitCode,
     JsonOption,
     connect,
-    decision_dict,
     emit,
     existing,
     operator_id,
@@ -117,7 +116,7 @@ def constitution_propose(
         decision = existing(engine, boundary).propose_constitution(
             text, writer_id=operator or operator_id(), reason=reason
         )
-    emit(decision_dict(decision), as_json, lambda: print_decision(decision))
+    emit(decision.as_dict(), as_json, lambda: print_decision(decision))
     if decision.outcome != Outcome.COMMIT:
         raise typer.Exit(ExitCode.REFUSED)
 
@@ -174,7 +173,7 @@ def constitution_adopt_suggestion(
             reason=reason,
             since_seq=since,
         )
-    emit(decision_dict(decision), as_json, lambda: print_decision(decision))
+    emit(decision.as_dict(), as_json, lambda: print_decision(decision))
     if decision.outcome != Outcome.COMMIT:
         raise typer.Exit(ExitCode.REFUSED)
 
@@ -205,11 +204,6 @@ def halts_show(halt_id: str, as_json: JsonOption = False) -> None:
     """
     with connect() as engine:
         view = engine.halts.show(halt_id)
-    data: dict[str, Any] = {
-        "halt": asdict(view.halt),
-        "set": asdict(view.set),
-        "proposals": [p.model_dump(mode="json", by_alias=True) for p in view.proposals],
-    }
 
     def human() -> None:
         for key in ("id", "reason_code", "status", "detail", "suggested_amendment", "opened_at"):
@@ -221,7 +215,7 @@ def halts_show(halt_id: str, as_json: JsonOption = False) -> None:
                 f"{len(proposal.entries)} entries"
             )
 
-    emit(data, as_json, human)
+    emit(view.as_dict(), as_json, human)
 
 
 @halts_app.command("resolve")
@@ -255,21 +249,13 @@ def halts_resolve(
             reason=reason,
             amendment=amendment,
         )
-    data = {
-        "halt_id": result.halt_id,
-        "resolution": str(result.resolution),
-        "decision": decision_dict(result.decision) if result.decision else None,
-        "constitution_decision": decision_dict(result.constitution_decision)
-        if result.constitution_decision
-        else None,
-    }
 
     def human() -> None:
         _say(f"halt {result.halt_id} resolved: {result.resolution}")
         if result.decision is not None:
             print_decision(result.decision)
 
-    emit(data, as_json, human)
+    emit(result.as_dict(), as_json, human)
     if result.decision is not None and result.decision.outcome != Outcome.COMMIT:
         raise typer.Exit(ExitCode.REFUSED)
 

@@ -8,7 +8,6 @@ Registered on the main app by ``kg_context.cli.app`` (``register(app)``). Errors
 from __future__ import annotations
 
 import time
-from dataclasses import asdict
 from functools import partial
 from typing import Annotated, Any
 
@@ -163,7 +162,7 @@ def why_cmd(entry: str, boundary: BoundaryOption, as_json: JsonOption = False) -
     """
     with connect() as engine:
         path = existing(engine, boundary).why(entry)
-    emit({**asdict(path), "held": path.held}, as_json, lambda: _say(path.render()))
+    emit(path.as_dict(), as_json, lambda: _say(path.render()))
 
 
 def stats_cmd(boundary: str, as_json: JsonOption = False) -> None:
@@ -250,7 +249,7 @@ def recall_cmd(
     """
     with connect() as engine:
         hits = existing(engine, boundary).recall(query, k=k)
-    rows = [{**asdict(h), "tag": h.tag()} for h in hits]
+    rows = [h.as_dict() for h in hits]
     emit(
         rows,
         as_json,

@@ -14,7 +14,6 @@ from kg_context.cli.common import (
     ExitCode,
     JsonOption,
     connect,
-    decision_dict,
     emit,
     existing,
     operator_id,
@@ -96,7 +95,7 @@ def halts_revalidate(
     data = {
         "entry_id": done.entry_id,
         "action": done.action.value,
-        "decision": decision_dict(done.decision),
+        "decision": done.decision.as_dict(),
     }
     emit(data, as_json, lambda: print_decision(done.decision))
     if done.decision.outcome != Outcome.COMMIT:

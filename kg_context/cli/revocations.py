@@ -10,7 +10,7 @@ import typer
 
 from kg_context.cli.common import JsonOption, connect, emit, existing, operator_id, out, table
 from kg_context.errors import InputValidationError
-from kg_context.gate.io.revocation import Revocation, RevocationSubject, credential_digest
+from kg_context.gate.io.revocation import RevocationSubject, credential_digest
 
 __all__ = ["revoke_app"]
 
@@ -39,7 +39,7 @@ def _revoke(
             subject, subject_id, operator_id=operator or operator_id(), reason=reason
         )
     emit(
-        _data(done),
+        done.as_dict(),
         as_json,
         lambda: out.print(
             f"revoked {done.subject} {done.subject_id} in {done.boundary_id} at seq {done.seq}: "
@@ -48,19 +48,6 @@ def _revoke(
             highlight=False,
         ),
     )
-
-
-def _data(r: Revocation) -> dict[str, object]:
-    return {
-        "id": r.id,
-        "boundary_id": r.boundary_id,
-        "subject": r.subject.value,
-        "subject_id": r.subject_id,
-        "operator_id": r.operator_id,
-        "reason": r.reason,
-        "at": r.at,
-        "seq": r.seq,
-    }
 
 
 @revoke_app.command("writer")
@@ -145,6 +132,6 @@ def revoke_list(boundary: str, as_json: JsonOption = False) -> None:
     Example: kg-context revoke list team-7
     """
     with connect() as engine:
-        rows = [_data(r) for r in existing(engine, boundary).revocations()]
+        rows = [r.as_dict() for r in existing(engine, boundary).revocations()]
     columns = ["seq", "subject", "subject_id", "operator_id", "at", "reason"]
     emit(rows, as_json, lambda: out.print(table(rows, columns, title="revocations")))

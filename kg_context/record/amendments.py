@@ -17,8 +17,8 @@ from typing import Any
 from kg_context.db.executor import QueryExecutor, Record
 from kg_context.errors import StateError
 from kg_context.gate.io.boundary import Boundary
-from kg_context.gate.pure.batch import Decision
 from kg_context.gate.pure.constitution import Constitution, parse_constitution
+from kg_context.gate.pure.decision import Decision
 from kg_context.vocabulary import HaltStatus, ReasonCode, ResolutionKind, ThresholdParameter
 
 __all__ = [

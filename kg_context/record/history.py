@@ -8,7 +8,7 @@ with status, never passages.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from kg_context.db.executor import Record
@@ -46,6 +46,10 @@ class IndexLine:
     writer_id: str
     summary: str  # the governed index line (built by the gate from the set's typed content)
     tokens: int  # what the line costs when it is resident in the window
+
+    def as_dict(self) -> dict[str, Any]:
+        """The line as JSON-ready data (the one form every surface shows)."""
+        return asdict(self)
 
     def line(self) -> str:
         return f"{self.seq:>6}  {self.set_id}  [{self.kind}; {self.standing}]  {self.summary}"
@@ -125,6 +129,11 @@ class SetWalk:
         ids = {r["set_id"] for r in (*self.superseded, *self.depended_on, *self.transitioned)}
         ids.discard(self.set_id)
         return sorted(ids)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The walk as JSON-ready data, with the earlier and later set ids: the one form the
+        CLI's ``--json``, the HTTP body and the MCP ``history`` result carry."""
+        return {**asdict(self), "earlier_sets": self.earlier_sets, "later_sets": self.later_sets}
 
     def lines(self) -> list[str]:
         out = [
@@ -222,6 +231,17 @@ class AsOf:
         """entry id -> (status, resident) at that seq."""
         return {e.id: (e.status, e.resident) for e in self.entries}
 
+    def as_dict(self, *, window_only: bool = False) -> dict[str, Any]:
+        """The record at ``seq`` as JSON-ready data (each entry says whether it was resident):
+        the one form every surface carries; ``window_only`` lists the resident entries alone
+        (what ``kg-context history as-of`` shows without ``--all``)."""
+        shown = self.window if window_only else self.entries
+        return {
+            "boundary_id": self.boundary_id,
+            "seq": self.seq,
+            "entries": [asdict(e) for e in shown],
+        }
+
 
 def as_of(boundary: Boundary, seq: int) -> AsOf:
     """The record and the window as they stood right after ``seq`` (derived from the ledger)."""
@@ -267,6 +287,10 @@ class SearchLine:
     resident: bool
     superseded_by: str | None
     score: float
+
+    def as_dict(self) -> dict[str, Any]:
+        """The match as JSON-ready data (the one form every surface shows)."""
+        return asdict(self)
 
     def line(self) -> str:
         text = f"matched in set {self.set_id} (seq {self.set_seq}), {self.status}"

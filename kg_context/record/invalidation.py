@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from kg_context.errors import InputValidationError, StateError
 from kg_context.gate.io.boundary import Boundary
@@ -80,6 +80,24 @@ class BlastRadius:
         }
         actions["total"] = sum(actions.values())
         return actions
+
+    def as_dict(self) -> dict[str, Any]:
+        """The blast radius as JSON-ready data: part 1's decision, every part decided, the
+        walk's figures and the recovery actions. The one form the CLI's ``--json`` and the
+        HTTP body (``InvalidationOut``) carry."""
+        return {
+            "mode": self.mode,
+            "target": self.target,
+            "decision": self.decision.as_dict(),
+            "parts": [part.as_dict() for part in self.decisions],
+            "complete": self.complete,
+            "pages": self.walk.pages,
+            "summary": self.proposal.summary,
+            "failed": sorted(self.walk.failed),
+            "at_risk": list(self.moved_at_risk),
+            "flagged": list(self.walk.flagged),
+            "recovery_actions": self.recovery_actions(),
+        }
 
 
 def challenge(

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
 
 from kg_context.db.executor import Record
 from kg_context.db.text_index import boundary_fulltext_query, fulltext_words
@@ -70,6 +70,11 @@ class RecordHit:
     superseded_by: str | None
     score: float
     matched_by: MatchedBy
+
+    def as_dict(self) -> dict[str, Any]:
+        """The hit as JSON-ready data with its status tag: the one form the CLI's ``--json``,
+        the HTTP body and the MCP ``recall`` result carry."""
+        return {**asdict(self), "tag": self.tag()}
 
     def tag(self) -> str:
         """``matched in set 17, retired, superseded by e-31`` (the status tag recall shows)."""

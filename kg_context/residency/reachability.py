@@ -7,7 +7,7 @@ the record cannot rebuild it). Nothing here writes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from kg_context.db.reader import Reader
@@ -76,6 +76,11 @@ class RootPath:
         if not self.edges:
             return None
         return _edge_text(self.edges[-1])
+
+    def as_dict(self) -> dict[str, Any]:
+        """The path as JSON-ready data, with whether it is held and its rendered text: the one
+        form the CLI's ``--json``, the HTTP body and the MCP ``why`` result carry."""
+        return {**asdict(self), "held": self.held, "text": self.render()}
 
     def render(self) -> str:
         head = f"{self.entry_id} ({self.status}, {'resident' if self.resident else 'not resident'})"

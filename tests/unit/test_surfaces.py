@@ -15,14 +15,14 @@ import typer
 
 from kg_context.api.app import create_app
 from kg_context.api.auth import TokenTable
-from kg_context.api.mcp_server import create_mcp_server
+from kg_context.api.mcp_server import TOOL_NAMES, create_mcp_server
 from kg_context.attention import WorkspaceAttention
 from kg_context.cli.app import app as cli_app
 from kg_context.engine import BoundaryHandle, Engine
 from kg_context.record.audits import audit_library
 from kg_context.record.revalidation import OperatorHalts
 from kg_context.settings import ApiSettings
-from kg_context.surfaces import OPERATIONS, SURFACE_ONLY, Absent, Reach
+from kg_context.surfaces import MCP_TOOLS, OPERATIONS, SURFACE_ONLY, Absent, Reach
 from tests.docs_surfaces import coverage_table, generated_part
 
 # The classes behind each owner; the first three are complete in the table (every public method).
@@ -168,3 +168,14 @@ def test_the_surfaces_page_shows_the_table() -> None:
     assert generated_part() == coverage_table(), (
         "docs/surfaces.md differs from kg_context/surfaces.py: python -m tests.docs_surfaces"
     )
+
+
+def test_the_mcp_tool_list_is_the_servers_and_the_commands_help_names_it() -> None:
+    """``kg-context mcp --help`` names the tools from the server's list, which is the tools it
+    registers, so neither can drift."""
+    assert TOOL_NAMES == MCP_TOOLS
+    assert set(TOOL_NAMES) == mcp_tools()
+    command: Any = typer.main.get_command(cli_app)
+    text = " ".join((command.commands["mcp"].help or "").split())
+    listed = ", ".join(TOOL_NAMES[:-1]) + f" and {TOOL_NAMES[-1]}"
+    assert f"tools {listed}," in text

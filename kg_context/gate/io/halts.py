@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from kg_context.db.executor import QueryExecutor, Record, Transaction
 from kg_context.errors import AuthorizationError, InputValidationError, StateError
@@ -102,6 +103,15 @@ class HaltView:
     set: HaltedSet
     proposals: list[Proposal]
 
+    def as_dict(self) -> dict[str, Any]:
+        """The halt, its set and its proposals as JSON-ready data (the one form the CLI's
+        ``--json`` and the HTTP body carry)."""
+        return {
+            "halt": asdict(self.halt),
+            "set": asdict(self.set),
+            "proposals": [p.model_dump(mode="json", by_alias=True) for p in self.proposals],
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
@@ -109,6 +119,17 @@ class Resolution:
     resolution: ResolutionKind
     decision: Decision | None
     constitution_decision: Decision | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The resolution and the decisions it made as JSON-ready data (the one form the CLI's
+        ``--json`` and the HTTP body carry)."""
+        changed = self.constitution_decision
+        return {
+            "halt_id": self.halt_id,
+            "resolution": ResolutionKind(self.resolution).value,
+            "decision": self.decision.as_dict() if self.decision is not None else None,
+            "constitution_decision": changed.as_dict() if changed is not None else None,
+        }
 
 
 class Halts:

@@ -18,10 +18,10 @@ from functools import partial
 
 from kg_context.db.executor import QueryExecutor, Transaction
 from kg_context.errors import QueryError
-from kg_context.gate.pure.batch import Context, Decision
+from kg_context.gate.pure.batch import Context
 from kg_context.gate.pure.constitution import Constitution
 from kg_context.gate.pure.contracts import Proposal
-from kg_context.gate.pure.decision import boundary_row, fresh_set_id, set_view
+from kg_context.gate.pure.decision import Decision, boundary_row, fresh_set_id, set_view
 from kg_context.gate.pure.refusal import (
     UnreadableProposal,
     plan_refusal,

@@ -14,8 +14,8 @@ from pydantic import ValidationError
 
 from kg_context.db.executor import QueryExecutor, Record, Transaction
 from kg_context.errors import InputValidationError
-from kg_context.gate.pure.batch import Decision
 from kg_context.gate.pure.contracts import Proposal
+from kg_context.gate.pure.decision import Decision
 from kg_context.gate.pure.refusal import UnreadableProposal
 from kg_context.vocabulary import Outcome, ProposalStatus
 

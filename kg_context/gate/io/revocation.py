@@ -9,7 +9,7 @@ import hashlib
 import re
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from enum import StrEnum
 
 from kg_context.db.executor import QueryExecutor, Record, Transaction
@@ -68,6 +68,11 @@ class Revocation:
             seq=int(row["seq"]),
             constitution_version=row["constitution_version"],
         )
+
+    def as_dict(self) -> dict[str, object]:
+        """The receipt as JSON-ready data (the one form the CLI's ``--json`` and the HTTP body
+        carry)."""
+        return {**asdict(self), "subject": self.subject.value}
 
 
 def credential_digest(token: str) -> str:

@@ -1,11 +1,13 @@
-"""What one gate batch shares (pure): the ``Decision`` it returns per set, the ``Context`` every
+"""What one gate batch shares (pure): the ``Decision`` it returns per set (defined here for the
+steps ``gate.pure.decision`` composes; exported by ``gate.pure.decision``), the ``Context`` every
 step reads, and the receipt and set-node builders every outcome uses."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from kg_context.gate.pure.constitution import Constitution
 from kg_context.gate.pure.contracts import Proposal
@@ -18,7 +20,6 @@ from kg_context.vocabulary import Outcome, ReceiptKind, SetStatus
 __all__ = [
     "CitedEntry",
     "Context",
-    "Decision",
     "constitution_receipt",
     "receipt",
     "record_id",
@@ -84,6 +85,29 @@ class Decision:
         cited ids are not standing and how to bring them back, and what the operator would
         have to amend (``gate.pure.feedback``)."""
         return decision_feedback(self)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The decision as JSON-ready data: the one form the CLI's ``--json``, the HTTP body
+        (``DecisionOut``) and the MCP ``propose`` result all carry, with its ``feedback``."""
+        return {
+            "outcome": Outcome(self.outcome).value,
+            "set_id": self.set_id,
+            "boundary_id": self.boundary_id,
+            "seq": self.seq,
+            "proposal_ids": list(self.proposal_ids),
+            "entry_ids": list(self.entry_ids),
+            "receipt_id": self.receipt_id,
+            "constitution_version": self.constitution_version,
+            "reason_code": self.reason_code,
+            "detail": self.detail,
+            "suggested_amendment": self.suggested_amendment,
+            "halt_id": self.halt_id,
+            "replayed": self.replayed,
+            "not_executed": list(self.not_executed),
+            "not_standing": [asdict(c) for c in self.not_standing],
+            "rule_made": list(self.rule_made),
+            "feedback": self.feedback(),
+        }
 
 
 @dataclass(frozen=True, slots=True)

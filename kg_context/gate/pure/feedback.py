@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 from kg_context.vocabulary import EntryStatus, Outcome
 
 if TYPE_CHECKING:
-    from kg_context.gate.pure.batch import CitedEntry, Decision
+    from kg_context.gate.pure.batch import CitedEntry
+    from kg_context.gate.pure.decision import Decision
 
 __all__ = ["UNKNOWN", "decision_feedback"]
 

@@ -23,8 +23,8 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from kg_context.errors import InputValidationError, ModelOutputError, OutputProblem
-from kg_context.gate.pure.batch import Decision
 from kg_context.gate.pure.contracts import Proposal
+from kg_context.gate.pure.decision import Decision
 from kg_context.vocabulary import SetKind, WriterKind
 
 __all__ = [
