@@ -345,7 +345,11 @@ def serve_mcp(
         if bound is None:
             raise ConfigurationError("KG_CONTEXT_MCP_TOKEN is not a token of the API token table")
         if not bound.reaches(boundary_id):
-            raise ConfigurationError(f"KG_CONTEXT_MCP_TOKEN does not reach {boundary_id}")
+            raise ConfigurationError(
+                f"KG_CONTEXT_MCP_TOKEN does not reach {boundary_id}",
+                boundary_id=boundary_id,
+                writer_id=bound.writer_id,
+            )
     owned = engine is None
     engine = engine or Engine.connect()
     try:
