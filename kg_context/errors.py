@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = [
+    "CONTEXT_FIELDS",
     "AuthenticationError",
     "AuthorityRefused",
     "AuthorizationError",
@@ -33,8 +34,52 @@ __all__ = [
 ]
 
 
+CONTEXT_FIELDS: tuple[str, ...] = (
+    "boundary_id",
+    "reason_code",
+    "halt_id",
+    "set_id",
+    "entry_id",
+    "proposal_id",
+    "writer_id",
+)
+"""The context an error may carry, in this order: what a surface shows beside the message."""
+
+
 class KgContextError(Exception):
-    """Root of every error kg-context raises on purpose."""
+    """Root of every error kg-context raises on purpose. Besides its one-line message it carries
+    what it is about as attributes, ``None`` where they do not apply: ``boundary_id``,
+    ``reason_code`` (the gate's reason code, e.g. ``NOT_OPERATOR``), ``halt_id``, ``set_id``,
+    ``entry_id``, ``proposal_id`` and ``writer_id`` (the writer or operator who asked, or whom
+    the error names). ``context`` gives the ones that apply as a dict, so no caller ever reads
+    them out of the message."""
+
+    def __init__(
+        self,
+        *args: object,
+        boundary_id: str | None = None,
+        reason_code: str | None = None,
+        halt_id: str | None = None,
+        set_id: str | None = None,
+        entry_id: str | None = None,
+        proposal_id: str | None = None,
+        writer_id: str | None = None,
+    ) -> None:
+        super().__init__(*args)
+        self.boundary_id = boundary_id
+        self.reason_code = reason_code
+        self.halt_id = halt_id
+        self.set_id = set_id
+        self.entry_id = entry_id
+        self.proposal_id = proposal_id
+        self.writer_id = writer_id
+
+    @property
+    def context(self) -> dict[str, str]:
+        """The context that applies (the attributes of ``CONTEXT_FIELDS`` that are not
+        ``None``), a new dict on every read."""
+        found = ((name, getattr(self, name)) for name in CONTEXT_FIELDS)
+        return {name: str(value) for name, value in found if value is not None}
 
 
 class ConfigurationError(KgContextError):
@@ -139,22 +184,41 @@ class ReservedIdError(AuthorizationError):
     written. ``reason_code`` is the gate's reason code; ``proposal_id``, ``taken_id`` and
     ``writer_id`` say which proposal, which id and whose."""
 
+    reason_code: str
+    proposal_id: str
+    writer_id: str
+
     def __init__(
-        self, message: str, *, reason_code: str, proposal_id: str, taken_id: str, writer_id: str
+        self,
+        message: str,
+        *,
+        reason_code: str,
+        proposal_id: str,
+        taken_id: str,
+        writer_id: str,
+        boundary_id: str | None = None,
+        set_id: str | None = None,
     ) -> None:
-        super().__init__(message)
-        self.reason_code = reason_code
-        self.proposal_id = proposal_id
+        super().__init__(
+            message,
+            reason_code=reason_code,
+            proposal_id=proposal_id,
+            writer_id=writer_id,
+            boundary_id=boundary_id,
+            set_id=set_id,
+        )
         self.taken_id = taken_id
-        self.writer_id = writer_id
 
 
 class RefusalError(KgContextError):
-    """A refusal with a typed reason (``code``, e.g. ``WRITER_REVOKED``) and the fix it suggests
-    (``fix``); nothing was written."""
+    """A refusal with a typed reason (``code``, e.g. ``WRITER_REVOKED``, also its
+    ``reason_code``) and the fix it suggests (``fix``); nothing was written. The context
+    keywords are the base's."""
 
-    def __init__(self, message: str, *, code: str, fix: str) -> None:
-        super().__init__(f"{message} [{code}]; {fix}")
+    reason_code: str
+
+    def __init__(self, message: str, *, code: str, fix: str, **context: str | None) -> None:
+        super().__init__(f"{message} [{code}]; {fix}", reason_code=code, **context)
         self.code = code
         self.fix = fix
 

@@ -169,18 +169,27 @@ def require(scope: Scope) -> Callable[..., Principal]:
         principal = tokens.authenticate(credentials.credentials)
         if principal is None:
             raise ProblemError(401, "unauthenticated", "unknown bearer token", _CHALLENGE)
+        boundary_id = request.path_params.get("boundary_id")
+        context = {"writer_id": principal.writer_id}
+        if isinstance(boundary_id, str):
+            context["boundary_id"] = boundary_id
         if principal.scope.rank < scope.rank:
             raise ProblemError(
-                403, "forbidden", f"a {principal.scope} token may not do this; it needs {scope}"
+                403,
+                "forbidden",
+                f"a {principal.scope} token may not do this; it needs {scope}",
+                context=context,
             )
-        boundary_id = request.path_params.get("boundary_id")
         if isinstance(boundary_id, str) and not principal.reaches(boundary_id):
-            raise ProblemError(403, "forbidden", f"this token does not reach {boundary_id}")
+            raise ProblemError(
+                403, "forbidden", f"this token does not reach {boundary_id}", context=context
+            )
         if isinstance(boundary_id, str) and _revoked(request, boundary_id, credentials.credentials):
             raise ProblemError(
                 403,
                 "credential-revoked",
                 f"an operator of {boundary_id} revoked this token there; use another credential",
+                context=context,
             )
         return principal
 

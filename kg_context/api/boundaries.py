@@ -145,7 +145,10 @@ def decision(
     found = existing(request, boundary_id).decision(proposal_id)
     if found is None or found.boundary_id != boundary_id:
         raise ProblemError(
-            404, "not-found", f"no decided proposal {proposal_id} in boundary {boundary_id}"
+            404,
+            "not-found",
+            f"no decided proposal {proposal_id} in boundary {boundary_id}",
+            context={"boundary_id": boundary_id, "proposal_id": proposal_id},
         )
     return DecisionOut.of(found)
 

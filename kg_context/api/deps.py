@@ -107,7 +107,7 @@ def not_found() -> Iterator[None]:
     try:
         yield
     except StateError as error:
-        raise ProblemError(404, "not-found", str(error)) from None
+        raise ProblemError(404, "not-found", str(error), context=error.context) from None
 
 
 def stamp(data: dict[str, Any], principal: Principal, boundary_id: str) -> dict[str, Any]:
@@ -120,6 +120,7 @@ def stamp(data: dict[str, Any], principal: Principal, boundary_id: str) -> dict[
                 403,
                 "identity-mismatch",
                 f"this token writes as {field}={own}; the body claims {claimed}",
+                context={"boundary_id": boundary_id, "writer_id": principal.writer_id},
             )
     claimed_boundary = data.get("boundary_id")
     if claimed_boundary is not None and claimed_boundary != boundary_id:
@@ -127,6 +128,7 @@ def stamp(data: dict[str, Any], principal: Principal, boundary_id: str) -> dict[
             422,
             "invalid-input",
             f"the body names boundary {claimed_boundary}; the path names {boundary_id}",
+            context={"boundary_id": boundary_id},
         )
     return {
         **data,

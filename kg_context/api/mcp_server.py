@@ -67,9 +67,13 @@ def _ok(text: str, data: Mapping[str, Any]) -> CallToolResult:
 
 
 def _refused(error: KgContextError) -> CallToolResult:
-    """A typed error result: the error's class, its one-line message and, for a model's output,
-    every problem (JSON path, expected, given) and the feedback text."""
+    """A typed error result: the error's class, its one-line message, its context (the
+    boundary, halt, set, entry, proposal, writer and reason code it names, where it names any)
+    and, for a model's output, every problem (JSON path, expected, given) and the feedback
+    text."""
     facts: dict[str, Any] = {"type": type(error).__name__, "message": str(error)}
+    if error.context:
+        facts["context"] = error.context
     text = f"{type(error).__name__}: {error}"
     if isinstance(error, ModelOutputError):
         facts["problems"] = [asdict(p) for p in error.problems]
@@ -104,14 +108,23 @@ class McpTools:
             access = get_access_token()
             principal = self._tokens.authenticate(access.token) if access is not None else None
         if principal is None:
-            raise AuthorizationError("no credential: send a bearer token from the token table")
+            raise AuthorizationError(
+                "no credential: send a bearer token from the token table",
+                boundary_id=self.boundary_id,
+            )
         if principal.scope.rank < needed.rank:
             raise AuthorizationError(
                 f"a {principal.scope} credential may not do this; it needs {needed} "
-                f"(writer {principal.writer_id})"
+                f"(writer {principal.writer_id})",
+                boundary_id=self.boundary_id,
+                writer_id=principal.writer_id,
             )
         if not principal.reaches(self.boundary_id):
-            raise AuthorizationError(f"this credential does not reach {self.boundary_id}")
+            raise AuthorizationError(
+                f"this credential does not reach {self.boundary_id}",
+                boundary_id=self.boundary_id,
+                writer_id=principal.writer_id,
+            )
         return principal
 
     def _handle(self) -> BoundaryHandle:
@@ -199,7 +212,9 @@ class McpTools:
         def work(_: Principal) -> CallToolResult:
             boundary = self._handle()
             if set_id is not None and as_of is not None:
-                raise InputValidationError("history takes set_id or as_of, not both")
+                raise InputValidationError(
+                    "history takes set_id or as_of, not both", boundary_id=self.boundary_id
+                )
             if set_id is not None:
                 walked = boundary.walk(set_id)
                 return _ok("\n".join(walked.lines()), walked.as_dict())
@@ -323,7 +338,11 @@ def serve_mcp(
         if bound is None:
             raise ConfigurationError("KG_CONTEXT_MCP_TOKEN is not a token of the API token table")
         if not bound.reaches(boundary_id):
-            raise ConfigurationError(f"KG_CONTEXT_MCP_TOKEN does not reach {boundary_id}")
+            raise ConfigurationError(
+                f"KG_CONTEXT_MCP_TOKEN does not reach {boundary_id}",
+                boundary_id=boundary_id,
+                writer_id=bound.writer_id,
+            )
     owned = engine is None
     engine = engine or Engine.connect()
     try:

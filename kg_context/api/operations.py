@@ -144,7 +144,12 @@ def attention_score(
                 "?scope=global",
             )
         if not principal.reaches(boundary_id):
-            raise ProblemError(403, "forbidden", f"this token does not reach {boundary_id}")
+            raise ProblemError(
+                403,
+                "forbidden",
+                f"this token does not reach {boundary_id}",
+                context={"boundary_id": boundary_id, "writer_id": principal.writer_id},
+            )
         boundary = existing(request, boundary_id)  # reads never create a boundary: 404
         attention = WorkspaceAttention(
             engine_of(request), boundary_id=boundary_id, sink=boundary, scope=scope
@@ -177,7 +182,12 @@ def _halt_of(request: Request, boundary_id: str, halt_id: str) -> HaltViewOut:
     with not_found():
         view = engine_of(request).halts.show(halt_id)
     if view.halt.boundary_id != boundary_id:
-        raise ProblemError(404, "not-found", f"no halt {halt_id} in boundary {boundary_id}")
+        raise ProblemError(
+            404,
+            "not-found",
+            f"no halt {halt_id} in boundary {boundary_id}",
+            context={"boundary_id": boundary_id, "halt_id": halt_id},
+        )
     return HaltViewOut.model_validate(view.as_dict())
 
 

@@ -1,12 +1,15 @@
 """Every error the HTTP API answers is a JSON problem (RFC 9457, ``application/problem+json``):
-a ``type`` (a stable URN naming the kind of problem), a ``title``, the ``status``, and a
-``detail`` (the one-line message, the same a CLI user reads). Never a stack trace: an unexpected
-error is logged on the server and answered as ``internal`` with no detail of its insides.
+a ``type`` (a stable URN naming the kind of problem), a ``title``, the ``status``, a ``detail``
+(the one-line message, the same a CLI user reads) and, where the error names any, a ``context``
+(the boundary, halt, set, entry, proposal, writer and reason code it is about: the error's
+attributes, so a client never parses the message). Never a stack trace: an unexpected error is
+logged on the server and answered as ``internal`` with no detail of its insides.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -31,6 +34,7 @@ from kg_context.errors import (
 __all__ = [
     "PROBLEM_MEDIA_TYPE",
     "Problem",
+    "ProblemContext",
     "ProblemError",
     "install_handlers",
     "problem_response",
@@ -67,6 +71,22 @@ class ProblemDetail(BaseModel):
     msg: str
 
 
+class ProblemContext(BaseModel):
+    """What the error is about, each field only where it applies (the error's attributes)."""
+
+    boundary_id: str | None = Field(default=None, description="The boundary")
+    reason_code: str | None = Field(
+        default=None, description="The reason code (e.g. NOT_OPERATOR, RESERVED_ID)"
+    )
+    halt_id: str | None = Field(default=None, description="The halt")
+    set_id: str | None = Field(default=None, description="The set")
+    entry_id: str | None = Field(default=None, description="The entry")
+    proposal_id: str | None = Field(default=None, description="The proposal")
+    writer_id: str | None = Field(
+        default=None, description="The writer or operator who asked, or whom the error names"
+    )
+
+
 class Problem(BaseModel):
     """An error answer (RFC 9457)."""
 
@@ -75,19 +95,31 @@ class Problem(BaseModel):
     status: int
     detail: str = Field(description="The one-line message: what failed and what to do")
     errors: list[ProblemDetail] | None = None
+    context: ProblemContext | None = Field(
+        default=None,
+        description="What the error is about (only the fields that apply); read ids here, "
+        "never out of detail",
+    )
 
 
 class ProblemError(Exception):
     """Raised in the API layer to answer a problem."""
 
     def __init__(
-        self, status: int, kind: str, detail: str, headers: dict[str, str] | None = None
+        self,
+        status: int,
+        kind: str,
+        detail: str,
+        headers: dict[str, str] | None = None,
+        *,
+        context: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(detail)
         self.status = status
         self.kind = kind
         self.detail = detail
         self.headers = headers
+        self.context = dict(context) if context else None
 
 
 def problem_response(
@@ -97,9 +129,15 @@ def problem_response(
     *,
     headers: dict[str, str] | None = None,
     errors: list[ProblemDetail] | None = None,
+    context: Mapping[str, str] | None = None,
 ) -> JSONResponse:
     body = Problem(
-        type=_URN + kind, title=TITLES[kind], status=status, detail=detail, errors=errors
+        type=_URN + kind,
+        title=TITLES[kind],
+        status=status,
+        detail=detail,
+        errors=errors,
+        context=ProblemContext(**context) if context else None,
     )
     return JSONResponse(
         body.model_dump(exclude_none=True),
@@ -131,7 +169,9 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ProblemError)
     async def _problem(_request: Request, error: ProblemError) -> JSONResponse:
-        return problem_response(error.status, error.kind, error.detail, headers=error.headers)
+        return problem_response(
+            error.status, error.kind, error.detail, headers=error.headers, context=error.context
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
@@ -163,7 +203,7 @@ def install_handlers(app: FastAPI) -> None:
             # The client may come back: say when (RFC 9110, 10.2.3).
             retry_after = getattr(request.app.state.settings, "retry_after_s", 5)
             headers = {"Retry-After": str(retry_after)}
-        return problem_response(status, kind, str(error), headers=headers)
+        return problem_response(status, kind, str(error), headers=headers, context=error.context)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, error: Exception) -> JSONResponse:

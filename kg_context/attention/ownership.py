@@ -79,6 +79,8 @@ def claim_specialists(
                 f"{boundary_id}: {', '.join(foreign[:5])}",
                 code=SPECIALIST_NOT_OWNED,
                 fix="name only this writer's own specialists, or give the specialist a new id",
+                boundary_id=boundary_id,
+                writer_id=writer_id,
             )
 
     executor.write_tx(work)

@@ -144,7 +144,9 @@ class GraphThoughtLog:
         if clashes:
             raise StateError(
                 f"bus proposals {clashes[:3]} of boundary {self.boundary_id} were already recorded "
-                f"by an earlier broadcast ({len(clashes)} in all): give each cycle its own run_id"
+                f"by an earlier broadcast ({len(clashes)} in all): give each cycle its own run_id",
+                boundary_id=self.boundary_id,
+                proposal_id=clashes[0],
             )
 
     def record_gate_outcomes(self, rows: Sequence[GateOutcomeRow]) -> None:

@@ -236,7 +236,9 @@ def adopt_suggestion(
         known = ", ".join(sorted(current)) or "none"
         raise StateError(
             f"boundary {boundary.id} has no amendment suggestion {suggestion_id!r} now "
-            f"(current: {known})"
+            f"(current: {known})",
+            boundary_id=boundary.id,
+            writer_id=writer_id,
         )
     why = reason or f"adopt suggestion {chosen.id}: {chosen.rationale}"
     return boundary.propose_constitution(chosen.constitution_text, writer_id=writer_id, reason=why)

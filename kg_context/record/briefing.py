@@ -192,11 +192,13 @@ def brief(boundary: Boundary, *, since_seq: int | None = None) -> Brief:
     briefing's seq, else 0) up to the boundary's seq now. A read: nothing is recorded, and the
     next briefing starts where the last recorded one ended (``record_brief`` moves it)."""
     if since_seq is not None and since_seq < 0:
-        raise InputValidationError(f"the seq to brief since must be >= 0, not {since_seq}")
+        raise InputValidationError(
+            f"the seq to brief since must be >= 0, not {since_seq}", boundary_id=boundary.id
+        )
     ex = boundary.executor
     found = ex.read("boundary/get", boundary_id=boundary.id)
     if not found:
-        raise StateError(f"no boundary {boundary.id}")
+        raise StateError(f"no boundary {boundary.id}", boundary_id=boundary.id)
     if since_seq is None:
         last = ex.read("briefing/last", boundary_id=boundary.id)
         since_seq = int(last[0]["seq"]) if last else 0

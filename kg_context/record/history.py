@@ -171,7 +171,9 @@ def walk(boundary: Boundary, set_id: str) -> SetWalk:
     happened to it. Set ids are unique within their boundary, so the boundary names it."""
     rows = boundary.executor.read("history/walk", boundary_id=boundary.id, set_id=set_id)
     if not rows:
-        raise StateError(f"no set {set_id} in boundary {boundary.id}")
+        raise StateError(
+            f"no set {set_id} in boundary {boundary.id}", boundary_id=boundary.id, set_id=set_id
+        )
     r = rows[0]
     return SetWalk(
         set_id=r["set_id"],
@@ -248,11 +250,12 @@ def as_of(boundary: Boundary, seq: int) -> AsOf:
     executor, boundary_id = boundary.executor, boundary.id
     current = executor.read("boundary/get", boundary_id=boundary_id)
     if not current:
-        raise StateError(f"no boundary {boundary_id}")
+        raise StateError(f"no boundary {boundary_id}", boundary_id=boundary_id)
     if seq < 0 or seq > current[0]["seq"]:
         raise StateError(
             f"boundary {boundary_id} is at seq {current[0]['seq']}; "
-            f"as-of {seq} is not in its ledger"
+            f"as-of {seq} is not in its ledger",
+            boundary_id=boundary_id,
         )
     rows = executor.read("history/as_of", boundary_id=boundary_id, seq=seq)
     return AsOf(

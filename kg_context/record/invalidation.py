@@ -150,14 +150,20 @@ def _run(
     settings: InvalidationSettings | None,
 ) -> BlastRadius:
     if not reason.strip() or not writer_id:
-        raise InputValidationError(f"a {mode} names its writer and gives a reason")
+        raise InputValidationError(
+            f"a {mode} names its writer and gives a reason", boundary_id=boundary.id
+        )
     settings = settings or boundary.settings.invalidation
     boundary_id = boundary.id
     rows = boundary.executor.read(
         "invalidation/failed_entries", target=target, boundary_id=boundary_id
     )
     if not rows:
-        raise StateError(f"no entry or set {target} in boundary {boundary_id}")
+        raise StateError(
+            f"no entry or set {target} in boundary {boundary_id}",
+            boundary_id=boundary_id,
+            writer_id=writer_id,
+        )
     failed = {row["id"]: row["status"] for row in rows}
     found = walk(
         boundary.executor,
@@ -168,7 +174,9 @@ def _run(
         page_size=settings.page_size,
         one_read_max=settings.one_read_max,
     )
-    transitions, moved, skipped = _transitions(found, target, mode, reason)
+    transitions, moved, skipped = _transitions(
+        found, target, mode, reason, boundary_id=boundary_id, writer_id=writer_id
+    )
     proposals = _proposals(
         found, boundary_id, target, (mode, reason, writer_id, WriterKind(writer_kind)),
         settings, transitions, moved, skipped,
@@ -275,10 +283,11 @@ def _part_entry(
 
 
 def _transitions(
-    found: Walk, target: str, mode: Mode, reason: str
+    found: Walk, target: str, mode: Mode, reason: str, *, boundary_id: str, writer_id: str
 ) -> tuple[list[Transition], list[str], dict[str, str]]:
     """The failed entries to challenged/invalidated, their essential descendants to at_risk
-    (each naming its failed ancestor); what the status machine does not allow is skipped."""
+    (each naming its failed ancestor); what the status machine does not allow is skipped
+    (``boundary_id`` and ``writer_id`` name whose act it is, for the error's context)."""
     to = _TO[mode]
     transitions: list[Transition] = []
     skipped: dict[str, str] = {}
@@ -315,7 +324,9 @@ def _transitions(
     if not transitions:
         raise StateError(
             f"nothing to {mode}: {target} and its essential descendants are already "
-            f"{sorted(set(skipped.values()))}"
+            f"{sorted(set(skipped.values()))}",
+            boundary_id=boundary_id,
+            writer_id=writer_id,
         )
     return transitions, moved, skipped
 

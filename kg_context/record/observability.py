@@ -319,7 +319,7 @@ def rates(boundary: Boundary, report: ObservabilityReport | None = None) -> Erro
     executor = boundary.executor
     found = executor.read("audits/error_rates", boundary_id=boundary.id)
     if not found:
-        raise StateError(f"no boundary {boundary.id}")
+        raise StateError(f"no boundary {boundary.id}", boundary_id=boundary.id)
     row = found[0]
     candidates = [
         SupersessionCandidate(**{f.name: r[f.name] for f in fields(SupersessionCandidate)})

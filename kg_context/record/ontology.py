@@ -78,7 +78,9 @@ def change(
     standing entries that depend on them (one hop), go at_risk with the change as their failed
     ancestor. Every class is built in or declared by the boundary's constitution."""
     if not reason.strip() or not operator_id:
-        raise InputValidationError("an ontology change names its operator and gives a reason")
+        raise InputValidationError(
+            "an ontology change names its operator and gives a reason", boundary_id=boundary.id
+        )
     constitution = boundary.constitution()
     declared = OntologyChange(
         op, _cls(source, constitution), tuple(_cls(c, constitution) for c in into)
@@ -103,7 +105,7 @@ def change(
     )
     state = executor.read("boundary/get", boundary_id=boundary_id)
     if not state:
-        raise StateError(f"no boundary {boundary_id}")
+        raise StateError(f"no boundary {boundary_id}", boundary_id=boundary_id)
     identity = f"{declared.describe()}\n{reason}\n{operator_id}\n{state[0]['seq']}"
     set_id = f"{boundary_id}/ontology/{hashlib.sha256(identity.encode()).hexdigest()[:16]}"
     entry_id = f"{set_id}#change"
@@ -183,9 +185,15 @@ def migrate(
     """Move at-risk entries of the changed class to their declared new classes, through governed
     sets of at most ``batch`` entries: a new entry per move, the old one retired."""
     if not moves:
-        raise InputValidationError("a migration names at least one entry and its new class")
+        raise InputValidationError(
+            "a migration names at least one entry and its new class",
+            boundary_id=boundary.id,
+            entry_id=change_entry_id,
+        )
     if batch < 1:
-        raise InputValidationError("batch must be at least 1")
+        raise InputValidationError(
+            "batch must be at least 1", boundary_id=boundary.id, entry_id=change_entry_id
+        )
     executor, boundary_id = boundary.executor, boundary.id
     declared = _change_of(executor, boundary_id, change_entry_id)
     constitution = boundary.constitution()
@@ -195,14 +203,27 @@ def migrate(
     for old, new in sorted(targets.items()):
         row = found.get(old)
         if row is None:
-            raise StateError(f"no entry {old} in boundary {boundary_id}")
+            raise StateError(
+                f"no entry {old} in boundary {boundary_id}",
+                boundary_id=boundary_id,
+                entry_id=old,
+                writer_id=writer_id,
+            )
         if row["status"] != EntryStatus.AT_RISK.value or row["class"] != declared.source:
             raise StateError(
                 f"{old} is a {row['status']} {row['class']}; migration moves at-risk "
-                f"{declared.source} entries"
+                f"{declared.source} entries",
+                boundary_id=boundary_id,
+                entry_id=old,
+                writer_id=writer_id,
             )
         if new not in declared.into:
-            raise StateError(f"{declared.describe()} does not name class {new}")
+            raise StateError(
+                f"{declared.describe()} does not name class {new}",
+                boundary_id=boundary_id,
+                entry_id=old,
+                writer_id=writer_id,
+            )
     ordered = sorted(targets.items())
     decisions = []
     for start in range(0, len(ordered), batch):
@@ -273,7 +294,11 @@ def _migration(
 def _change_of(executor: QueryExecutor, boundary_id: str, change_entry_id: str) -> OntologyChange:
     rows = executor.read("ontology/entries", ids=[change_entry_id], boundary_id=boundary_id)
     if not rows or not str(rows[0]["key"]).startswith("ontology/"):
-        raise StateError(f"no ontology change {change_entry_id} in boundary {boundary_id}")
+        raise StateError(
+            f"no ontology change {change_entry_id} in boundary {boundary_id}",
+            boundary_id=boundary_id,
+            entry_id=change_entry_id,
+        )
     body = json.loads(rows[0]["body"])
     return OntologyChange(body["op"], str(body["source"]), tuple(str(c) for c in body["into"]))
 

@@ -124,7 +124,9 @@ def at_risk_queue(
 ) -> list[AtRiskItem]:
     """The boundary's queue items, newest first: open ones, resolved ones, or (``None``) all."""
     if status not in (None, "open", "resolved"):
-        raise InputValidationError(f"a queue status is open, resolved or None, not {status!r}")
+        raise InputValidationError(
+            f"a queue status is open, resolved or None, not {status!r}", boundary_id=boundary_id
+        )
     rows = executor.read("revalidation/queue", boundary_id=boundary_id, status=status, limit=limit)
     return [AtRiskItem.of(row) for row in rows]
 
@@ -133,7 +135,7 @@ def queue_figures(executor: QueryExecutor, boundary_id: str) -> QueueFigures:
     """Opened, resolved and time to resolution of the boundary's revalidation queue."""
     rows = executor.read("revalidation/figures", boundary_id=boundary_id)
     if not rows:
-        raise StateError(f"no boundary {boundary_id}")
+        raise StateError(f"no boundary {boundary_id}", boundary_id=boundary_id)
     row = rows[0]
     return QueueFigures(
         int(row["opened"]), int(row["resolved"]), row["mean_seconds"], row["max_seconds"]
@@ -154,21 +156,38 @@ def resolve_at_risk(
         chosen = AtRiskAction(action)
     except ValueError:
         choices = ", ".join(a.value for a in AtRiskAction)
-        raise InputValidationError(f"an at-risk resolution is one of {choices}") from None
+        raise InputValidationError(
+            f"an at-risk resolution is one of {choices}",
+            boundary_id=boundary.id,
+            entry_id=entry_id,
+            writer_id=operator_id,
+        ) from None
     if not operator_id or not reason.strip():
-        raise InputValidationError("a resolution names its operator and gives a reason")
+        raise InputValidationError(
+            "a resolution names its operator and gives a reason",
+            boundary_id=boundary.id,
+            entry_id=entry_id,
+        )
     problem = operator_problem(boundary.constitution(), operator_id)
     if problem is not None:
         raise OperatorActRefused(
             f"resolving at-risk {entry_id} in boundary {boundary.id} refused: {problem}",
             code=ReasonCode.NOT_OPERATOR.value,
             fix="ask an operator the boundary's constitution names to resolve it",
+            boundary_id=boundary.id,
+            entry_id=entry_id,
+            writer_id=operator_id,
         )
     rows = boundary.executor.read(
         "revalidation/open_item", boundary_id=boundary.id, entry_id=entry_id
     )
     if not rows or rows[0]["status"] != EntryStatus.AT_RISK:
-        raise StateError(f"{entry_id} has no open at-risk item in boundary {boundary.id}")
+        raise StateError(
+            f"{entry_id} has no open at-risk item in boundary {boundary.id}",
+            boundary_id=boundary.id,
+            entry_id=entry_id,
+            writer_id=operator_id,
+        )
     opened_by, failed_ancestors = rows[0]["opened_by"], tuple(rows[0]["failed_ancestors"])
     if chosen is AtRiskAction.CONFIRM:
         blast = invalidate(boundary, entry_id, reason=reason, writer_id=operator_id)

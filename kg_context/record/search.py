@@ -122,7 +122,7 @@ def embed_pending(
     bound, the boundary's own vector index is made (``ensure_boundary_index``; a search only
     reads it)."""
     if batch < 1:
-        raise InputValidationError("batch must be at least 1")
+        raise InputValidationError("batch must be at least 1", boundary_id=boundary.id)
     executor, boundary_id = boundary.executor, boundary.id
     up_to_seq = boundary.state().seq
     total = 0
@@ -297,9 +297,9 @@ def search_record(
     (``vector_search``)."""
     executor, boundary_id = boundary.executor, boundary.id
     if k < 1:
-        raise InputValidationError("k must be at least 1")
+        raise InputValidationError("k must be at least 1", boundary_id=boundary_id)
     if not text.strip():
-        raise InputValidationError("a record search needs some text")
+        raise InputValidationError("a record search needs some text", boundary_id=boundary_id)
     fulltext_rows: list[Record] = []
     query = boundary_fulltext_query(boundary_id, text)
     if query is not None:

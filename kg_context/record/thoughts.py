@@ -90,9 +90,9 @@ def search_thoughts(boundary: Boundary, text: str, *, k: int = 10) -> list[Thoug
     """The ``k`` thoughts of the boundary that best match ``text`` (fulltext over their text and
     key), best first. Thoughts stored before schema version 5 kept no text and are not found."""
     if k < 1:
-        raise InputValidationError("k must be at least 1")
+        raise InputValidationError("k must be at least 1", boundary_id=boundary.id)
     if not text.strip():
-        raise InputValidationError("a thought search needs some text")
+        raise InputValidationError("a thought search needs some text", boundary_id=boundary.id)
     query = boundary_fulltext_query(boundary.id, text)
     if query is None:
         return []

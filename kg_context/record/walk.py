@@ -220,7 +220,7 @@ def _one_read(executor: QueryExecutor, boundary_id: str, roots: list[str], limit
         )
         (essential_row,) = essential_rows.result()
     if not rows:
-        raise StateError(f"no boundary {boundary_id}")
+        raise StateError(f"no boundary {boundary_id}", boundary_id=boundary_id)
     (row,) = rows
     complete = len(row["ids"]) < limit and len(essential_row["ids"]) < limit
     status = dict(zip(essential_row["ids"], essential_row["statuses"], strict=True))
@@ -289,7 +289,7 @@ def walk(
     else:
         state = executor.read("invalidation/boundary_seq", boundary_id=boundary_id)
         if not state:
-            raise StateError(f"no boundary {boundary_id}")
+            raise StateError(f"no boundary {boundary_id}", boundary_id=boundary_id)
         seq = int(state[0]["seq"])
 
     def run(tx: Transaction) -> _Search:

@@ -104,13 +104,14 @@ def context(
     default is the engine's."""
     if budget_tokens < 0:
         raise InputValidationError(
-            f"a context budget is a number of tokens, at least 0; got {budget_tokens}"
+            f"a context budget is a number of tokens, at least 0; got {budget_tokens}",
+            boundary_id=boundary.id,
         )
     rows = boundary.executor.read(
         "window/context", boundary_id=boundary.id, scratch_class=EntryClass.SCRATCH.value
     )
     if not rows:
-        raise StateError(f"no boundary {boundary.id}")
+        raise StateError(f"no boundary {boundary.id}", boundary_id=boundary.id)
     head = rows[0]
     constitution = boundary.constitution_at(str(head["constitution_version"]))
     work = int(head["work_seq"] or 0)

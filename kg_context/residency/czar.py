@@ -104,7 +104,10 @@ def run_czar(
     pause = 0.02
     while run_id is None:
         if time.monotonic() > deadline:
-            raise StateError(f"another czar run of boundary {boundary.id} holds it past its lease")
+            raise StateError(
+                f"another czar run of boundary {boundary.id} holds it past its lease",
+                boundary_id=boundary.id,
+            )
         time.sleep(pause)
         pause = min(pause * 2, 0.5)
         run_id = _claim(boundary, settings, due_only=False)

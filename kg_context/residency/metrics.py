@@ -53,7 +53,7 @@ def czar_activity(boundary: Boundary) -> CzarActivity:
     """The czar's activity in ``boundary`` (one read over its reports)."""
     rows = boundary.executor.read("metrics/czar_activity", boundary_id=boundary.id)
     if not rows:
-        raise StateError(f"no boundary {boundary.id}")
+        raise StateError(f"no boundary {boundary.id}", boundary_id=boundary.id)
     r = rows[0]
     return CzarActivity(
         runs=int(r["runs"]),
@@ -119,7 +119,7 @@ def stats(boundary: Boundary) -> BoundaryStats:
     now."""
     rows = boundary.executor.read("metrics/stats", boundary_id=boundary.id)
     if not rows:
-        raise StateError(f"no boundary {boundary.id}")
+        raise StateError(f"no boundary {boundary.id}", boundary_id=boundary.id)
     r = rows[0]
     statuses = {h["status"]: int(h["count"]) for h in r["halt_statuses"]}
     return BoundaryStats(

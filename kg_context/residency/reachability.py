@@ -138,7 +138,7 @@ def boundary_clock(executor: Reader, boundary_id: str) -> tuple[int, int]:
     changes: the lease clock)."""
     rows = executor.read("boundary/get", boundary_id=boundary_id)
     if not rows:
-        raise StateError(f"no boundary {boundary_id}")
+        raise StateError(f"no boundary {boundary_id}", boundary_id=boundary_id)
     return int(rows[0]["seq"] or 0), int(rows[0]["work_seq"] or 0)
 
 
@@ -250,7 +250,11 @@ def why(
     settings = settings or boundary.settings.residency
     rows = executor.read("residency/entry", boundary_id=boundary.id, entry_id=entry_id)
     if not rows:
-        raise StateError(f"no entry {entry_id} in boundary {boundary.id}")
+        raise StateError(
+            f"no entry {entry_id} in boundary {boundary.id}",
+            boundary_id=boundary.id,
+            entry_id=entry_id,
+        )
     entry = rows[0]
     seq = int(entry["seq"] or 0)
     work = int(entry["work_seq"] or 0)

@@ -101,7 +101,9 @@ def admit(
     """Propose scratch copies of ``entry_ids`` (and their dependencies, capped) as one recall
     set through the gate. ``settings`` default to the handle's (the engine's)."""
     if not entry_ids:
-        raise InputValidationError("admit names at least one entry to recall")
+        raise InputValidationError(
+            "admit names at least one entry to recall", boundary_id=boundary.id, writer_id=writer_id
+        )
     settings = settings or boundary.settings.residency
     depth = settings.recall_max_depth if max_depth is None else max_depth
     cap = settings.recall_max_entries if max_entries is None else max_entries
@@ -112,7 +114,12 @@ def admit(
     }
     unknown = [i for i in chosen if i not in rows]
     if unknown:
-        raise StateError(f"no entries {', '.join(unknown)} in boundary {boundary.id}")
+        raise StateError(
+            f"no entries {', '.join(unknown)} in boundary {boundary.id}",
+            boundary_id=boundary.id,
+            entry_id=unknown[0] if len(unknown) == 1 else None,
+            writer_id=writer_id,
+        )
     seq = boundary_seq(executor, boundary.id)
     identity = "\n".join([writer_id, str(seq), *chosen])
     digest = hashlib.sha256(identity.encode("utf-8")).hexdigest()[:12]

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import requests
 
+from kg_context.errors import CONTEXT_FIELDS
 from kg_context.gate.pure.constitution import load_constitution
 from kg_context.vocabulary import HaltStatus, Outcome, ReasonCode
 from tests.integration.api_server import MAX_BODY_BYTES, Server, running
@@ -70,6 +71,12 @@ def test_every_endpoint_through_the_real_server(server: Server, engine: Any) -> 
 
     assert _ok(api("GET", "/healthz", role=None))["status"] == "ok"
     spec = _ok(api("GET", "/openapi.json", role=None))
+    # Every problem may carry its context, each field documented.
+    schemas = spec["components"]["schemas"]
+    assert "context" in schemas["Problem"]["properties"]
+    documented_context = schemas["ProblemContext"]["properties"]
+    assert set(documented_context) == set(CONTEXT_FIELDS)
+    assert all(field.get("description") for field in documented_context.values())
     created = _ok(api("PUT", "/boundaries/{boundary_id}", "operator", path=one, json={}))
     shipped = load_constitution().version
     assert (created["id"], created["seq"], created["constitution_version"]) == (b, 0, shipped)
@@ -222,16 +229,33 @@ def test_every_endpoint_through_the_real_server(server: Server, engine: Any) -> 
     resolve = "/boundaries/{boundary_id}/halts/{halt_id}/resolve"
     body = {"resolution": "approve", "reason": "source checked"}
     refused = api("POST", resolve, "writer", path={**one, "halt_id": halt_id}, json=body)
-    _problem(refused, 403, "forbidden")
-    # An operator token is held to the constitution: an id it does not name resolves nothing.
+    assert _problem(refused, 403, "forbidden")["context"] == {
+        "boundary_id": b,
+        "writer_id": "planner-api",
+    }
+    # An operator token is held to the constitution: an id it does not name resolves nothing;
+    # the problem names the boundary, the halt, the reason and who asked as its context.
     rogue = api("POST", resolve, "rogue_operator", path={**one, "halt_id": halt_id}, json=body)
-    assert "ops-rogue" in _problem(rogue, 403, "forbidden")["detail"]
+    rogue_problem = _problem(rogue, 403, "forbidden")
+    assert "ops-rogue" in rogue_problem["detail"]
+    assert rogue_problem["context"] == {
+        "boundary_id": b,
+        "reason_code": ReasonCode.NOT_OPERATOR,
+        "halt_id": halt_id,
+        "writer_id": "ops-rogue",
+    }
     assert engine.halts.show(halt_id).halt.status == HaltStatus.OPEN
     resolved = _ok(api("POST", resolve, "operator", path={**one, "halt_id": halt_id}, json=body))
     assert resolved["decision"]["outcome"] == "commit"
     assert engine.halts.show(halt_id).halt.resolved_by == "operator"
+    # A halt no longer open: 409, with the halt, its boundary and its set as context.
     again = api("POST", resolve, "operator", path={**one, "halt_id": halt_id}, json=body)
-    _problem(again, 409, "conflict")
+    assert _problem(again, 409, "conflict")["context"] == {
+        "boundary_id": b,
+        "halt_id": halt_id,
+        "set_id": engine.halts.show(halt_id).set.id,
+        "writer_id": "operator",
+    }
     all_halts = _ok(
         api("GET", "/boundaries/{boundary_id}/halts", "reader", path=one, params={"all": "true"})
     )
@@ -408,7 +432,8 @@ def test_tokens_scopes_and_identity(server: Server, engine: Any, fenced: str) ->
 
 def test_errors_are_problems_and_bodies_are_bounded(server: Server) -> None:
     b = f"api-{uuid.uuid4().hex[:12]}"
-    _problem(server.call("GET", f"/boundaries/{b}/window", "reader"), 404, "not-found")
+    missing = _problem(server.call("GET", f"/boundaries/{b}/window", "reader"), 404, "not-found")
+    assert missing["context"] == {"boundary_id": b}
     _problem(server.call("GET", "/nowhere", "reader"), 404, "not-found")
     _problem(server.call("DELETE", f"/boundaries/{b}", "operator"), 405, "method-not-allowed")
     assert server.call("PUT", f"/boundaries/{b}", "operator").status_code == 200
@@ -416,6 +441,7 @@ def test_errors_are_problems_and_bodies_are_bounded(server: Server) -> None:
     invalid = server.call("POST", commit, json={"id": "p", "entries": [{"class": "nope"}]})
     problem = _problem(invalid, 422, "invalid-input")
     assert problem["errors"] and all("input" not in e for e in problem["errors"])
+    assert "context" not in problem  # a problem names no context where none applies
     _problem(server.call("POST", commit, data="{not json", headers={"content-type":
              "application/json"}), 422, "invalid-input")  # fmt: skip
     huge = {"id": "p", "targets": ["t"], "entries": [{"class": "fact", "key": "k",

@@ -106,6 +106,7 @@ def test_an_agent_reads_and_proposes_through_mcp_and_a_reader_cannot_propose(
                 "context", {"budget_tokens": 2000, "query": "Postgres query"}
             )
             found["why"] = await client.call_tool("why", {"entry_id": "e-db"})
+            found["why_missing"] = await client.call_tool("why", {"entry_id": "e-nowhere"})
             found["as_of"] = await client.call_tool("history", {"as_of": 1})
             found["halts"] = await client.call_tool("halts", {})
             found["read_only"] = before == fingerprint(czar_free_engine, boundary_id)[:3]
@@ -155,6 +156,13 @@ def test_an_agent_reads_and_proposes_through_mcp_and_a_reader_cannot_propose(
 
     why = found["why"]
     assert not why.is_error and why.structured_content["held"] is True
+    missing = found["why_missing"]
+    assert missing.is_error
+    assert missing.structured_content["error"]["type"] == "StateError"
+    assert missing.structured_content["error"]["context"] == {
+        "boundary_id": boundary_id,
+        "entry_id": "e-nowhere",
+    }
     assert _text(why).startswith("e-db (live, resident)")
     as_of = found["as_of"]
     assert {e["id"] for e in as_of.structured_content["entries"]} >= {"e-db", "e-bench"}
@@ -200,6 +208,11 @@ def test_an_agent_reads_and_proposes_through_mcp_and_a_reader_cannot_propose(
     assert refused.is_error
     assert refused.structured_content["error"]["type"] == "AuthorizationError"
     assert "needs writer" in refused.structured_content["error"]["message"]
+    # the error's context rides along: which boundary, and who asked
+    assert refused.structured_content["error"]["context"] == {
+        "boundary_id": boundary_id,
+        "writer_id": "mcp-reader",
+    }
     assert boundary.state().seq == seq
     dirty = [a.audit.name for a in czar_free_engine.invariants(boundary_id) if not a.clean]
     assert dirty == []

@@ -33,6 +33,7 @@ from kg_context.gate.pure.contracts import (
 )
 from kg_context.gate.pure.decision import Decision
 from kg_context.settings import EngineSettings
+from kg_context.vocabulary import ReasonCode
 
 __all__ = ["Boundary"]
 
@@ -76,7 +77,10 @@ class Boundary:
         parsed = parse_proposal(proposal)
         if parsed.boundary_id != self.id:
             raise InputValidationError(
-                f"proposal {parsed.id} names boundary {parsed.boundary_id}, not {self.id}"
+                f"proposal {parsed.id} names boundary {parsed.boundary_id}, not {self.id}",
+                boundary_id=self.id,
+                proposal_id=parsed.id,
+                writer_id=parsed.writer_id,
             )
         return parsed
 
@@ -123,7 +127,10 @@ class Boundary:
         if WriterKind(writer_kind) is not WriterKind.OPERATOR:
             raise AuthorizationError(
                 f"a constitution change in boundary {self.id} is an operator's act; writer "
-                f"{writer_id} claims kind {WriterKind(writer_kind).value}"
+                f"{writer_id} claims kind {WriterKind(writer_kind).value}",
+                boundary_id=self.id,
+                reason_code=ReasonCode.NOT_OPERATOR.value,
+                writer_id=writer_id,
             )
         require_operator(
             self._executor, self._constitution_for, self.id, writer_id, "constitution change"
@@ -173,14 +180,18 @@ class Boundary:
     def _recorded(self, proposal_id: str) -> Decision:
         decision = recorded_decision(self._executor, self.id, proposal_id)
         if decision is None:
-            raise InputValidationError(f"proposal {proposal_id} is recorded but not decided yet")
+            raise InputValidationError(
+                f"proposal {proposal_id} is recorded but not decided yet",
+                boundary_id=self.id,
+                proposal_id=proposal_id,
+            )
         return decision
 
     def state(self) -> BoundaryState:
         """The boundary node as the record holds it now (``StateError``: no such boundary)."""
         rows = self._executor.read("boundary/get", boundary_id=self.id)
         if not rows:
-            raise StateError(f"no boundary {self.id}")
+            raise StateError(f"no boundary {self.id}", boundary_id=self.id)
         return BoundaryState.of(rows[0])
 
     def verify_ledger(self, *, page: int = 500) -> LedgerVerification:

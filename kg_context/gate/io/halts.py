@@ -25,7 +25,7 @@ from kg_context.gate.pure.contracts import Proposal, constitution_proposal
 from kg_context.gate.pure.decision import Decision
 from kg_context.gate.pure.rows import receipt_row
 from kg_context.gate.pure.set_constructor import ClosedSet
-from kg_context.vocabulary import HaltStatus, Outcome, ReceiptKind, ResolutionKind
+from kg_context.vocabulary import HaltStatus, Outcome, ReasonCode, ReceiptKind, ResolutionKind
 
 __all__ = ["HaltRecord", "HaltView", "HaltedSet", "Halts", "Resolution"]
 
@@ -160,28 +160,46 @@ class Halts:
         amendment: str | None = None,
     ) -> Resolution:
         if not operator_id or not reason.strip():
-            raise InputValidationError("a resolution names its operator and gives a reason")
+            raise InputValidationError(
+                "a resolution names its operator and gives a reason", halt_id=halt_id
+            )
         try:
             resolution = ResolutionKind(resolution)
         except ValueError:
             choices = ", ".join(k.value for k in ResolutionKind)
             raise InputValidationError(
-                f"a resolution is one of {choices}, not {resolution!r}"
+                f"a resolution is one of {choices}, not {resolution!r}",
+                halt_id=halt_id,
+                writer_id=operator_id,
             ) from None
         current = self.show(halt_id)
-        if current.halt.status != HaltStatus.OPEN:
-            raise StateError(f"halt {halt_id} is {current.halt.status}, not open")
         boundary_id = current.halt.boundary_id
+        if current.halt.status != HaltStatus.OPEN:
+            raise StateError(
+                f"halt {halt_id} is {current.halt.status}, not open",
+                **_halt_context(current),
+                writer_id=operator_id,
+            )
         constitution_for = self._store.constitution_for
         require_operator(
-            self._executor, constitution_for, boundary_id, operator_id, f"resolving {halt_id}"
+            self._executor,
+            constitution_for,
+            boundary_id,
+            operator_id,
+            f"resolving {halt_id}",
+            halt_id=halt_id,
         )
         if resolution == ResolutionKind.REJECT:
             self._reject(current, operator_id, reason)
             return Resolution(halt_id, ResolutionKind.REJECT, None)
         if resolution == ResolutionKind.AMEND:
             if not amendment:
-                raise InputValidationError("an amendment needs the new constitution's TOML")
+                raise InputValidationError(
+                    "an amendment needs the new constitution's TOML",
+                    boundary_id=boundary_id,
+                    halt_id=halt_id,
+                    writer_id=operator_id,
+                )
             return self._amend(current, operator_id, reason, amendment)
 
         def resolve_halt(tx: Transaction, decisions: list[Decision]) -> None:
@@ -233,7 +251,12 @@ class Halts:
         if constitution_decision.outcome != Outcome.COMMIT:
             raise StateError(
                 f"the amendment was not ratified ({constitution_decision.reason_code}: "
-                f"{constitution_decision.detail}); halt {halt_id} stays open"
+                f"{constitution_decision.detail}); halt {halt_id} stays open",
+                boundary_id=boundary_id,
+                halt_id=halt_id,
+                reason_code=constitution_decision.reason_code,
+                proposal_id=proposal.id,
+                writer_id=operator_id,
             )
         return Resolution(halt_id, ResolutionKind.AMEND, decisions[0], constitution_decision)
 
@@ -242,10 +265,19 @@ class Halts:
             rows = tx.run("gate/lock_boundary", boundary_id=current.halt.boundary_id)
             constitution = self._store.constitution_for(rows[0]["constitution_version"])
             if operator_problem(constitution, operator_id) is not None:
-                raise AuthorizationError(f"resolving {current.halt.id} refused: {operator_id}")
+                raise AuthorizationError(
+                    f"resolving {current.halt.id} refused: {operator_id}",
+                    **_halt_context(current),
+                    reason_code=ReasonCode.NOT_OPERATOR.value,
+                    writer_id=operator_id,
+                )
             view = _view(tx.run("halts/get", halt_id=current.halt.id), current.halt.id)
             if view.halt.status != HaltStatus.OPEN:
-                raise StateError(f"halt {current.halt.id} was resolved meanwhile")
+                raise StateError(
+                    f"halt {current.halt.id} was resolved meanwhile",
+                    **_halt_context(view),
+                    writer_id=operator_id,
+                )
             tx.run("halts/reject_set", boundary_id=view.set.boundary_id, set_id=view.set.id)
             self._close_halt(tx, view, ResolutionKind.REJECT, operator_id, reason)
 
@@ -270,7 +302,9 @@ class Halts:
             reason=reason,
         )
         if not rows:
-            raise StateError(f"halt {view.halt.id} is not open")
+            raise StateError(
+                f"halt {view.halt.id} is not open", **_halt_context(view), writer_id=operator_id
+            )
         row = receipt_row(
             f"{view.halt.id}/resolution",
             ReceiptKind.REJECTION
@@ -302,7 +336,11 @@ def _halted_set(
     def closed_sets(tx: Transaction) -> list[ClosedSet]:
         view = _view(tx.run("halts/get", halt_id=halt_id), halt_id)
         if view.halt.status != HaltStatus.OPEN:
-            raise StateError(f"halt {halt_id} was resolved meanwhile")
+            raise StateError(
+                f"halt {halt_id} was resolved meanwhile",
+                **_halt_context(view),
+                writer_id=operator_id,
+            )
         boundary_id = view.halt.boundary_id
         _authorized(tx, constitution_for, boundary_id, operator_id, halt_id)
         return [ClosedSet(view.set.id, view.set.explicit, tuple(view.proposals))]
@@ -321,12 +359,27 @@ def _authorized(
     state = BoundaryState.of(tx.run("boundary/get", boundary_id=boundary_id)[0])
     problem = operator_problem(constitution_for(state.constitution_version), operator_id)
     if problem is not None:
-        raise AuthorizationError(f"resolving {halt_id} refused: {problem}")
+        raise AuthorizationError(
+            f"resolving {halt_id} refused: {problem}",
+            boundary_id=boundary_id,
+            halt_id=halt_id,
+            reason_code=ReasonCode.NOT_OPERATOR.value,
+            writer_id=operator_id,
+        )
+
+
+def _halt_context(view: HaltView) -> dict[str, str | None]:
+    """What a halt's error is about: its boundary, the halt and its set."""
+    return {
+        "boundary_id": view.halt.boundary_id,
+        "halt_id": view.halt.id,
+        "set_id": view.set.id,
+    }
 
 
 def _view(rows: list[Record], halt_id: str) -> HaltView:
     if not rows:
-        raise StateError(f"no halt {halt_id}")
+        raise StateError(f"no halt {halt_id}", halt_id=halt_id)
     row = rows[0]
     proposals = [Proposal.model_validate(json.loads(p)) for p in row["payloads"]]
     return HaltView(

@@ -110,10 +110,12 @@ def verify_ledger(
 ) -> LedgerVerification:
     """Recompute a boundary's ledger from the graph, ``page`` sets per read."""
     if page < 1:
-        raise InputValidationError(f"a page holds at least one set, not {page}")
+        raise InputValidationError(
+            f"a page holds at least one set, not {page}", boundary_id=boundary_id
+        )
     rows = executor.read("ledger/head", boundary_id=boundary_id)
     if not rows:
-        raise StateError(f"no boundary {boundary_id}")
+        raise StateError(f"no boundary {boundary_id}", boundary_id=boundary_id)
     head = rows[0]
     walk = _Walk(since=head["ledger_since_seq"])
     after = ""

@@ -17,7 +17,7 @@ from kg_context.gate.pure.authority import operator_problem
 from kg_context.gate.pure.batch import record_id
 from kg_context.gate.pure.constitution import Constitution
 from kg_context.gate.pure.rows import receipt_props
-from kg_context.vocabulary import ReceiptKind, Verse
+from kg_context.vocabulary import ReasonCode, ReceiptKind, Verse
 
 __all__ = ["issue_adoption", "require_operator", "set_czar_cadence"]
 
@@ -30,19 +30,36 @@ def require_operator(
     boundary_id: str,
     operator_id: str,
     act: str,
+    *,
+    halt_id: str | None = None,
 ) -> None:
     """An ``AuthorizationError`` unless ``operator_id`` is an operator of the boundary's current
-    constitution (a read; acts that write check again under the lock)."""
+    constitution (a read; acts that write check again under the lock); ``halt_id`` names the
+    halt the act resolves, for the error's context."""
     rows = executor.read("boundary/get", boundary_id=boundary_id)
     if not rows:
-        raise StateError(f"no boundary {boundary_id}")
-    _check(constitution_for(str(rows[0]["constitution_version"])), operator_id, act, boundary_id)
+        raise StateError(f"no boundary {boundary_id}", boundary_id=boundary_id, halt_id=halt_id)
+    constitution = constitution_for(str(rows[0]["constitution_version"]))
+    _check(constitution, operator_id, act, boundary_id, halt_id=halt_id)
 
 
-def _check(constitution: Constitution, operator_id: str, act: str, boundary_id: str) -> None:
+def _check(
+    constitution: Constitution,
+    operator_id: str,
+    act: str,
+    boundary_id: str,
+    *,
+    halt_id: str | None = None,
+) -> None:
     problem = operator_problem(constitution, operator_id)
     if problem is not None:
-        raise AuthorizationError(f"{act} in boundary {boundary_id} refused: {problem}")
+        raise AuthorizationError(
+            f"{act} in boundary {boundary_id} refused: {problem}",
+            boundary_id=boundary_id,
+            reason_code=ReasonCode.NOT_OPERATOR.value,
+            halt_id=halt_id,
+            writer_id=operator_id,
+        )
 
 
 def issue_adoption(
@@ -62,14 +79,28 @@ def issue_adoption(
     while the boundary's seq is at most ``valid_until_seq``. The receipt carries the verse it
     adopts into: the boundary's, read from the graph. Returns the receipt id."""
     if not operator_id or not reason.strip():
-        raise InputValidationError("an adoption names its operator and gives a reason")
+        raise InputValidationError(
+            "an adoption names its operator and gives a reason", boundary_id=boundary_id
+        )
     keys = list(dict.fromkeys(keys))
     if not keys or any(not k or len(k) > 512 for k in keys):
-        raise InputValidationError("an adoption names at least one key (each 1-512 characters)")
+        raise InputValidationError(
+            "an adoption names at least one key (each 1-512 characters)",
+            boundary_id=boundary_id,
+            writer_id=operator_id,
+        )
     if uses < 1:
-        raise InputValidationError(f"an adoption allows at least one use, not uses={uses}")
+        raise InputValidationError(
+            f"an adoption allows at least one use, not uses={uses}",
+            boundary_id=boundary_id,
+            writer_id=operator_id,
+        )
     if valid_until_seq is not None and valid_until_seq < 0:
-        raise InputValidationError("valid_until_seq is a seq of the boundary (>= 0)")
+        raise InputValidationError(
+            "valid_until_seq is a seq of the boundary (>= 0)",
+            boundary_id=boundary_id,
+            writer_id=operator_id,
+        )
     verse = _verse(material_verse)
     receipt_id = record_id(boundary_id, "adoption", uuid.uuid4().hex[:16])
 
@@ -121,7 +152,11 @@ def set_czar_cadence(
     demand), whichever engine commits: only an operator its constitution names (else
     ``AuthorizationError``), kept on the boundary with who and why. Returns the cadence."""
     if every < 0 or not reason:
-        raise InputValidationError("a czar cadence is a number of sets >= 0, with a reason")
+        raise InputValidationError(
+            "a czar cadence is a number of sets >= 0, with a reason",
+            boundary_id=boundary_id,
+            writer_id=operator_id,
+        )
     require_operator(executor, constitution_for, boundary_id, operator_id, "czar cadence change")
     rows = executor.write(
         "boundary/set_czar_cadence",
@@ -131,5 +166,5 @@ def set_czar_cadence(
         reason=reason,
     )
     if not rows:
-        raise StateError(f"no boundary {boundary_id}")
+        raise StateError(f"no boundary {boundary_id}", boundary_id=boundary_id)
     return int(rows[0]["czar_every_commits"])

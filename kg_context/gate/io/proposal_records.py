@@ -45,13 +45,17 @@ def submissions(
 ) -> list[Submission]:
     """Check what the record holds for submitted ids: a known id must carry the same content."""
     if not records and digests:
-        raise InputValidationError(f"boundary {boundary_id} does not exist")
+        raise InputValidationError(
+            f"boundary {boundary_id} does not exist", boundary_id=boundary_id
+        )
     out = []
     for record in records:
         if record["digest"] != digests[record["id"]] or record["boundary_id"] != boundary_id:
             raise InputValidationError(
                 f"proposal id {record['id']} is already recorded with other content; "
-                "proposal ids are idempotency keys and are never reused"
+                "proposal ids are idempotency keys and are never reused",
+                boundary_id=boundary_id,
+                proposal_id=record["id"],
             )
         out.append(
             Submission(
@@ -192,7 +196,10 @@ def submit_in(tx: Transaction, proposal: Proposal, now: str) -> Decision | None:
     )
     if rows[0]["digest"] != proposal.digest():
         raise InputValidationError(
-            f"proposal id {proposal.id} is already recorded with other content"
+            f"proposal id {proposal.id} is already recorded with other content",
+            boundary_id=proposal.boundary_id,
+            proposal_id=proposal.id,
+            writer_id=proposal.writer_id,
         )
     if rows[0]["status"] == ProposalStatus.PENDING:
         return None

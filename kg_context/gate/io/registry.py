@@ -47,7 +47,7 @@ class ConstitutionRegistry:
         if not create:
             if boundary_id not in self._ensured_boundaries:
                 if not self._executor.read("boundary/get", boundary_id=boundary_id):
-                    raise StateError(f"no boundary {boundary_id}")
+                    raise StateError(f"no boundary {boundary_id}", boundary_id=boundary_id)
                 with self._lock:
                     self._ensured_boundaries.add(boundary_id)
             return

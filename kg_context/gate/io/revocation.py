@@ -106,9 +106,15 @@ def revoke(
     ``StateError`` (nothing to revoke, or revoked already), ``InputValidationError``."""
     kind = _subject(subject)
     if not operator_id or not reason.strip() or not subject_id or len(subject_id) > 512:
-        raise InputValidationError("a revocation names its operator, its subject and a reason")
+        raise InputValidationError(
+            "a revocation names its operator, its subject and a reason", boundary_id=boundary_id
+        )
     if kind is RevocationSubject.CREDENTIAL and not _DIGEST.match(subject_id):
-        raise InputValidationError("a credential is named by its sha256 (64 lowercase hex digits)")
+        raise InputValidationError(
+            "a credential is named by its sha256 (64 lowercase hex digits)",
+            boundary_id=boundary_id,
+            writer_id=operator_id,
+        )
     receipt_id = record_id(boundary_id, "revocation", uuid.uuid4().hex[:16])
     found: list[Revocation] = []
 
@@ -116,13 +122,7 @@ def revoke(
         found.clear()
         boundary = lock_boundary(tx, boundary_id)
         constitution = constitution_for(boundary.constitution_version)
-        problem = operator_problem(constitution, operator_id)
-        if problem is not None:
-            raise OperatorActRefused(
-                f"revoking {kind.value} {subject_id} in boundary {boundary_id} refused: {problem}",
-                code=ReasonCode.NOT_OPERATOR.value,
-                fix="ask an operator the boundary's constitution names to revoke it",
-            )
+        _require_operator(constitution, operator_id, kind, subject_id, boundary_id)
         state = tx.run(
             "revocation/subject",
             boundary_id=boundary_id,
@@ -164,6 +164,25 @@ def revoke(
     return found[0]
 
 
+def _require_operator(
+    constitution: Constitution,
+    operator_id: str,
+    kind: RevocationSubject,
+    subject_id: str,
+    boundary_id: str,
+) -> None:
+    problem = operator_problem(constitution, operator_id)
+    if problem is not None:
+        raise OperatorActRefused(
+            f"revoking {kind.value} {subject_id} in boundary {boundary_id} refused: {problem}",
+            code=ReasonCode.NOT_OPERATOR.value,
+            fix="ask an operator the boundary's constitution names to revoke it",
+            boundary_id=boundary_id,
+            writer_id=operator_id,
+            entry_id=subject_id if kind is RevocationSubject.FOUNDATIONAL else None,
+        )
+
+
 def _check_subject(
     kind: RevocationSubject,
     subject_id: str,
@@ -177,18 +196,32 @@ def _check_subject(
             f"{boundary_id}; its registration cannot be revoked",
             code=ReasonCode.NOT_AUTHORIZED.value,
             fix="take the id out of the constitution's [authority] by a constitution change",
+            boundary_id=boundary_id,
+            writer_id=subject_id,
         )
     if kind is RevocationSubject.ADOPTION and not state["adoption_found"]:
-        raise StateError(f"no adoption receipt {subject_id} of boundary {boundary_id}")
+        raise StateError(
+            f"no adoption receipt {subject_id} of boundary {boundary_id}", boundary_id=boundary_id
+        )
     if kind is RevocationSubject.FOUNDATIONAL:
         if not state["entry_found"]:
-            raise StateError(f"no entry {subject_id} in boundary {boundary_id}")
+            raise StateError(
+                f"no entry {subject_id} in boundary {boundary_id}",
+                boundary_id=boundary_id,
+                entry_id=subject_id,
+            )
         if not state["foundational"]:
-            raise StateError(f"entry {subject_id} of boundary {boundary_id} is not foundational")
+            raise StateError(
+                f"entry {subject_id} of boundary {boundary_id} is not foundational",
+                boundary_id=boundary_id,
+                entry_id=subject_id,
+            )
     elif state["earlier"]:
         raise StateError(
             f"{kind.value} {subject_id} is revoked already in boundary {boundary_id} "
-            f"({state['earlier'][0]})"
+            f"({state['earlier'][0]})",
+            boundary_id=boundary_id,
+            writer_id=subject_id if kind is RevocationSubject.WRITER else None,
         )
 
 

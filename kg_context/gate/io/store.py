@@ -115,10 +115,18 @@ class GateStore:
             if proposal.boundary_id != boundary_id:
                 raise InputValidationError(
                     f"proposal {proposal.id} is for boundary {proposal.boundary_id}, "
-                    f"not {boundary_id}"
+                    f"not {boundary_id}",
+                    boundary_id=boundary_id,
+                    proposal_id=proposal.id,
+                    writer_id=proposal.writer_id,
                 )
             if digests.setdefault(proposal.id, proposal.digest()) != proposal.digest():
-                raise InputValidationError(f"proposal id {proposal.id} appears twice, differently")
+                raise InputValidationError(
+                    f"proposal id {proposal.id} appears twice, differently",
+                    boundary_id=boundary_id,
+                    proposal_id=proposal.id,
+                    writer_id=proposal.writer_id,
+                )
             refuse_reserved_id(proposal)
         for p in proposals:
             self._submitted[(boundary_id, p.id)] = p
@@ -271,7 +279,8 @@ class GateStore:
             if not replays_close:  # commit() says what submit() says
                 submissions([], digests, boundary_id)
             raise StateError(
-                f"boundary {boundary_id} does not exist; open it with engine.boundary()"
+                f"boundary {boundary_id} does not exist; open it with engine.boundary()",
+                boundary_id=boundary_id,
             )
         found = submissions(opened.submitted, digests, boundary_id) if prepared else []
         if prepared is not None and not replays_close and not any(s.new for s in found):

@@ -82,7 +82,10 @@ def lock_boundary(tx: Transaction, boundary_id: str) -> LockedBoundary:
     """Take the boundary's write lock (a real write) and read it; the first thing the gate does."""
     rows = tx.run("gate/lock_boundary", boundary_id=boundary_id)
     if not rows:
-        raise StateError(f"boundary {boundary_id} does not exist; open it with engine.boundary()")
+        raise StateError(
+            f"boundary {boundary_id} does not exist; open it with engine.boundary()",
+            boundary_id=boundary_id,
+        )
     return _boundary(rows[0])
 
 
@@ -398,5 +401,6 @@ def write_plan(
         # Cannot happen while the lock is held; if it ever does, nothing of this
         # transaction may commit.
         raise StateError(
-            f"boundary {boundary_id} moved past seq {expected_seq} under the gate's lock"
+            f"boundary {boundary_id} moved past seq {expected_seq} under the gate's lock",
+            boundary_id=boundary_id,
         )

@@ -166,6 +166,8 @@ def refuse_reserved_id(proposal: Proposal) -> None:
             proposal_id=proposal.id,
             taken_id=taken,
             writer_id=proposal.writer_id,
+            boundary_id=proposal.boundary_id,
+            set_id=proposal.set_id,
         )
 
 
