@@ -184,11 +184,11 @@ def _proposals(boundary_id: str, seed_ids: list[str]) -> list[dict[str, Any]]:
     return proposals
 
 
-def _seed(team: Any, boundary_id: str) -> list[str]:
+def _seed(boundary: Any, boundary_id: str) -> list[str]:
     ids = [f"{boundary_id}-seed-e{j}" for j in range(5)]
     keys = ["chain", "plan-seed", "constraint-seed", "goal-seed", "pin-seed"]
     classes = ["decision", "plan", "constraint", "goal", "pin"]
-    team.commit(
+    boundary.commit(
         {
             "id": f"{boundary_id}-seed",
             "boundary_id": boundary_id,
@@ -280,24 +280,24 @@ def _gate_run(
     """The gate path; ``czar``: with the engine's czar cadence (it runs beside the writer: it is
     waited for at the end, inside the time). ``units``/``calls``: each batch's parts."""
     # the gate alone: a boundary with no czar cadence (the czar's compaction is not its record)
-    team = (
+    boundary = (
         engine.boundary(boundary_id) if czar else engine.boundary(boundary_id, czar_every_commits=0)
     )
-    proposals = _proposals(boundary_id, _seed(team, boundary_id))[:sets]
+    proposals = _proposals(boundary_id, _seed(boundary, boundary_id))[:sets]
     started = time.perf_counter()
     batches = range(0, sets, BATCH)
     for i in progress(batches, f"gate: {sets} sets", total=len(batches)):
         if units is not None:
             units.take()
         began = time.perf_counter()
-        decisions = team.commit_many(proposals[i : i + BATCH])
+        decisions = boundary.commit_many(proposals[i : i + BATCH])
         if units is not None and calls is not None:
             calls.append(_parts(time.perf_counter() - began, units.take()))
         assert all(d.outcome == "commit" for d in decisions), decisions[0]
     if czar:
         assert engine.czar_idle(timeout=600)
     elapsed = time.perf_counter() - started
-    assert czar or team.state().seq == sets + 1
+    assert czar or boundary.state().seq == sets + 1
     return elapsed
 
 

@@ -81,15 +81,15 @@ def _set(boundary_id: str, prefix: str, i: int) -> dict[str, Any]:
 
 def _writer(boundary_id: str, prefix: str, count: int, barrier: Path) -> dict[str, Any]:
     with Engine.connect(settings=gate_settings()) as engine:
-        team = engine.boundary(boundary_id)
-        team.commit(_set(boundary_id, f"{prefix}-warm", 0))  # tokenizer, plans: not timed
+        boundary = engine.boundary(boundary_id)
+        boundary.commit(_set(boundary_id, f"{prefix}-warm", 0))  # tokenizer, plans: not timed
         (barrier / f"ready-{prefix}").touch()
         while not (barrier / "go").exists():
             time.sleep(0.005)
         cpu, started = time.process_time(), time.perf_counter()
         outcomes: Counter[str] = Counter()
         for i in range(count):
-            outcomes[team.commit(_set(boundary_id, prefix, i)).outcome] += 1
+            outcomes[boundary.commit(_set(boundary_id, prefix, i)).outcome] += 1
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
         counts = engine.executor.retry_counts()
     return {

@@ -57,10 +57,10 @@ def _entry(n: int, prefix: str) -> dict[str, Any]:
 def ensure_boundary(engine: Engine, entries: int) -> BoundaryHandle:
     """The benchmark boundary with ``entries`` resident entries, built once through the gate."""
     boundary_id = f"bench-context-{entries}"
-    team = engine.boundary(boundary_id)
-    resident = len(team.window().entries)
+    boundary = engine.boundary(boundary_id)
+    resident = len(boundary.window().entries)
     if resident == entries:
-        return team
+        return boundary
     if resident:
         raise SystemExit(
             f"boundary {boundary_id} holds {resident} resident entries, not {entries}; it is "
@@ -78,12 +78,12 @@ def ensure_boundary(engine: Engine, entries: int) -> BoundaryHandle:
         }
         for start in range(0, entries, PER_PROPOSAL)
     ]
-    decisions = team.commit_many(proposals)
+    decisions = boundary.commit_many(proposals)
     refused = [d for d in decisions if d.outcome != "commit"]
     if refused:
         raise SystemExit(f"the gate did not commit {len(refused)} sets: {refused[0]}")
-    embed_pending(team)
-    return team
+    embed_pending(boundary)
+    return boundary
 
 
 def main(argv: list[str] | None = None, *, engine: Engine | None = None) -> None:
@@ -98,21 +98,21 @@ def main(argv: list[str] | None = None, *, engine: Engine | None = None) -> None
     else:
         own = None
     try:
-        team = ensure_boundary(engine, entries)
+        boundary = ensure_boundary(engine, entries)
         check_plans(engine, ["window/resident", "window/context", "window/index"])
-        plain = team.context(BUDGET)
-        queried = team.context(BUDGET, query=QUERY)
-        window_s, context_s, query_s = _interleaved(team, runs)
+        plain = boundary.context(BUDGET)
+        queried = boundary.context(BUDGET, query=QUERY)
+        window_s, context_s, query_s = _interleaved(boundary, runs)
         read_s = timings(
             lambda: engine.executor.read(
-                "window/context", boundary_id=team.id, scratch_class="scratch"
+                "window/context", boundary_id=boundary.id, scratch_class="scratch"
             ),
             runs,
             warmup=3,
             label="window/context read",
         )
         search_s = timings(
-            lambda: search_record(team, QUERY, k=10, read_only=True), runs, 3, "record search"
+            lambda: search_record(boundary, QUERY, k=10, read_only=True), runs, 3, "record search"
         )
     finally:
         if own is not None:
@@ -146,12 +146,14 @@ def main(argv: list[str] | None = None, *, engine: Engine | None = None) -> None
            ratio_q <= TARGET_QUERY)  # fmt: skip
 
 
-def _interleaved(team: BoundaryHandle, runs: int) -> tuple[list[float], list[float], list[float]]:
+def _interleaved(
+    boundary: BoundaryHandle, runs: int
+) -> tuple[list[float], list[float], list[float]]:
     """The three calls timed in turn, so a noisy machine weighs on each alike."""
     calls: tuple[Callable[[], object], ...] = (
-        team.window,
-        lambda: team.context(BUDGET),
-        lambda: team.context(BUDGET, query=QUERY),
+        boundary.window,
+        lambda: boundary.context(BUDGET),
+        lambda: boundary.context(BUDGET, query=QUERY),
     )
     for call in calls:  # warm-up: caches, the embedding model, the plans
         for _ in range(3):

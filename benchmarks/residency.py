@@ -102,7 +102,7 @@ def _scripted_session(engine: Engine, sets: int) -> Any:
     """A fresh boundary with ``sets`` committed sets the czar has work on: facts held by soft
     leases that run out, and superseded-by-default questions."""
     boundary_id = f"bench-czar-{uuid.uuid4().hex[:12]}"
-    team = engine.boundary(boundary_id)
+    boundary = engine.boundary(boundary_id)
     proposals: list[dict[str, Any]] = [
         {
             "id": f"{boundary_id}-p0",
@@ -146,8 +146,8 @@ def _scripted_session(engine: Engine, sets: int) -> Any:
                 ],
             }
         )
-    team.commit_many(proposals)
-    return team
+    boundary.commit_many(proposals)
+    return boundary
 
 
 def run(size: Size) -> None:
@@ -202,9 +202,9 @@ def run(size: Size) -> None:
 
         per_set: list[float] = []
         for _ in range(size.czar_sessions):
-            team = _scripted_session(engine, size.czar_sets)
+            boundary = _scripted_session(engine, size.czar_sets)
             started = time.perf_counter()
-            report = run_czar(team)
+            report = run_czar(boundary)
             elapsed = time.perf_counter() - started
             assert report.committed and report.decisions, report.summary()
             per_set.append(elapsed / len(report.decisions))

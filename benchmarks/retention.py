@@ -40,7 +40,7 @@ CZAR_RUNS = 3
 POLICIES = ("soft", "reconstructible")
 
 
-def _work(team: Any, boundary_id: str, policy: str, roots: int) -> None:
+def _work(boundary: Any, boundary_id: str, policy: str, roots: int) -> None:
     for n in range(roots):
         facts = [f"{boundary_id}-f{n}-{i}" for i in range(3)]
         entries: list[dict[str, Any]] = [
@@ -63,7 +63,7 @@ def _work(team: Any, boundary_id: str, policy: str, roots: int) -> None:
                 ],
             }
         )
-        decision = team.commit(
+        decision = boundary.commit(
             {
                 "id": f"{boundary_id}-p{n}",
                 "boundary_id": boundary_id,
@@ -76,8 +76,8 @@ def _work(team: Any, boundary_id: str, policy: str, roots: int) -> None:
         assert decision.outcome == "commit", (decision.reason_code, decision.detail)
 
 
-def _reach(team: Any) -> Any:
-    return lambda: reachable(team)
+def _reach(boundary: Any) -> Any:
+    return lambda: reachable(boundary)
 
 
 def _interleaved(fns: dict[str, Callable[[], Any]], runs: int, warmup: int = 3) -> dict[str, float]:
@@ -100,26 +100,26 @@ def main() -> None:
     settings = EngineSettings(residency=ResidencySettings(czar_every_commits=0))
     engine, counts = open_engine("retention", settings=settings)
     with engine:
-        teams = {}
+        boundaries = {}
         for policy in POLICIES:
             boundary_id = f"bench-retention-{policy}-{uuid.uuid4().hex[:8]}"
-            teams[policy] = engine.boundary(boundary_id)
-            _work(teams[policy], boundary_id, policy, roots)
+            boundaries[policy] = engine.boundary(boundary_id)
+            _work(boundaries[policy], boundary_id, policy, roots)
         # before the czar: every reconstructible target still stands (the check's worst case)
-        before = _interleaved({p: _reach(team) for p, team in teams.items()}, runs)
-        for team in teams.values():
+        before = _interleaved({p: _reach(boundary) for p, boundary in boundaries.items()}, runs)
+        for boundary in boundaries.values():
             for _ in range(CZAR_RUNS):
-                report = run_czar(team)
+                report = run_czar(boundary)
                 assert report.committed, report.summary()
-        for team in teams.values():
-            _, names = statements_during(engine, _reach(team))
+        for boundary in boundaries.values():
+            _, names = statements_during(engine, _reach(boundary))
             check_plans(engine, names)  # what is compared seeks by index, or the run stops
-        after = _interleaved({p: _reach(team) for p, team in teams.items()}, runs)
+        after = _interleaved({p: _reach(boundary) for p, boundary in boundaries.items()}, runs)
         results: dict[str, dict[str, Any]] = {}
-        for policy, team in teams.items():
-            state = team.state()
+        for policy, boundary in boundaries.items():
+            state = boundary.state()
             results[policy] = {
-                "resident_tokens": team.stats().resident_tokens,
+                "resident_tokens": boundary.stats().resident_tokens,
                 "reach": after[policy],
                 "reach_before": before[policy],
                 "seq": state.seq,

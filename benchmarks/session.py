@@ -53,7 +53,7 @@ def _body(rng: int, n: int) -> str:
 class _Agent:
     """The session's state: what the agents have committed so far (ids by role)."""
 
-    team: BoundaryHandle
+    boundary: BoundaryHandle
     goal: str | None = None
     plan: str | None = None
     decisions: dict[str, str] = field(default_factory=dict)
@@ -67,13 +67,13 @@ class _Agent:
 
     def _id(self, role: str) -> str:
         self.serial += 1
-        return f"{self.team.id}-{role}-{self.serial}"
+        return f"{self.boundary.id}-{role}-{self.serial}"
 
     def _commit(self, writer: str, kind: str, targets: list[str], *entries: dict[str, Any]) -> Any:
-        decision = self.team.commit(
+        decision = self.boundary.commit(
             {
                 "id": self._id("p"),
-                "boundary_id": self.team.id,
+                "boundary_id": self.boundary.id,
                 "writer_id": writer,
                 "writer_kind": kind,
                 "targets": targets,
@@ -125,7 +125,7 @@ class _Agent:
         fid = self._id("fact")
         derived = []
         if i % 3 == 0:  # a fact that builds on one the agent still sees
-            seen = {e.id for e in self.team.window().entries if e.entry_class == "fact"}
+            seen = {e.id for e in self.boundary.window().entries if e.entry_class == "fact"}
             derived = [{"entry_id": f, "essential": False} for f in self.facts if f in seen][-1:]
         entry = {
             "id": fid,
@@ -143,7 +143,7 @@ class _Agent:
         did = self._id("decision")
         # An agent decides from what it sees: the newest facts in the window (the czar may have
         # retired older ones; a REQUIRES on a retired entry would halt NON_STANDING_DEPENDENCY).
-        seen = [e.id for e in self.team.window().entries if e.entry_class == "fact"]
+        seen = [e.id for e in self.boundary.window().entries if e.entry_class == "fact"]
         sources = [f for f in self.facts if f in set(seen)][-2:]
         old = self.decisions.get(topic)
         entry = {
@@ -231,8 +231,8 @@ def run_session(
     """``sets`` sets of the workload into a fresh boundary of ``engine`` (its settings), its
     periods and leases multiplied by ``scale`` (a short session reaches its steady state
     sooner)."""
-    team = engine.boundary(f"{label}-{uuid.uuid4().hex[:12]}")
-    agent = _Agent(team)
+    boundary = engine.boundary(f"{label}-{uuid.uuid4().hex[:12]}")
+    agent = _Agent(boundary)
     for name in ("goal_every", "plan_every", "lease", "expiry"):
         setattr(agent, name, max(3, round(getattr(agent, name) * scale)))
     resident: list[int] = []
@@ -246,10 +246,10 @@ def run_session(
         # about to cite, and the gate would refuse that set.
         engine.czar_idle()
         spent += time.perf_counter() - started
-        (row,) = engine.executor.read("bench/boundary_tokens", boundary_id=team.id)
+        (row,) = engine.executor.read("bench/boundary_tokens", boundary_id=boundary.id)
         resident.append(int(row["resident_tokens"]))
         committed.append(int(row["committed_tokens"]))
-    return Session(team.id, resident, committed, spent)
+    return Session(boundary.id, resident, committed, spent)
 
 
 def _with_czar_every(engine: Engine, every: int) -> Engine:

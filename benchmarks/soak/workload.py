@@ -150,7 +150,7 @@ class Soak:
         self.config = config
         run = uuid.uuid4().hex[:8]
         self.boundaries = [f"soak-{run}-{n}" for n in range(config.writers)]
-        self.teams: list[BoundaryHandle] = [engine.boundary(b) for b in self.boundaries]
+        self.handles: list[BoundaryHandle] = [engine.boundary(b) for b in self.boundaries]
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._ops: Counter[str] = Counter()
@@ -204,7 +204,7 @@ class Soak:
 
     # -- the workload -------------------------------------------------------------------------
     def _writer(self, n: int) -> Callable[[int], None]:
-        team = self.teams[n]
+        handle = self.handles[n]
 
         def step(i: int) -> None:
             decision_id = f"w{n}-{i}-d"
@@ -226,27 +226,27 @@ class Soak:
             }
             proposal = {
                 "id": f"w{n}-{i}",
-                "boundary_id": team.id,
+                "boundary_id": handle.id,
                 "writer_id": f"writer-{n}",
                 "writer_kind": "agent",
                 "set_id": f"w{n}-{i}-set",
                 "entries": [entry, fact],
             }
-            decision = self._timed("commit", lambda: team.commit(proposal))
+            decision = self._timed("commit", lambda: handle.commit(proposal))
             if decision is not None:
                 self._count_sets([decision])
 
         return step
 
     def _czar(self, i: int) -> None:
-        team = self.teams[i % len(self.teams)]
-        report = self._timed("czar", team.run_czar)
+        handle = self.handles[i % len(self.handles)]
+        report = self._timed("czar", handle.run_czar)
         if report is not None:
             self._count_sets(list(report.decisions))
 
     def _invalidation(self, i: int) -> None:
-        team = self.teams[i % len(self.teams)]
-        window = self._timed("window", team.window)
+        handle = self.handles[i % len(self.handles)]
+        window = self._timed("window", handle.window)
         if window is None:
             return
         facts = [e.id for e in window.entries if e.entry_class == "fact" and e.status == "live"]
@@ -255,13 +255,13 @@ class Soak:
         target = random.choice(facts)
         radius = self._timed(
             "invalidation",
-            lambda: team.challenge(target, reason="soak", writer_id="operator"),
+            lambda: handle.challenge(target, reason="soak", writer_id="operator"),
         )
         if radius is not None:
             self._count_sets([radius.decision])
 
     def _attention(self, i: int) -> None:
-        attention = WorkspaceAttention(self.engine, boundary_id=self.teams[0].id)
+        attention = WorkspaceAttention(self.engine, boundary_id=self.handles[0].id)
         outputs = {
             "planner": {"text": f"Plan step {i}: index the lookups.", "confidence": 0.8},
             "critic": {"text": f"Critique {i}: watch the write path.", "confidence": 0.6},
@@ -277,14 +277,14 @@ class Soak:
             self._count_sets(list(result.outcomes))
 
     def _reader(self, i: int) -> None:
-        team = self.teams[i % len(self.teams)]
-        self._timed("stats", team.stats)
-        self._timed("history", lambda: team.history_index(limit=50))
-        self._timed("recall", lambda: team.recall("decision lorem", k=5))
-        window = self._timed("window", team.window)
+        handle = self.handles[i % len(self.handles)]
+        self._timed("stats", handle.stats)
+        self._timed("history", lambda: handle.history_index(limit=50))
+        self._timed("recall", lambda: handle.recall("decision lorem", k=5))
+        window = self._timed("window", handle.window)
         if window is not None and window.entries:
             entry = random.choice(window.entries).id
-            self._timed("why", lambda: team.why(entry))
+            self._timed("why", lambda: handle.why(entry))
 
     # -- the run ------------------------------------------------------------------------------
     def run(self) -> SoakResult:

@@ -62,7 +62,7 @@ def test_the_docs_have_examples_to_run_and_every_command_is_classified() -> None
     found = _example_blocks()
     python = [b for b in found if b.lang == "python" and fragment_because(b) is None]
     bash = [c for b in found if b.lang == "bash" for c in commands(b)]
-    assert len(python) >= 9 and any("team.commit(" in b.text for b in python)
+    assert len(python) >= 9 and any("boundary.commit(" in b.text for b in python)
     run = [c for c in bash if CLI.match(c) and not_run_because(c) is None]
     assert len(run) >= 15
     for command in bash:
@@ -71,7 +71,7 @@ def test_the_docs_have_examples_to_run_and_every_command_is_classified() -> None
         )
     assert all(DOCUMENTED_BOUNDARY in b.text for b in python)
     # The README itself shows a commit that runs, and every listed fragment is still shown.
-    assert any(b.path == RUN_ORDER[0] and "team.commit(" in b.text for b in python)
+    assert any(b.path == RUN_ORDER[0] and "boundary.commit(" in b.text for b in python)
     shown = [b for b in found if b.lang == "python" and fragment_because(b)]
     assert len(shown) == len(FRAGMENTS), "a fragment listed in FRAGMENTS is no longer shown"
 
