@@ -34,8 +34,9 @@ Before it builds, the run checks that the disk under the server's data directory
 requested size needs (about 7 GB per 100,000 sets: ``benchmarks/_scale_disk.py``) and stops,
 saying so, when it does not. Also printed: build time per size and component, the store's
 counts at each size, the server's memory settings, heap in use and mapped index memory, and
-(``--neo4j-home``, a local server's home) the store size on disk and the server's resident
-memory.
+(``--neo4j-home``, a local server's home) the store size on disk, in all and by component (each
+store, each index, the transaction logs: ``benchmarks/_scale_store.py``, with KB per set), and
+the server's resident memory.
 
     python -m benchmarks.scale                          # the full size
     python -m benchmarks.scale --sets 100000 --neo4j-home /path/to/neo4j/home
@@ -385,7 +386,7 @@ def _run_scale(
             }
         )
         print(f"# {label}: {measured}", file=sys.stderr)
-    return sizes, server_report(engine, home)
+    return sizes, server_report(engine, home, sizes[-1]["sets"] if sizes else 0)
 
 
 if __name__ == "__main__":
