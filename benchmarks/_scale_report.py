@@ -90,6 +90,8 @@ def report(
     small = sizes[0]["measured"]
     for size in sizes[1:]:
         for key, (target, ok) in TARGETS.items():
+            if key not in small or key not in size["measured"]:
+                continue  # not measured (no ProposalNodes: no attention score)
             ratio = size["measured"][key] / small[key]
             last = size is sizes[-1]
             figure(

@@ -206,7 +206,6 @@ def measure_recall(run: Run) -> dict[str, float]:
     return {
         "recall_p50_ms": percentile(samples, 50) * 1000,
         "recall_at_10": float(np.mean(found)),
-        "recall_index_path": 1.0 if "index" in strategies else 0.0,
         "recall_boundary_index_path": 1.0 if "boundary-index" in strategies else 0.0,
     }
 
@@ -366,8 +365,9 @@ def _run_scale(
             ("commit", measure_commit),
             ("recall", measure_recall),
             ("residency", measure_residency),
-            ("attention", measure_attention),
         ]
+        if run.proposal_nodes:  # without ProposalNodes there is no attention score to read
+            measures.append(("attention", measure_attention))
         for what, measure in measures:
             measured |= gc_during(engine, f"{what} at {label}", partial(measure, run))
         sets = sum(run.built.values())
