@@ -27,7 +27,6 @@ def server_report(engine: Engine, home: Path | None, sets: int = 0) -> dict[str,
         "server_mapped_index_bytes": float(memory["mapped_bytes"]),
     }
     if home is not None:
-        engine.executor.write("bench/checkpoint")  # the stores' pages on disk, not in the cache
         data = home / "data"
         size = subprocess.run(["du", "-sb", str(data)], capture_output=True, text=True, check=True)
         report["store_bytes_on_disk"] = float(size.stdout.split()[0])

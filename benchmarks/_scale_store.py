@@ -6,9 +6,7 @@ other small stores (tokens, the schema store, counts), each index (its folder
 ``schema/index/<provider>/<id>``, named from ``SHOW INDEXES``; the boundaries' own vector indexes
 are summed as one line, with their count) and the transaction logs; the system database, its
 transaction logs and the rest of the data directory are one line each. Sizes are apparent sizes
-(``du -sb``'s), so preallocated transaction log files count at their full length. The store
-files grow as the page cache flushes them, so a breakdown is taken after a checkpoint
-(``bench/checkpoint``); without one the stores read smaller than they are.
+(``du -sb``'s), so preallocated transaction log files count at their full length.
 
     python -m benchmarks._scale_store --neo4j-home .kg-context/neo4j --sets 10000
 """
@@ -102,7 +100,6 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     engine, _ = open_engine("store")
     with engine:
-        engine.executor.write("bench/checkpoint")
         rows = engine.executor.read("bench/store_indexes")
     names = index_names(rows)
     sizes = store_breakdown(args.neo4j_home, names)
