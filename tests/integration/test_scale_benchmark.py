@@ -68,7 +68,7 @@ def test_the_quick_scale_benchmark_runs_without_proposal_nodes(
     scale.main(argv, engine=engine)
     by_name = {f["metric"]: f for f in map(json.loads, capsys.readouterr().out.splitlines())}
     assert by_name["scale_proposal_nodes_at_100pct"]["value"] == 0
-    assert not [name for name in by_name if "attention" in name]
+    assert not [name for name in by_name if "attention_score" in name]
     assert by_name["scale_recall_at_10_at_100pct"]["value"] == 1.0
     assert by_name["scale_commit_p50_ratio_100pct_over_1pct"]["value"] > 0
     if local:
