@@ -140,7 +140,7 @@ class _Clock:
 
 
 def _commit_range(
-    team: BoundaryHandle,
+    boundary: BoundaryHandle,
     make: Callable[[int, int], list[dict[str, Any]]],
     start: int,
     end: int,
@@ -148,7 +148,7 @@ def _commit_range(
 ) -> None:
     """Commit sets ``start``..``end - 1``, generating one batch of proposals at a time."""
     for first in range(start, end, batch):
-        decided = team.commit_many(make(first, min(end, first + batch)))
+        decided = boundary.commit_many(make(first, min(end, first + batch)))
         refused = [d for d in decided if d.outcome != "commit"]
         if refused:
             raise SystemExit(f"the gate refused a benchmark set: {refused[0]}")
@@ -192,17 +192,17 @@ def _jobs(run: Run, fraction: float, clock: _Clock) -> Iterator[Callable[[], Non
     history_target = max(2, math.ceil(cfg.history * fraction / 5) + 1)
 
     def live_and_history() -> None:
-        team = run.handle(run.live)
+        boundary = run.handle(run.live)
         live = lambda s, e: live_proposals(run.live, s, e)  # noqa: E731
         history = lambda s, e: history_proposals(run.live, s, e)  # noqa: E731
         clock.timed(
             "live_and_history",
-            lambda: _commit_range(team, live, run.live_sets, live_target, cfg.batch),
+            lambda: _commit_range(boundary, live, run.live_sets, live_target, cfg.batch),
         )
         run.live_sets = max(run.live_sets, live_target)
         clock.timed(
             "live_and_history",
-            lambda: _commit_range(team, history, run.history_sets, history_target, cfg.batch),
+            lambda: _commit_range(boundary, history, run.history_sets, history_target, cfg.batch),
         )
         run.history_sets = max(run.history_sets, history_target)
 
@@ -215,9 +215,11 @@ def _jobs(run: Run, fraction: float, clock: _Clock) -> Iterator[Callable[[], Non
             continue
 
         def chain(b: str = b, index: int = index, have: int = have) -> None:
-            team = run.handle(b)
+            boundary = run.handle(b)
             make = lambda s, e: chain_proposals(b, index, s, e)  # noqa: E731
-            clock.timed("chains", lambda: _commit_range(team, make, have, per_boundary, cfg.batch))
+            clock.timed(
+                "chains", lambda: _commit_range(boundary, make, have, per_boundary, cfg.batch)
+            )
             clock.timed("embeddings", lambda: embed(run, b))
             run.built[b] = per_boundary
 

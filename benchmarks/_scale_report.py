@@ -4,18 +4,22 @@ per figure (each size's figures, and each size's ratio to the smallest)."""
 from __future__ import annotations
 
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from benchmarks._common import count_figures, figure
 from benchmarks._scale_build import Config
+from benchmarks._scale_store import BOUNDARY_VECTOR_INDEXES, describe, index_names, store_breakdown
 from kg_context.engine import Engine
 
 __all__ = ["TARGETS", "report", "server_report", "size_label"]
 
 
-def server_report(engine: Engine, home: Path | None) -> dict[str, float]:
+def server_report(engine: Engine, home: Path | None, sets: int = 0) -> dict[str, float]:
+    """The server's memory and (``home``: a local server's) its store on disk, in all and by
+    component (``benchmarks/_scale_store.py``, printed on stderr with KB per set of ``sets``)."""
     memory = engine.executor.read("bench/server_memory")[0]
     report = {
         "server_heap_used_bytes": float(memory["heap_used"]),
@@ -26,6 +30,16 @@ def server_report(engine: Engine, home: Path | None) -> dict[str, float]:
         data = home / "data"
         size = subprocess.run(["du", "-sb", str(data)], capture_output=True, text=True, check=True)
         report["store_bytes_on_disk"] = float(size.stdout.split()[0])
+        names = index_names(engine.executor.read("bench/store_indexes"))
+        parts = store_breakdown(home, names)
+        vectors = sum(1 for v in names.values() if v == BOUNDARY_VECTOR_INDEXES)
+        print("# the store on disk, by component:", file=sys.stderr)
+        for line in describe(parts, sets, vectors):
+            print(f"#   {line}", file=sys.stderr)
+        for component, n in parts.items():
+            slug = "".join(c if c.isalnum() else "_" for c in component.removeprefix("index:"))
+            kind = "index_" if component.startswith("index:") else ""
+            report[f"store_bytes_{kind}{slug}"] = float(n)
         pid_file = home / "run" / "neo4j.pid"
         if pid_file.exists():
             status = Path(f"/proc/{pid_file.read_text().strip()}/status").read_text()
@@ -76,6 +90,8 @@ def report(
     small = sizes[0]["measured"]
     for size in sizes[1:]:
         for key, (target, ok) in TARGETS.items():
+            if key not in small or key not in size["measured"]:
+                continue  # not measured (no ProposalNodes: no attention score)
             ratio = size["measured"][key] / small[key]
             last = size is sizes[-1]
             figure(

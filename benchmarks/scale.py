@@ -34,8 +34,9 @@ Before it builds, the run checks that the disk under the server's data directory
 requested size needs (about 7 GB per 100,000 sets: ``benchmarks/_scale_disk.py``) and stops,
 saying so, when it does not. Also printed: build time per size and component, the store's
 counts at each size, the server's memory settings, heap in use and mapped index memory, and
-(``--neo4j-home``, a local server's home) the store size on disk and the server's resident
-memory.
+(``--neo4j-home``, a local server's home) the store size on disk, in all and by component (each
+store, each index, the transaction logs: ``benchmarks/_scale_store.py``, with KB per set), and
+the server's resident memory.
 
     python -m benchmarks.scale                          # the full size
     python -m benchmarks.scale --sets 100000 --neo4j-home /path/to/neo4j/home
@@ -93,7 +94,7 @@ def measure_commit(run: Run) -> dict[str, float]:
     """Single commits on the first boundary, alternating with bare writes of one set."""
     cfg, engine = run.config, run.engine
     b = run.chains[0]
-    team = run.handle(b)
+    boundary = run.handle(b)
     start = run.built[b]
     total = cfg.warmup + cfg.singles
     gate = chain_proposals(b, 0, start, start + total)
@@ -130,7 +131,7 @@ def measure_commit(run: Run) -> dict[str, float]:
     def alternate() -> None:
         for n in range(total):
             started = time.perf_counter()
-            decision = team.commit(gate[n])
+            decision = boundary.commit(gate[n])
             gate_s = time.perf_counter() - started
             started = time.perf_counter()
             bare_write(n)
@@ -173,14 +174,14 @@ def measure_recall(run: Run) -> dict[str, float]:
     """recall() top-10 on the second boundary; recall@10 of the vector half vs brute force."""
     cfg, engine = run.config, run.engine
     b = run.chains[1 % len(run.chains)]
-    team = run.handle(b)
+    boundary = run.handle(b)
     texts = [query_text(q) for q in range(cfg.queries + cfg.warmup)]
 
     def timed_recalls() -> list[float]:
         samples = []
         for n, text in enumerate(texts):
             started = time.perf_counter()
-            recall(team, text, k=10, embedder=run.encoder)
+            recall(boundary, text, k=10, embedder=run.encoder)
             if n >= cfg.warmup:
                 samples.append(time.perf_counter() - started)
         return samples
@@ -194,7 +195,7 @@ def measure_recall(run: Run) -> dict[str, float]:
         for text in texts[cfg.warmup :]:
             vector = run.encoder.encode([text])[0]
             truth = {ids[i] for i in np.argsort(-(matrix @ vector), kind="stable")[:10]}
-            searched = vector_search(team, vector, 10)
+            searched = vector_search(boundary, vector, 10)
             strategies.add(searched.strategy)
             got = {str(r["entry_id"]) for r in searched.rows}
             found.append(len(got & truth) / min(10, len(truth)))
@@ -205,7 +206,6 @@ def measure_recall(run: Run) -> dict[str, float]:
     return {
         "recall_p50_ms": percentile(samples, 50) * 1000,
         "recall_at_10": float(np.mean(found)),
-        "recall_index_path": 1.0 if "index" in strategies else 0.0,
         "recall_boundary_index_path": 1.0 if "boundary-index" in strategies else 0.0,
     }
 
@@ -213,14 +213,14 @@ def measure_recall(run: Run) -> dict[str, float]:
 def measure_residency(run: Run) -> dict[str, float]:
     """Reachability, the czar's plan and the invalidation walk on the live boundary."""
     cfg, engine = run.config, run.engine
-    team = run.handle(run.live)
+    boundary = run.handle(run.live)
     constitution = load_constitution()
     root = live_root(run.live)
     expected = len(range(2, run.live_sets, 2)) * 2
     results: dict[str, float] = {}
 
     def reach() -> object:
-        found = reachable(team, constitution=constitution)
+        found = reachable(boundary, constitution=constitution)
         if len(found.reached) < cfg.live:
             raise SystemExit(f"only {len(found.reached)} of {cfg.live} live entries reachable")
         return found
@@ -365,8 +365,9 @@ def _run_scale(
             ("commit", measure_commit),
             ("recall", measure_recall),
             ("residency", measure_residency),
-            ("attention", measure_attention),
         ]
+        if run.proposal_nodes:  # without ProposalNodes there is no attention score to read
+            measures.append(("attention", measure_attention))
         for what, measure in measures:
             measured |= gc_during(engine, f"{what} at {label}", partial(measure, run))
         sets = sum(run.built.values())
@@ -385,7 +386,7 @@ def _run_scale(
             }
         )
         print(f"# {label}: {measured}", file=sys.stderr)
-    return sizes, server_report(engine, home)
+    return sizes, server_report(engine, home, sizes[-1]["sets"] if sizes else 0)
 
 
 if __name__ == "__main__":

@@ -300,15 +300,11 @@ class SearchSettings(BaseSettings):
     boundary's nearest entries (``KG_CONTEXT_SEARCH_*``).
 
     A boundary with at most ``exact_max_entries`` embedded entries (or at most ``k``) is ranked
-    exactly: the cosine of every one of its entries, nothing approximate; with
-    ``exact_when_cheaper`` so is a boundary holding no more entries than the index path would
-    first ask the index for (``2 k`` over the boundary's share of the database's entries). Any
-    other asks the shared vector index for nearest neighbours across every boundary and keeps
-    its own, widening the request until ``k`` of its entries are found or the whole index has
-    been asked (``kg_context/record/search.py`` states the guarantees and the cost bound).
-    With ``boundary_indexes`` a boundary past ``exact_max_entries`` gets a vector index of its
-    own (``kg_context/record/vector_index.py``), and once it is online the boundary is searched
-    through it, whatever the rest of the database holds.
+    exactly: the cosine of every one of its entries, nothing approximate. With
+    ``boundary_indexes`` a boundary past ``exact_max_entries`` gets a vector index of its own
+    (``kg_context/record/vector_index.py``), and once it is online the boundary is searched
+    through it, whatever the rest of the database holds; until then (and without
+    ``boundary_indexes``) it too is ranked exactly (``kg_context/record/search.py``).
     """
 
     model_config = SettingsConfigDict(
@@ -316,7 +312,6 @@ class SearchSettings(BaseSettings):
     )
 
     exact_max_entries: int = Field(default=2_000, ge=0, le=1_000_000)
-    exact_when_cheaper: bool = True
     boundary_indexes: bool = True
 
 

@@ -1,4 +1,5 @@
-// Benchmark only: how many ProposalNodes a synthetic population already has (a prefix seek).
+// Benchmark only: how many ProposalNodes a synthetic population already has (a prefix seek on
+// the id's uniqueness index: every id of a population starts with its prefix).
 MATCH (p:ProposalNode)
-WHERE p.specialist_id STARTS WITH $prefix
+WHERE p.id STARTS WITH $prefix
 RETURN count(p) AS n

@@ -1,7 +1,7 @@
 // Nearest entries of ONE boundary by embedding, through the boundary's own vector index ($name,
 // over the boundary's vector label only): its $candidates approximate nearest neighbours,
 // re-ranked by the exact cosine of the stored embeddings (the index quantizes its vectors), the
-// best $k kept, status-tagged like search_vector.cypher. The boundary check is a guard: only
+// best $k kept, status-tagged like search_vector_exact.cypher. The boundary check is a guard: only
 // write_embeddings.cypher labels an entry, and only with its own boundary's label.
 CALL db.index.vector.queryNodes($name, $candidates, $vector)
 YIELD node

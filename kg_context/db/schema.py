@@ -38,7 +38,7 @@ __all__ = [
 
 # The package's schema version: bump it whenever a file in cypher/schema/ changes (a unit test
 # holds the digest of the rules to this version, so a change without a bump fails).
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 # What the database runs to put it right, named in every refusal.
 APPLY_COMMAND = "kg-context schema apply"
 
@@ -56,7 +56,13 @@ class RuleKind(StrEnum):
 # the fulltext index, per-boundary key, embedding-queue and attention indexes) neither; version 5
 # (the governed history index: IndexEntry id uniqueness, (boundary_id, seq) index) neither;
 # version 6 (revocation receipts by subject id and by subject kind) neither; version 7 (the
-# resident entries of a boundary by key, for the gate's [on_revision] read) neither.
+# resident entries of a boundary by key, for the gate's [on_revision] read) neither. Version 8
+# drops what no statement reads but every write pays for, on disk and in the transaction log:
+# the shared vector index over every entry's embedding (a boundary past the exact bound is
+# searched through its own index, and exactly while that fills) and the range indexes no
+# statement seeks by (entries by class, key, residency or status alone, ProposalNodes by time
+# or specialist alone, sets by status alone: every statement seeks by boundary first). Dropping
+# an index deletes no data: the embeddings and properties stay on the nodes.
 OBSOLETE: tuple[tuple[RuleKind, str], ...] = (
     (RuleKind.CONSTRAINT, "entry_id_unique"),
     (RuleKind.CONSTRAINT, "set_id_unique"),
@@ -64,6 +70,14 @@ OBSOLETE: tuple[tuple[RuleKind, str], ...] = (
     (RuleKind.CONSTRAINT, "writer_id_unique"),
     (RuleKind.CONSTRAINT, "target_key_unique"),
     (RuleKind.INDEX, "halt_set_id"),
+    (RuleKind.INDEX, "entry_embedding_vector"),
+    (RuleKind.INDEX, "entry_class"),
+    (RuleKind.INDEX, "entry_key"),
+    (RuleKind.INDEX, "entry_resident"),
+    (RuleKind.INDEX, "entry_status"),
+    (RuleKind.INDEX, "proposal_node_at"),
+    (RuleKind.INDEX, "proposal_node_specialist_id"),
+    (RuleKind.INDEX, "set_status"),
 )
 
 # Two processes creating the same rule at once: the loser is told it already exists.

@@ -32,7 +32,6 @@ __all__ = [
     "VectorSearch",
     "embed_committed",
     "embed_pending",
-    "first_request",
     "fulltext_query",
     "recall_tag",
     "search_record",
@@ -41,19 +40,13 @@ __all__ = [
 ]
 
 MatchedBy = Literal["fulltext", "vector", "both"]
-Strategy = Literal["exact", "boundary-index", "index"]
+Strategy = Literal["exact", "boundary-index"]
 
 # Reciprocal-rank-fusion constant (the usual 60).
 _RRF_K = 60
-# The first request to the shared vector index: _WIDEN_MARGIN x k / (the boundary's share of
-# the database's entries) neighbours, at least _MIN_CANDIDATES; each widening multiplies it by
-# _WIDEN_MARGIN x (wanted / found so far), at least doubling, or by _BLIND_WIDENING when none of
-# the boundary's entries came back.
-_MIN_CANDIDATES = 100
-_WIDEN_MARGIN = 2.0
-_BLIND_WIDENING = 8
 # A boundary's own index is asked for _OWN_INDEX_MARGIN x k neighbours (at least
 # _MIN_CANDIDATES), re-ranked by exact cosine: the index quantizes, the re-ranking does not.
+_MIN_CANDIDATES = 100
 _OWN_INDEX_MARGIN = 4
 
 
@@ -92,13 +85,11 @@ def recall_tag(set_seq: int, status: str, superseded_by: str | None) -> str:
 class VectorSearch:
     """The vector half of a search: the boundary's rows, best first, and how they were found
     (``exact``: every embedded entry of the boundary ranked; ``boundary-index``: the boundary's
-    own vector index asked for ``candidates`` neighbours, re-ranked exactly; ``index``: the
-    shared vector index, ``requests`` requests, the last for ``candidates`` neighbours)."""
+    own vector index asked for ``candidates`` neighbours, re-ranked exactly)."""
 
     rows: list[Record]
     strategy: Strategy
     candidates: int
-    requests: int
 
 
 def fulltext_query(text: str) -> str:
@@ -184,24 +175,14 @@ def _hits(rows: list[Record]) -> list[Record]:
     return [r for r in rows if r["entry_id"] is not None]
 
 
-def first_request(indexed: int, entries: int, k: int) -> int:
-    """How many neighbours the index path asks for first: enough that, were the boundary's
-    entries spread through the index like the database's, ``_WIDEN_MARGIN x k`` of them would
-    come back (``k / share`` is the expected depth of its ``k``-th hit), at least
-    ``_MIN_CANDIDATES``, at most the whole index."""
-    share = max(entries, 1) / max(indexed, 1)
-    wanted = math.ceil(_WIDEN_MARGIN * k / share)
-    return min(indexed, max(_MIN_CANDIDATES, wanted))
-
-
 def vector_search(
     boundary: Boundary, vector: Sequence[float], k: int, *, read_only: bool = False
 ) -> VectorSearch:
-    """The boundary's ``k`` nearest entries to ``vector``: exactly when that reads no more than
-    the index path would (or the boundary is small), else through the shared index widened
-    until ``k`` hits (or the whole index). The module docstring states both guarantees.
-    ``read_only``: the boundary's own index is used when it is online, never created (no
-    labelling, no index creation); the shared strategies answer meanwhile."""
+    """The boundary's ``k`` nearest entries to ``vector``: through its own vector index once
+    that is online (a boundary past the exact bound: made here if absent, unless
+    ``read_only``), else exactly (every embedded entry of the boundary ranked: a small
+    boundary, or a large one while its own index fills or answers short of ``k``).
+    ``docs/internals.md`` states both guarantees."""
     executor, boundary_id = boundary.executor, boundary.id
     settings = boundary.settings.search
     values = unit(vector)  # any sequence of numbers: unit length, a list of Python floats
@@ -212,36 +193,15 @@ def vector_search(
             return own
         # Short of k, it is not asked twice; found gone, it was forgotten and is made again.
         known = boundary_index_known_online(executor, boundary_id)
-    cap = max(settings.exact_max_entries, k) + 1
-    sizes = executor.read("record/search_vector_sizes", boundary_id=boundary_id, cap=cap)[0]
-    indexed = int(sizes["indexed"])
-    candidates = first_request(indexed, int(sizes["entries"]), k)
-    if int(sizes["embedded"]) >= cap and settings.boundary_indexes and not known:
-        own = _own_index_search(boundary, values, k, create=not read_only)
-        if own is not None:
-            return own
-    cheaper = settings.exact_when_cheaper and int(sizes["entries"]) <= candidates
-    if int(sizes["embedded"]) < cap or cheaper:
-        rows = executor.read(
-            "record/search_vector_exact", boundary_id=boundary_id, vector=values, k=k
-        )
-        return VectorSearch(_hits(rows), "exact", 0, 1)
-    requests = 0
-    while True:
-        rows = _hits(
-            executor.read(
-                "record/search_vector",
-                candidates=candidates,
-                vector=values,
-                boundary_id=boundary_id,
-                k=k,
-            )
-        )
-        requests += 1
-        if len(rows) >= k or candidates >= indexed:
-            return VectorSearch(rows, "index", candidates, requests)
-        factor = _WIDEN_MARGIN * k / len(rows) if rows else _BLIND_WIDENING
-        candidates = min(indexed, max(2 * candidates, math.ceil(candidates * factor)))
+    if settings.boundary_indexes and not known:
+        cap = max(settings.exact_max_entries, k) + 1
+        sizes = executor.read("record/search_vector_sizes", boundary_id=boundary_id, cap=cap)[0]
+        if int(sizes["embedded"]) >= cap:
+            own = _own_index_search(boundary, values, k, create=not read_only)
+            if own is not None:
+                return own
+    rows = executor.read("record/search_vector_exact", boundary_id=boundary_id, vector=values, k=k)
+    return VectorSearch(_hits(rows), "exact", 0)
 
 
 def _own_index_search(
@@ -249,7 +209,7 @@ def _own_index_search(
 ) -> VectorSearch | None:
     """The search through the boundary's own vector index, or ``None`` while it cannot answer
     (created now if absent and ``create``: ``kg_context/record/vector_index.py``) or answered
-    short of ``k`` (still filling): the caller then takes the shared strategies."""
+    short of ``k`` (still filling): the caller then ranks the boundary exactly."""
     executor, boundary_id = boundary.executor, boundary.id
     if create:
         dimensions = boundary.settings.embedding.dimensions
@@ -280,7 +240,7 @@ def _own_index_query(boundary: Boundary, values: list[float], k: int) -> VectorS
         if boundary_index_state(executor, boundary_id) is BoundaryIndex.ONLINE:
             raise  # the index is there: the failure is something else, and is the caller's
         return None
-    return VectorSearch(rows, "boundary-index", candidates, 1) if len(rows) >= k else None
+    return VectorSearch(rows, "boundary-index", candidates) if len(rows) >= k else None
 
 
 def search_record(

@@ -3,8 +3,8 @@ and flat in the size of the database).
 
 The bound is lowered to 5 entries so a 40-entry boundary is "large". The embedding that takes
 the boundary past the bound creates its index (a vector search that finds none creates it too,
-labelling what was embedded before); searches answer through the shared strategies while the
-index fills; once it is online, they go through it and return the boundary's exact top k by
+labelling what was embedded before); searches rank the boundary exactly while the index fills;
+once it is online, they go through it and return the boundary's exact top k by
 cosine, never another boundary's entry. The engines here leave embedding to ``embed_pending``
 (``on_commit=False``), so each test says when it happens.
 """
@@ -168,7 +168,7 @@ def test_another_boundarys_entry_never_answers_for_this_one(
 
 def test_a_dropped_index_is_forgotten_and_made_again(small_bound: Engine, boundary_id: str) -> None:
     """A search remembers an online index (one statement per search after that); if an operator
-    drops it, the next search falls back to the shared strategies and makes it again."""
+    drops it, the next search ranks the boundary exactly and makes it again."""
     engine = small_bound
     _fill(engine, boundary_id)
     boundary = engine.boundary(boundary_id)

@@ -14,7 +14,7 @@ import pytest
 
 from kg_context.db.catalog import default_catalog
 from kg_context.db.connection import Target, open_driver
-from kg_context.db.schema import apply_schema
+from kg_context.db.schema import OBSOLETE, apply_schema
 from kg_context.errors import AuthenticationError, DatabaseUnavailableError
 from kg_context.gate.pure.batch import constitution_receipt
 from kg_context.gate.pure.constitution import load_constitution
@@ -70,11 +70,13 @@ def test_schema_apply_is_idempotent_and_safe_concurrently(engine: Any) -> None:
     expected = {q.name.split("/", 1)[1] for q in default_catalog().under("schema")}
     assert expected <= set(names)
     assert all(names[n]["state"] == "ONLINE" for n in expected)
-    vector = names["entry_embedding_vector"]
+    vector = names["proposal_node_embedding_vector"]
     assert vector["type"] == "VECTOR"
     assert vector["options"]["indexConfig"]["vector.dimensions"] == 384
     assert vector["options"]["indexConfig"]["vector.similarity_function"].lower() == "cosine"
     assert names["entry_body_fulltext"]["type"] == "FULLTEXT"
+    # What the schema dropped stays dropped: no obsolete rule is left behind.
+    assert not {name for _, name in OBSOLETE} & set(names)
 
 
 def test_write_then_read_back(engine: Any, boundary_id: str) -> None:

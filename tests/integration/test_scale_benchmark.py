@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from benchmarks import scale
+from kg_context.settings import LocalServerSettings
 
 # Every comparison the issue asks for, at the largest size against the 1% one.
 RATIOS = {
@@ -53,3 +54,24 @@ def test_the_quick_scale_benchmark_prints_well_formed_figures(
     )
     assert by_name["store_nodes_at_start"]["unit"] == "nodes"
     assert by_name["scale_server_heap_max_bytes"]["value"] > 0
+
+
+def test_the_quick_scale_benchmark_runs_without_proposal_nodes(
+    engine: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No ProposalNodes: no attention score to measure, every other figure as before; on the
+    local server, the store on disk by component as well."""
+    argv = ["--quick", "--proposal-nodes", "0"]
+    local = engine.target.source == "local"
+    if local:
+        argv += ["--neo4j-home", str(LocalServerSettings().home_dir.resolve())]
+    scale.main(argv, engine=engine)
+    by_name = {f["metric"]: f for f in map(json.loads, capsys.readouterr().out.splitlines())}
+    assert by_name["scale_proposal_nodes_at_100pct"]["value"] == 0
+    assert not [name for name in by_name if "attention_score" in name]
+    assert by_name["scale_recall_at_10_at_100pct"]["value"] == 1.0
+    assert by_name["scale_commit_p50_ratio_100pct_over_1pct"]["value"] > 0
+    if local:
+        assert by_name["scale_store_bytes_node_store"]["value"] > 0
+        assert by_name["scale_store_bytes_transaction_logs"]["value"] > 0
+        assert by_name["scale_store_bytes_index_entry_boundary_id"]["value"] > 0

@@ -23,11 +23,13 @@ from kg_context.db import local_server as neo4j_local
 from kg_context.db.catalog import Catalog, Query, default_catalog
 from kg_context.db.connection import Target, open_driver, target_for
 from kg_context.db.executor import Neo4jExecutor
-from kg_context.db.schema import OBSOLETE, SCHEMA_VERSION, package_rules
+from kg_context.db.schema import OBSOLETE, SCHEMA_VERSION, RuleKind, package_rules
 from kg_context.engine import Engine
 from kg_context.errors import SchemaError
 from kg_context.record import history
+from kg_context.record.search import embed_pending, vector_search
 from kg_context.settings import EngineSettings, LocalServerSettings, Neo4jSettings, SchemaSettings
+from kg_context.text.embeddings import get_embedder
 from tests.factories import entry, proposal
 from tests.unit.test_id_scoping import id_lookups
 
@@ -112,7 +114,8 @@ def test_a_version_1_database_with_data_upgrades_on_connect(
         target="db-schema",
     )
     before = fixtures.read("fixture/counts")[0]
-    assert {name for _, name in OBSOLETE if name != "halt_set_id"} <= set(_constraints(fixtures))
+    replaced = {name for kind, name in OBSOLETE if kind is RuleKind.CONSTRAINT}
+    assert replaced <= set(_constraints(fixtures))
 
     with Engine.connect(fresh, settings=_settings(auto_apply=True)) as engine:
         constraints = _constraints(fixtures)
@@ -168,7 +171,7 @@ def test_a_current_database_is_one_read_and_no_write(
 
 def test_a_changed_rule_is_replaced_and_only_it(fresh: Target, fixtures: Neo4jExecutor) -> None:
     rules = package_rules()
-    changed = next(r for r in rules if r.name == "entry_key")
+    changed = next(r for r in rules if r.name == "entry_boundary_key")
     recorded = [r.line if r is not changed else f"{r.name}=index:0000" for r in rules]
     fixtures.write("fixture/set_record", version=SCHEMA_VERSION, rules=recorded)
     with pytest.raises(
@@ -202,7 +205,7 @@ def test_concurrent_connects_to_an_outdated_database_all_apply_safely(
     each applies (creates that race to "already exists", drops IF EXISTS), none fails, the
     rules are back, one record results."""
     with Engine.connect(fresh, check_schema=False) as engine:
-        engine.executor.write("admin/drop_index", name="entry_key")
+        engine.executor.write("admin/drop_index", name="entry_boundary_key")
         engine.executor.write("admin/drop_constraint", name="writer_id_in_boundary_unique")
     fixtures.write("fixture/set_record", version=1, rules=[])
     assert "writer_id_in_boundary_unique" not in _constraints(fixtures)
@@ -228,7 +231,44 @@ def test_concurrent_connects_to_an_outdated_database_all_apply_safely(
     assert not {name for _, name in OBSOLETE} & set(constraints)
     with Engine.connect(fresh, check_schema=False) as engine:
         indexes = {row["name"] for row in engine.executor.read("admin/show_indexes")}
-    assert "entry_key" in indexes
+    assert "entry_boundary_key" in indexes
+
+
+def test_a_version_7_database_drops_the_indexes_version_8_no_longer_has(
+    fresh: Target, fixtures: Neo4jExecutor
+) -> None:
+    """Version 7's shared vector index and the range indexes no statement seeks by are dropped
+    on connect; the data they indexed stays (an entry keeps its embedding, and its boundary is
+    still searched by it)."""
+    for query in Catalog(FIXTURES).under("v7"):
+        fixtures.write(query.name)
+    fixtures.write("fixture/set_record", version=7, rules=[r.line for r in package_rules()])
+    dropped = {name for kind, name in OBSOLETE if kind is RuleKind.INDEX} - {"halt_set_id"}
+    with Engine.connect(fresh, check_schema=False) as engine:
+        indexes = {row["name"] for row in engine.executor.read("admin/show_indexes")}
+        assert dropped <= indexes
+        b = "v7-team"
+        assert (
+            engine.boundary(b)
+            .commit(
+                proposal(b, entry(key="ledger", body="payments ledger on a graph"), writer_id="w")
+            )
+            .outcome
+            == "commit"
+        )
+        embed_pending(engine.boundary(b, create=False))
+    before = fixtures.read("fixture/counts")[0]
+    with Engine.connect(fresh, settings=_settings(auto_apply=True)) as engine:
+        indexes = {row["name"] for row in engine.executor.read("admin/show_indexes")}
+        assert not dropped & indexes
+        assert {rule.name for rule in package_rules()} <= indexes
+        assert fixtures.read("fixture/counts")[0] == before  # nothing deleted
+        (record,) = fixtures.read("fixture/record")
+        assert record["version"] == SCHEMA_VERSION
+        boundary = engine.boundary(b, create=False)
+        vector = get_embedder().encode(["payments ledger"])[0]
+        found = vector_search(boundary, vector, 1)
+        assert found.strategy == "exact" and len(found.rows) == 1
 
 
 def _plans(engine: Any, wanted: Callable[[Query], bool]) -> Iterator[tuple[Query, Any]]:

@@ -3,8 +3,8 @@
 Boundary A holds one entry that matches the query; boundary B, in the same database, holds 1,000
 entries that match it more closely (by words and by meaning). A global top-k filtered afterwards
 would leave A's recall and history search empty. The fulltext query filters inside the index and
-the vector half ranks a small boundary exactly, or widens its request to the shared index until
-it has A's own hits: A's entry comes first either way.
+the vector half ranks a boundary exactly, or asks the boundary's own vector index (there is no
+index shared by the boundaries to crowd): A's entry comes first either way.
 """
 
 from __future__ import annotations
@@ -94,25 +94,20 @@ def test_a_boundary_with_one_match_beside_a_crowded_one_finds_it_first(
     assert vector_search(a, vector, 10).strategy == "exact"
 
 
-def test_the_index_path_widens_until_it_has_the_boundarys_own_hits(
+def test_a_boundary_past_the_exact_bound_without_its_own_index_is_ranked_exactly(
     engine: Engine, crowded: str, boundary_id: str
 ) -> None:
-    """A holds 30 entries, so with exact ranking switched off the vector half must go through
-    the shared index, where B's 1,000 entries are all nearer than any of A's: it asks for
-    enough (or widens) to come back with A's own hits."""
+    """A holds 30 entries, past an exact bound of 0, and boundary indexes are off: there is no
+    index shared by the boundaries (B's 1,000 nearer entries would crowd it), so the vector
+    half ranks A's own embedded entries exactly, as it does while A's own index fills."""
     target = _small_a(engine, boundary_id, unrelated=29)
-    settings = EngineSettings(
-        search=SearchSettings(exact_max_entries=0, exact_when_cheaper=False, boundary_indexes=False)
-    )
+    settings = EngineSettings(search=SearchSettings(exact_max_entries=0, boundary_indexes=False))
     with Engine.connect(engine.target, settings=settings, check_schema=False) as other:
         a = other.boundary(boundary_id)
         embed_pending(a)
         vector = get_embedder().encode([QUERY])[0]
         found = vector_search(a, vector, 10)
-        # The first request is sized by A's share of the database; whether it must widen
-        # depends on what else the database holds. Either way it looked past B's 1,000.
-        assert found.strategy == "index"
-        assert found.candidates > 1_000
+        assert found.strategy == "exact"
         assert len(found.rows) == 10
         own = {
             r["id"] for r in other.executor.read("audits/boundary_entries", boundary_id=boundary_id)
@@ -121,6 +116,8 @@ def test_the_index_path_widens_until_it_has_the_boundarys_own_hits(
         assert found.rows[0]["entry_id"] == target
         assert recall(a, QUERY, k=10)[0].entry_id == target
         assert search(a, QUERY, k=10)[0].entry_id == target
+    names = {r["name"] for r in engine.executor.read("admin/show_indexes")}
+    assert "entry_embedding_vector" not in names
 
 
 def test_the_fulltext_filter_is_inside_the_index(engine: Engine, crowded: str) -> None:

@@ -1,2 +1,2 @@
-// Range index: Entry.resident (queries filter on it).
+// Test fixture: a rule of schema version 7 that version 8 drops.
 CREATE INDEX entry_resident IF NOT EXISTS FOR (n:Entry) ON (n.resident)

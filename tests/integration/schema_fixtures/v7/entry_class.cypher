@@ -1,2 +1,2 @@
-// Range index: Entry.class (queries filter on it).
+// Test fixture: a rule of schema version 7 that version 8 drops.
 CREATE INDEX entry_class IF NOT EXISTS FOR (n:Entry) ON (n.class)
