@@ -597,9 +597,9 @@ class GovernedSystem:
         for line in lines:
             opened = self.boundary.walk(line.set_id)
             out.extend(
-                r["entry"]
-                for r in opened.decided
-                if r["key"] == probe.key and r["class"] in DECISION_CLASSES
+                d.entry
+                for d in opened.decided
+                if d.key == probe.key and d.entry_class in DECISION_CLASSES
             )
         return out
 

@@ -8,7 +8,7 @@ with status, never passages.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from kg_context.db.executor import Record
@@ -26,6 +26,9 @@ __all__ = [
     "SearchLine",
     "SetWalk",
     "ThoughtLine",
+    "WalkEntry",
+    "WalkLink",
+    "WalkTransition",
     "as_of",
     "index",
     "search",
@@ -95,6 +98,72 @@ def index(
 
 
 @dataclass(frozen=True, slots=True)
+class WalkEntry:
+    """An entry the walked set decided, as it stands now."""
+
+    entry: str
+    entry_class: str
+    key: str
+    status: str
+    resident: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class WalkLink:
+    """A supersession or dependency between an entry of the walked set (``entry``) and another
+    entry (``other``), in the set ``set_id`` at ``seq``. A supersession carries ``reason`` and
+    ``executed``, a dependency ``edge``, ``essential`` and ``policy``; the rest is ``None``."""
+
+    entry: str
+    other: str
+    set_id: str
+    seq: int | None
+    status: str | None
+    reason: str | None = None
+    executed: bool | None = None
+    edge: str | None = None
+    essential: bool | None = None
+    policy: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WalkTransition:
+    """A status move of an entry: by the walked set (``transitioned``, with its
+    ``justification``) or by a later set (``transitioned_later``, with that set's ``kind``)."""
+
+    entry: str
+    from_status: str | None
+    to_status: str
+    reason: str | None
+    set_id: str
+    seq: int | None
+    justification: str | None = None
+    kind: str | None = None
+
+
+WalkItem = WalkEntry | WalkLink | WalkTransition
+
+# The JSON names of each walk field's items (the columns of history/walk.cypher's maps), and the
+# attribute each name reads: the one JSON form carries exactly these keys per field.
+_ATTRIBUTE = {"class": "entry_class", "from": "from_status", "to": "to_status"}
+_SUPERSESSION = ("entry", "other", "reason", "executed", "set_id", "seq", "status")
+_DEPENDENCY = ("entry", "other", "edge", "essential", "policy", "set_id", "seq", "status")
+_COLUMNS: dict[str, tuple[str, ...]] = {
+    "decided": ("entry", "class", "key", "status", "resident"),
+    "superseded": _SUPERSESSION,
+    "depended_on": _DEPENDENCY,
+    "transitioned": ("entry", "from", "to", "reason", "justification", "set_id", "seq"),
+    "superseded_by": _SUPERSESSION,
+    "transitioned_later": ("entry", "from", "to", "reason", "set_id", "seq", "kind"),
+    "depended_on_by": _DEPENDENCY,
+}
+
+
+def _item_dict(item: WalkItem, columns: tuple[str, ...]) -> dict[str, Any]:
+    return {name: getattr(item, _ATTRIBUTE.get(name, name)) for name in columns}
+
+
+@dataclass(frozen=True, slots=True)
 class SetWalk:
     """One set opened from the index: backwards and forwards along the ledger's links."""
 
@@ -107,33 +176,48 @@ class SetWalk:
     summary: str
     previous_set_id: str | None
     next_set_id: str | None
-    decided: list[Record]
-    superseded: list[Record]
-    depended_on: list[Record]
-    transitioned: list[Record]
-    superseded_by: list[Record]
-    transitioned_later: list[Record]
-    depended_on_by: list[Record]
+    decided: tuple[WalkEntry, ...]
+    superseded: tuple[WalkLink, ...]
+    depended_on: tuple[WalkLink, ...]
+    transitioned: tuple[WalkTransition, ...]
+    superseded_by: tuple[WalkLink, ...]
+    transitioned_later: tuple[WalkTransition, ...]
+    depended_on_by: tuple[WalkLink, ...]
 
     @property
     def later_sets(self) -> list[str]:
         """The later sets that superseded, transitioned or built on this set's entries."""
-        ids = {r["set_id"] for r in (*self.superseded_by, *self.transitioned_later)}
-        ids.update(r["set_id"] for r in self.depended_on_by)
+        later: tuple[WalkLink | WalkTransition, ...] = (
+            *self.superseded_by,
+            *self.transitioned_later,
+            *self.depended_on_by,
+        )
+        ids = {r.set_id for r in later}
         ids.discard(self.set_id)
         return sorted(ids)
 
     @property
     def earlier_sets(self) -> list[str]:
         """The earlier sets whose entries this set superseded, depended on or transitioned."""
-        ids = {r["set_id"] for r in (*self.superseded, *self.depended_on, *self.transitioned)}
+        earlier: tuple[WalkLink | WalkTransition, ...] = (
+            *self.superseded,
+            *self.depended_on,
+            *self.transitioned,
+        )
+        ids = {r.set_id for r in earlier}
         ids.discard(self.set_id)
         return sorted(ids)
 
     def as_dict(self) -> dict[str, Any]:
         """The walk as JSON-ready data, with the earlier and later set ids: the one form the
         CLI's ``--json``, the HTTP body and the MCP ``history`` result carry."""
-        return {**asdict(self), "earlier_sets": self.earlier_sets, "later_sets": self.later_sets}
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in _COLUMNS:
+                value = [_item_dict(item, _COLUMNS[f.name]) for item in value]
+            out[f.name] = value
+        return {**out, "earlier_sets": self.earlier_sets, "later_sets": self.later_sets}
 
     def lines(self) -> list[str]:
         out = [
@@ -141,28 +225,25 @@ class SetWalk:
             f"  summary: {self.summary}",
             f"  ledger: previous {self.previous_set_id} next {self.next_set_id}",
         ]
-        for r in self.decided:
-            out.append(f"  decided {r['entry']} ({r['class']} {r['key']!r}) now {r['status']}")
-        for r in self.superseded:
-            out.append(f"  superseded {r['other']} (set {r['set_id']}): {r['reason']}")
-        for r in self.depended_on:
+        for d in self.decided:
+            out.append(f"  decided {d.entry} ({d.entry_class} {d.key!r}) now {d.status}")
+        for s in self.superseded:
+            out.append(f"  superseded {s.other} (set {s.set_id}): {s.reason}")
+        for s in self.depended_on:
             out.append(
-                f"  {r['entry']} depends on {r['other']} ({r['edge']}) in set {r['set_id']}, "
-                f"now {r['status']}"
+                f"  {s.entry} depends on {s.other} ({s.edge}) in set {s.set_id}, now {s.status}"
             )
-        for r in self.transitioned:
-            out.append(f"  moved {r['entry']} {r['from']} -> {r['to']}: {r['reason']}")
-        for r in self.superseded_by:
-            out.append(f"  later: {r['entry']} superseded by {r['other']} in set {r['set_id']}")
-        for r in self.transitioned_later:
+        for t in self.transitioned:
+            out.append(f"  moved {t.entry} {t.from_status} -> {t.to_status}: {t.reason}")
+        for s in self.superseded_by:
+            out.append(f"  later: {s.entry} superseded by {s.other} in set {s.set_id}")
+        for t in self.transitioned_later:
             out.append(
-                f"  later: {r['entry']} {r['from']} -> {r['to']} by set {r['set_id']} "
-                f"({r['kind']}) at seq {r['seq']}: {r['reason']}"
+                f"  later: {t.entry} {t.from_status} -> {t.to_status} by set {t.set_id} "
+                f"({t.kind}) at seq {t.seq}: {t.reason}"
             )
-        for r in self.depended_on_by:
-            out.append(
-                f"  later: {r['other']} ({r['edge']}) in set {r['set_id']} depends on {r['entry']}"
-            )
+        for s in self.depended_on_by:
+            out.append(f"  later: {s.other} ({s.edge}) in set {s.set_id} depends on {s.entry}")
         return out
 
 
@@ -174,7 +255,11 @@ def walk(boundary: Boundary, set_id: str) -> SetWalk:
         raise StateError(
             f"no set {set_id} in boundary {boundary.id}", boundary_id=boundary.id, set_id=set_id
         )
-    r = rows[0]
+    return walk_from_row(rows[0])
+
+
+def walk_from_row(r: Record) -> SetWalk:
+    """The walk of one ``history/walk`` row, each list typed and sorted."""
     return SetWalk(
         set_id=r["set_id"],
         boundary_id=r["boundary_id"],
@@ -185,13 +270,53 @@ def walk(boundary: Boundary, set_id: str) -> SetWalk:
         summary=r["summary"] or "",
         previous_set_id=r["previous_set_id"],
         next_set_id=r["next_set_id"],
-        decided=_sorted(r["decided"], "entry"),
-        superseded=_sorted(r["superseded"], "entry", "other"),
-        depended_on=_sorted(r["depended_on"], "entry", "other"),
-        transitioned=_sorted(r["transitioned"], "entry"),
-        superseded_by=_sorted(r["superseded_by"], "seq", "other"),
-        transitioned_later=_sorted(r["transitioned_later"], "seq", "entry"),
-        depended_on_by=_sorted(r["depended_on_by"], "seq", "other"),
+        decided=tuple(_entry(d) for d in _sorted(r["decided"], "entry")),
+        superseded=tuple(_link(d) for d in _sorted(r["superseded"], "entry", "other")),
+        depended_on=tuple(_link(d) for d in _sorted(r["depended_on"], "entry", "other")),
+        transitioned=tuple(_transition(d) for d in _sorted(r["transitioned"], "entry")),
+        superseded_by=tuple(_link(d) for d in _sorted(r["superseded_by"], "seq", "other")),
+        transitioned_later=tuple(
+            _transition(d) for d in _sorted(r["transitioned_later"], "seq", "entry")
+        ),
+        depended_on_by=tuple(_link(d) for d in _sorted(r["depended_on_by"], "seq", "other")),
+    )
+
+
+def _entry(d: Record) -> WalkEntry:
+    return WalkEntry(
+        entry=d["entry"],
+        entry_class=d["class"],
+        key=d["key"],
+        status=d["status"],
+        resident=d["resident"],
+    )
+
+
+def _link(d: Record) -> WalkLink:
+    return WalkLink(
+        entry=d["entry"],
+        other=d["other"],
+        set_id=d["set_id"],
+        seq=d["seq"],
+        status=d["status"],
+        reason=d.get("reason"),
+        executed=d.get("executed"),
+        edge=d.get("edge"),
+        essential=d.get("essential"),
+        policy=d.get("policy"),
+    )
+
+
+def _transition(d: Record) -> WalkTransition:
+    return WalkTransition(
+        entry=d["entry"],
+        from_status=d["from"],
+        to_status=d["to"],
+        reason=d["reason"],
+        set_id=d["set_id"],
+        seq=d["seq"],
+        justification=d.get("justification"),
+        kind=d.get("kind"),
     )
 
 

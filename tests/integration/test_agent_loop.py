@@ -104,7 +104,7 @@ def test_the_loop_tells_a_model_why_and_the_model_corrects_itself(
     assert last.feedback.startswith(f"COMMITTED: set {last.decision.set_id}")
     assert "new entries: e-schema" in last.feedback
     walked = boundary.walk(last.decision.set_id)
-    assert {(d["other"], d["edge"], d["essential"]) for d in walked.depended_on} == {
+    assert {(d.other, d.edge, d.essential) for d in walked.depended_on} == {
         ("e-db", "DERIVED_FROM", True),
         ("e-bench", "DERIVED_FROM", False),
     }

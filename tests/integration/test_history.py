@@ -143,16 +143,16 @@ def test_index_and_ledger_walk_forwards_and_backwards(engine: Any, boundary_id: 
     assert [line.seq for line in index(boundary, from_seq=4, to_seq=6)] == [4, 5, 6]
 
     third = walk(boundary, lines[2].set_id)  # db2 superseded db1
-    assert [(r["entry"], r["other"]) for r in third.superseded] == [(f"{b}-db2", f"{b}-db1")]
-    assert [(r["other"], r["edge"]) for r in third.depended_on] == [(f"{b}-db1", "DERIVED_FROM")]
+    assert [(r.entry, r.other) for r in third.superseded] == [(f"{b}-db2", f"{b}-db1")]
+    assert [(r.other, r.edge) for r in third.depended_on] == [(f"{b}-db1", "DERIVED_FROM")]
     assert (third.previous_set_id, third.next_set_id) == (lines[1].set_id, lines[3].set_id)
-    later = {(r["entry"], r["to"], r["set_id"]) for r in third.transitioned_later}
+    later = {(r.entry, r.to_status, r.set_id) for r in third.transitioned_later}
     assert later == {(f"{b}-db2", "invalidated", lines[8].set_id)}
-    assert [(r["other"], r["seq"]) for r in third.depended_on_by] == [(f"{b}-plan", 4)]
+    assert [(r.other, r.seq) for r in third.depended_on_by] == [(f"{b}-plan", 4)]
     assert third.later_sets == sorted([lines[3].set_id, lines[8].set_id])
     assert third.earlier_sets == [lines[0].set_id]
     first = walk(boundary, lines[0].set_id)
-    assert [(r["other"], r["reason"], r["seq"]) for r in first.superseded_by] == [
+    assert [(r.other, r.reason, r.seq) for r in first.superseded_by] == [
         (f"{b}-db2", "graph model", 3)
     ]
     assert any("superseded by" in line for line in first.lines())

@@ -87,8 +87,8 @@ def test_two_boundaries_use_the_same_proposal_set_and_entry_ids(
     assert decided_a.receipt_id != decided_b.receipt_id
     walked_a, walked_b = walk(a, "s-1"), walk(b, "s-1")
     assert (walked_a.boundary_id, walked_b.boundary_id) == (a_id, b_id)
-    assert [r["other"] for r in walked_a.superseded_by] == ["e-2"]
-    assert walked_b.superseded_by == []
+    assert [r.other for r in walked_a.superseded_by] == ["e-2"]
+    assert walked_b.superseded_by == ()
 
 
 def test_the_same_work_runs_again_in_a_second_boundary(

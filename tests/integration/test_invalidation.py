@@ -185,7 +185,7 @@ def test_mandatory_case_omitted_dependency_revealed_after_fifty_sets(
     assert f"{len(expected_at_risk)} at risk (essential)" in radius
     assert f"{len(expected_flagged)} flagged (supporting)" in radius
     opened = walk(boundary, ten.set_id)
-    assert {r["entry"] for r in opened.transitioned_later if r["to"] == "challenged"} == roots
+    assert {r.entry for r in opened.transitioned_later if r.to_status == "challenged"} == roots
     assert result.decision.set_id in opened.later_sets
 
     actions = result.recovery_actions()
@@ -281,11 +281,11 @@ def test_the_well_formed_lie_is_traced_and_a_is_recallable(engine: Any, boundary
     # A: untouched by the walk, its record and its history intact.
     assert (rows[a]["status"], rows[a]["body"]) == ("superseded", "Use Postgres for storage")
     opened = walk(boundary, first.set_id)
-    assert [(r["entry"], r["other"], r["reason"]) for r in opened.superseded_by] == [
+    assert [(r.entry, r.other, r.reason) for r in opened.superseded_by] == [
         (a, lie, "storage settled")
     ]
     lie_set = walk(boundary, rows[lie]["set_id"])
-    assert [(r["entry"], r["to"]) for r in lie_set.transitioned_later] == [(lie, "invalidated")]
+    assert [(r.entry, r.to_status) for r in lie_set.transitioned_later] == [(lie, "invalidated")]
     # ... and recallable through the gate, tagged with what superseded it.
     admission = admit(boundary, [a], writer_id="writer-3")
     assert admission.decision.outcome == "commit"
