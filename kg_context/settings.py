@@ -239,7 +239,7 @@ class AttentionSettings(BaseSettings):
 
 
 class InvalidationSettings(BaseSettings):
-    """Bounds of the invalidation walk (issues 5 and 13): how deep and how wide it may go before
+    """Bounds of the invalidation walk: how deep and how wide it may go before
     the blast-radius summary says a bound cut it, how large a reach it reads in one statement
     and how many entries one page of the walk expands otherwise, how many transitions one
     governed set of the blast radius carries, and how many ids the summary body lists."""
