@@ -27,10 +27,12 @@ How each event is consumed:
    migrates the re-classed entries, and revalidates the others.
 4. Every ``czar_every`` event sets, ``run_czar``.
 
-Probes read the engine's context block: ``Boundary.context(B, query=<the probe's question>)``
-(entries by priority within B tokens, with ids, status tags and needs, the resident history-index
-lines, and record candidates for the question, marked as record), exactly the text the engine
-gives; checkpoints read ``Boundary.context(B)``. Historical probes first walk the ledger
+Probes read the engine's focused context block: ``Boundary.context(B, query=<the probe's
+question>, focus=True)`` (a question that names a key of the boundary gets the entries on that key
+and on its neighbours' keys, with ids, status tags and needs; one that names none gets the whole
+window by priority within B tokens, the resident history-index lines and record candidates for the
+question, marked as record), exactly the text the engine gives; checkpoints read
+``Boundary.context(B)``. Historical probes first walk the ledger
 (``as_of`` for "what was K at seq s", ``history_index`` + ``walk`` for "why did K
 change at seq s") and admit what they found through the gate: charged as a recall with the
 tokens of the copies.
@@ -527,10 +529,10 @@ class GovernedSystem:
         return self.eid_of(gid), "entry", tokens
 
     def _context(self, query: str | None = None) -> Context:
-        """The engine's own context block within B tokens (``Boundary.context``), handed to the
-        reader as it is; which entries it shows and which of those are live, from its manifest
-        (window statuses) and its record lines' tags."""
-        block = self.boundary.context(self.budget, query=query)
+        """The engine's own context block within B tokens (``Boundary.context``, focused on the
+        keys a query names), handed to the reader as it is; which entries it shows and which of
+        those are live, from its manifest (window statuses) and its record lines' tags."""
+        block = self.boundary.context(self.budget, query=query, focus=query is not None)
         status = {e.id: e.status for e in self._window().entries}
         status.update((m.group("id"), m.group("status")) for m in _RECORD.finditer(block.text))
         shown = block.manifest.included_ids

@@ -23,7 +23,7 @@ from kg_context.residency.context import (
     Section,
 )
 
-__all__ = ["LEGEND", "assemble", "query_words"]
+__all__ = ["LEGEND", "assemble", "mentioned_keys", "query_words"]
 
 _ENTRY_SECTIONS = frozenset(SECTIONS[:4])
 _DECISIONS = frozenset({EntryClass.DECISION.value, EntryClass.CONSTRAINT.value})
@@ -136,23 +136,34 @@ def query_words(query: str | None) -> frozenset[str]:
     return frozenset(words)
 
 
+def mentioned_keys(body: str, keys: frozenset[str]) -> frozenset[str]:
+    """The keys of ``keys`` a text mentions: its words as a query's (``query_words``), each also
+    cut at its first ``@`` (a reference to one version of a key, such as ``api@s12``)."""
+    words = query_words(body)
+    return (words | {w.split("@", 1)[0] for w in words if "@" in w}) & keys
+
+
 def _query_tiers(
     entries: Sequence[ContextEntry], query: str | None, keys: frozenset[str] | None
 ) -> dict[str, int] | None:
     """With a query that names a key (one of ``keys``, the query's words that name a key of the
     boundary; ``None``: those of the window's entries): 0 for each entry on a named key, 1 for
-    each entry on a key of a neighbour of those (a key they need, or the key of an entry that
-    needs an entry on a named key); the others are absent. ``None``: the query names no key."""
+    each entry on a key of a neighbour of those (a key they need or their text mentions, or the
+    key of an entry that needs an entry on a named key or mentions a named key); the others are
+    absent. ``None``: the query names no key."""
     if not query:
         return None
     words = query_words(query)
-    named_keys = (keys if keys is not None else frozenset(e.key for e in entries)) & words
+    window_keys = frozenset(e.key for e in entries)
+    named_keys = (keys if keys is not None else window_keys) & words
     if not named_keys:
         return None
     key_of = {e.id: e.key for e in entries}
+    known = window_keys | named_keys
     near: set[str] = set()
     for e in entries:
         needed = {key_of[i] for i in e.needs if i in key_of} | set(e.need_keys)
+        needed |= mentioned_keys(e.body, known)
         if e.key in named_keys:
             near.update(needed)
         elif named_keys & needed:

@@ -16,7 +16,7 @@ from kg_context.residency.context import (
     LineCounter,
     RecordItem,
 )
-from kg_context.residency.context_assembly import assemble
+from kg_context.residency.context_assembly import assemble, mentioned_keys
 
 ROOTS = frozenset({"decision", "constraint", "goal", "plan", "obligation", "pin"})
 
@@ -427,3 +427,38 @@ def test_the_keys_of_what_an_entry_needs_outside_the_window_are_its_neighbours()
         counter=counter(),
     )
     assert _kept(ctx) == {"c-1", "e-2", "y-1"}
+
+
+def test_the_keys_an_entry_mentions_in_its_text_are_its_neighbours_undeclared() -> None:
+    # No edge is declared: `c-1`'s text cites a version of `ev` (`ev@s1`), `x-1`'s text cites a
+    # version of `cache`; both keys are neighbours of `cache` as a declared need would make them.
+    # A word that only starts with a key (`evidence`, `cache2`) mentions nothing.
+    rows = (
+        ContextEntry("c-1", "decision", "cache", "redis | based on: ev@s1", "live", 5),
+        ContextEntry("e-1", "fact", "ev", "e", "live", 1),
+        ContextEntry("e-2", "fact", "ev", "e", "live", 4),
+        ContextEntry("x-1", "fact", "drv", "derived | based on: cache@s5.", "live", 6),
+        ContextEntry("u-1", "fact", "other", "see evidence and cache2", "live", 2),
+        ContextEntry("v-1", "fact", "cache2", "v", "live", 3),
+    )
+    ctx = assemble(
+        boundary_id="team-7",
+        seq=9,
+        constitution_version="4",
+        root_classes=ROOTS,
+        budget_tokens=100_000,
+        entries=rows,
+        query="What is cache?",
+        query_keys=frozenset({"cache"}),
+        focus=True,
+        counter=counter(),
+    )
+    assert _kept(ctx) == {"c-1", "e-1", "e-2", "x-1"}
+    assert {i for o in ctx.manifest.left_out if o.reason == "focus" for i in o.ids} == {
+        "u-1",
+        "v-1",
+    }
+    assert mentioned_keys("based on: ev@s1, cache@s5.", frozenset({"ev", "cache", "x"})) == {
+        "ev",
+        "cache",
+    }
