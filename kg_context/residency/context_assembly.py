@@ -148,9 +148,11 @@ def _query_tiers(
 ) -> dict[str, int] | None:
     """With a query that names a key (one of ``keys``, the query's words that name a key of the
     boundary; ``None``: those of the window's entries): 0 for each entry on a named key, 1 for
-    each entry on a key of a neighbour of those (a key they need or their text mentions, or the
-    key of an entry that needs an entry on a named key or mentions a named key); the others are
-    absent. ``None``: the query names no key."""
+    each entry on a key of a graph neighbour of those (a key they need, or the key of an entry
+    that needs an entry on a named key), 2 for each entry on a key that is only a text neighbour
+    (a key their text mentions, or the key of an entry whose text mentions a named key); the
+    others are absent. The graph's neighbours come first, so what a writer's text says never
+    pushes out what an edge declares. ``None``: the query names no key."""
     if not query:
         return None
     words = query_words(query)
@@ -161,14 +163,19 @@ def _query_tiers(
     key_of = {e.id: e.key for e in entries}
     known = window_keys | named_keys
     near: set[str] = set()
+    said: set[str] = set()
     for e in entries:
         needed = {key_of[i] for i in e.needs if i in key_of} | set(e.need_keys)
-        needed |= mentioned_keys(e.body, known)
+        mentions = mentioned_keys(e.body, known)
         if e.key in named_keys:
             near.update(needed)
+            said.update(mentions)
         elif named_keys & needed:
             near.add(e.key)
-    out = {e.id: 1 for e in entries if e.key in near}
+        elif named_keys & mentions:
+            said.add(e.key)
+    out = {e.id: 2 for e in entries if e.key in said}
+    out.update((e.id, 1) for e in entries if e.key in near)
     out.update((e.id, 0) for e in entries if e.key in named_keys)
     return out
 
@@ -199,7 +206,7 @@ def _priority(
         section, e = p
         older = e.set_seq < newest[(e.entry_class, e.key)]
         return (
-            named.get(e.id, 2),
+            named.get(e.id, 3),
             older,
             rank[section],
             _class_key(e.entry_class),

@@ -462,3 +462,16 @@ def test_the_keys_an_entry_mentions_in_its_text_are_its_neighbours_undeclared() 
         "ev",
         "cache",
     }
+
+
+def test_what_an_edge_declares_comes_before_what_a_text_mentions() -> None:
+    # The query names `cache`: `c-1` declares it needs `e-1` (on `ev`), and a writer's entry on
+    # `spam` mentions `cache` in its text. The declared neighbour is taken first; the mention
+    # only after it, so no text can push out what the graph holds.
+    rows = (
+        ContextEntry("c-1", "decision", "cache", "c " * 6, "live", 3, needs=("e-1",)),
+        ContextEntry("s-1", "fact", "spam", "about cache " * 3, "live", 9),
+        ContextEntry("e-1", "fact", "ev", "e " * 6, "live", 1),
+    )
+    assert _first(rows, 2, "What is cache?") == {"c-1", "e-1"}
+    assert _first(rows, 3, "What is cache?") == {"c-1", "e-1", "s-1"}
