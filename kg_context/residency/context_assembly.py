@@ -166,13 +166,13 @@ def _query_tiers(
     said: set[str] = set()
     for e in entries:
         needed = {key_of[i] for i in e.needs if i in key_of} | set(e.need_keys)
-        mentions = mentioned_keys(e.body, known)
         if e.key in named_keys:
             near.update(needed)
-            said.update(mentions)
+            said.update(mentioned_keys(e.body, known))
         elif named_keys & needed:
             near.add(e.key)
-        elif named_keys & mentions:
+        # A key a text mentions is a substring of it: the cheap test first, the words only then.
+        elif any(k in e.body for k in named_keys) and mentioned_keys(e.body, named_keys):
             said.add(e.key)
     out = {e.id: 2 for e in entries if e.key in said}
     out.update((e.id, 1) for e in entries if e.key in near)

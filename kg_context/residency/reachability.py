@@ -7,6 +7,7 @@ the record cannot rebuild it). Nothing here writes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -19,6 +20,8 @@ from kg_context.settings import ResidencySettings
 from kg_context.vocabulary import STANDING_STATUSES, as_values
 
 __all__ = [
+    "PathEdge",
+    "PathNode",
     "Reachability",
     "RootPath",
     "boundary_clock",
@@ -47,6 +50,79 @@ class Reachability:
 
 
 @dataclass(frozen=True, slots=True)
+class PathNode:
+    """One entry on a root path."""
+
+    id: str
+    entry_class: str
+    key: str | None
+    status: str
+    expires_after_seq: int | None
+
+    @classmethod
+    def of(cls, row: Mapping[str, Any]) -> PathNode:
+        return cls(row["id"], row["class"], row["key"], row["status"], row["expires_after_seq"])
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "class": self.entry_class,
+            "key": self.key,
+            "status": self.status,
+            "expires_after_seq": self.expires_after_seq,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PathEdge:
+    """One REQUIRES edge on a root path: its policy and what holds it (``lease_until``: the
+    work seq its lease runs to; its last renewal; whether its target is foundational, by
+    whose mark)."""
+
+    policy: str
+    set_seq: int | None
+    renewed_at_seq: int | None
+    renewed_by: str | None
+    renewal_kind: str | None
+    foundational: bool
+    foundational_by: str | None
+    foundational_seq: int | None
+    lease_until: int | None
+
+    @classmethod
+    def of(cls, row: Mapping[str, Any]) -> PathEdge:
+        return cls(
+            policy=row["policy"],
+            set_seq=row["set_seq"],
+            renewed_at_seq=row["renewed_at_seq"],
+            renewed_by=row["renewed_by"],
+            renewal_kind=row["renewal_kind"],
+            foundational=bool(row["foundational"]),
+            foundational_by=row["foundational_by"],
+            foundational_seq=row["foundational_seq"],
+            lease_until=row["lease_until_seq"],
+        )
+
+    def text(self) -> str:
+        """The edge's policy and what holds it: hard; foundational (whose mark, when); or its
+        lease (until which work seq, last renewed at which seq, by what)."""
+        if self.policy == "hard":
+            return "hard"
+        if self.foundational:
+            return (
+                f"{self.policy}, foundational, marked by operator {self.foundational_by} at seq "
+                f"{self.foundational_seq}"
+            )
+        text = f"{self.policy}, lease until work seq {self.lease_until}"
+        if self.renewed_by:
+            text += (
+                f", last renewed at seq {self.renewed_at_seq} by {self.renewed_by} "
+                f"({self.renewal_kind})"
+            )
+        return text
+
+
+@dataclass(frozen=True, slots=True)
 class RootPath:
     """Why an entry is resident: the root path (root first), or ``None`` when nothing holds it."""
 
@@ -55,8 +131,8 @@ class RootPath:
     status: str
     resident: bool
     seq: int
-    nodes: tuple[dict[str, Any], ...]
-    edges: tuple[dict[str, Any], ...]
+    nodes: tuple[PathNode, ...]
+    edges: tuple[PathEdge, ...]
     via_interface_holder: str | None = None
     work: int = 0  # the boundary's work seq (the lease clock)
     # Out of the window: standing entries holding it through reconstructible edges, the standing
@@ -75,12 +151,17 @@ class RootPath:
         when it is a root itself, or nothing holds it)."""
         if not self.edges:
             return None
-        return _edge_text(self.edges[-1])
+        return self.edges[-1].text()
 
     def as_dict(self) -> dict[str, Any]:
         """The path as JSON-ready data, with whether it is held and its rendered text: the one
         form the CLI's ``--json``, the HTTP body and the MCP ``why`` result carry."""
-        return {**asdict(self), "held": self.held, "text": self.render()}
+        return {
+            **asdict(self),
+            "nodes": tuple(n.as_dict() for n in self.nodes),
+            "held": self.held,
+            "text": self.render(),
+        }
 
     def render(self) -> str:
         head = f"{self.entry_id} ({self.status}, {'resident' if self.resident else 'not resident'})"
@@ -98,35 +179,13 @@ class RootPath:
             return f"{head}: {self.status} entries are held by no root (the record keeps it)"
         if not self.nodes:
             return f"{head}: no root path at seq {self.seq}; the czar retires it on its next run"
-        parts = [f"{self.nodes[0]['id']} [{self.nodes[0]['class']} root]"]
+        parts = [f"{self.nodes[0].id} [{self.nodes[0].entry_class} root]"]
         for edge, node in zip(self.edges, self.nodes[1:], strict=True):
-            parts.append(f"-[{_edge_text(edge)}]-> {node['id']} [{node['class']}]")
+            parts.append(f"-[{edge.text()}]-> {node.id} [{node.entry_class}]")
         path = " ".join(parts)
         if self.via_interface_holder:
             path += f" =needs=> (summarized by) {self.entry_id}"
         return f"{head} at work seq {self.work}: {path}"
-
-
-def _edge_text(edge: dict[str, Any]) -> str:
-    """One edge's policy and what holds it: hard; foundational (whose mark, when); or its lease
-    (until which work seq, last renewed at which seq, by what)."""
-    policy = edge["policy"]
-    if policy == "hard":
-        return "hard"
-    if edge.get("foundational"):
-        return (
-            f"{policy}, foundational, marked by operator {edge.get('foundational_by')} at seq "
-            f"{edge.get('foundational_seq')}"
-        )
-    text = f"{policy}, lease until work seq {edge['lease_until']}"
-    if edge.get("renewed_by"):
-        text += (
-            f", last renewed at seq {edge['renewed_at_seq']} by {edge['renewed_by']} "
-            f"({edge['renewal_kind']})"
-        )
-    else:
-        text += ", never renewed"
-    return text
 
 
 def boundary_seq(executor: Reader, boundary_id: str) -> int:
@@ -206,7 +265,7 @@ def _path(
     constitution: Constitution,
     work: int,
     settings: ResidencySettings,
-) -> tuple[tuple[dict[str, Any], ...], tuple[dict[str, Any], ...]]:
+) -> tuple[tuple[PathNode, ...], tuple[PathEdge, ...]]:
     rows = executor.read(
         "residency/why",
         boundary_id=boundary_id,
@@ -220,21 +279,8 @@ def _path(
     )
     if not rows:
         return (), ()
-    edges = tuple(
-        {
-            **{k: v for k, v in e.items() if k != "lease_until_seq"},
-            "lease_until": e["lease_until_seq"],
-        }
-        for e in rows[0]["edges"]
-    )
-    return tuple(rows[0]["nodes"]), edges
-
-
-def _edge(row: dict[str, Any]) -> dict[str, Any]:
-    """One edge of a root path as ``why`` reports it (``lease_until``: a work seq)."""
-    out = {k: v for k, v in row.items() if k != "lease_until_seq"}
-    out["lease_until"] = row["lease_until_seq"]
-    return out
+    nodes = tuple(PathNode.of(n) for n in rows[0]["nodes"])
+    return nodes, tuple(PathEdge.of(e) for e in rows[0]["edges"])
 
 
 def why(

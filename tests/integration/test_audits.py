@@ -141,7 +141,7 @@ def test_every_audit_runs_and_the_reports_agree_with_the_engine(
         rows = engine.run_audit("why_resident", boundary_id=b, params={"entry_id": entry_id}).rows
         assert bool(rows) == path.held, entry_id
         if rows:
-            assert rows[0]["root"] == path.nodes[0]["id"] and rows[0]["hops"] == len(path.edges)
+            assert rows[0]["root"] == path.nodes[0].id and rows[0]["hops"] == len(path.edges)
     # retention_over_seq replays the ledger to the gate's running counts.
     last = engine.run_audit("retention_over_seq", boundary_id=b).rows[-1]
     stats = boundary.stats()

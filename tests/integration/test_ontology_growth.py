@@ -122,7 +122,7 @@ def test_a_declared_class_is_ratified_written_rooted_and_migrated_into(
     by_agent = boundary.commit(proposal(b, entry(cls="bug", key="b1", body="crash", id=f"{b}-b1")))
     assert by_agent.outcome == "commit"
     # Declared root: it holds itself in the window (a root path of its own).
-    assert [n["id"] for n in boundary.why(f"{b}-b1").nodes] == [f"{b}-b1"]
+    assert [n.id for n in boundary.why(f"{b}-b1").nodes] == [f"{b}-b1"]
     assert boundary.why(f"{b}-f2").nodes == ()  # a fact is no root: nothing holds it
     # Declared lease rule.
     no_lease = boundary.commit(proposal(b, entry(cls="experiment", key="x1", id=f"{b}-x1")))
@@ -185,4 +185,4 @@ def test_a_declared_class_is_ratified_written_rooted_and_migrated_into(
     )
     assert "DeclaredBug" in new["labels"] and "Bug" not in new["labels"]
     assert after[f"{b}-f1"]["status"] == "retired"
-    assert [n["id"] for n in boundary.why(f"{b}-f1@bug").nodes] == [f"{b}-f1@bug"]
+    assert [n.id for n in boundary.why(f"{b}-f1@bug").nodes] == [f"{b}-f1@bug"]

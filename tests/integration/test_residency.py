@@ -126,7 +126,7 @@ def test_soft_edge_unrenewed_retires_hard_edge_never_and_interface_keeps_needs(
     assert (entries[soft_fact]["status"], entries[soft_fact]["resident"]) == ("retired", False)
     assert (entries[hard_fact]["status"], entries[hard_fact]["resident"]) == ("live", True)
     hard_path = why(boundary, hard_fact)
-    assert [n["id"] for n in hard_path.nodes] == [dec, hard_fact]
+    assert [n.id for n in hard_path.nodes] == [dec, hard_fact]
     assert "hard" in hard_path.render()
 
     interface_id = f"{soft_fact}/interface"
@@ -170,8 +170,8 @@ def test_a_newer_reference_renews_a_lease(engine: Any, boundary_id: str) -> None
     reach = reachable(boundary)
     assert reach.seq == 5 and fact in reach.reached
     path = why(boundary, fact)
-    assert [n["id"] for n in path.nodes] == [d1, fact]
-    assert (path.edges[-1]["lease_until"], path.edges[-1]["renewed_by"]) == (6, d2)
+    assert [n.id for n in path.nodes] == [d1, fact]
+    assert (path.edges[-1].lease_until, path.edges[-1].renewed_by) == (6, d2)
     assert run_czar(boundary).decisions == ()
 
 

@@ -98,8 +98,6 @@ PENDING_ROWS = {
     "kg_context.residency.czar.CzarReport.record",
     "kg_context.record.observability.FalseRetirement.evidence",
     "kg_context.record.observability.ObservabilityReport.unjustified_retirements",
-    "kg_context.residency.reachability.RootPath.nodes",
-    "kg_context.residency.reachability.RootPath.edges",
 }
 
 
