@@ -119,6 +119,8 @@ class PathEdge:
                 f", last renewed at seq {self.renewed_at_seq} by {self.renewed_by} "
                 f"({self.renewal_kind})"
             )
+        else:
+            text += ", never renewed"
         return text
 
 
