@@ -330,9 +330,7 @@ def _plan_supersessions(
                 if problem is not None and approved:
                     effects.not_executed.append(f"supersede:{sup.entry_id}: {problem}")
                 continue
-            snapshot.entries[sup.entry_id] = replace(
-                old, status=EntryStatus.SUPERSEDED.value, resident=False
-            )
+            snapshot.add_entry(replace(old, status=EntryStatus.SUPERSEDED.value, resident=False))
             boundary.live_count -= 1
             boundary.requires_count -= old.requires_out
             effects.left_window_tokens += old.tokens if old.resident else 0
@@ -358,7 +356,7 @@ def _plan_transitions(plan: Plan, ctx: Context, view: SetView, seq: int, effects
             boundary.requires_count += sign * old.requires_out
         if old.resident != resident:
             effects.left_window_tokens += old.tokens if old.resident else -old.tokens
-        snapshot.entries[t.entry_id] = replace(old, status=status.value, resident=resident)
+        snapshot.add_entry(replace(old, status=status.value, resident=resident))
         plan.transitions.append(
             {
                 "entry_id": t.entry_id,
@@ -395,9 +393,7 @@ def _plan_spent_copies(
             boundary.live_count -= 1
             boundary.requires_count -= old.requires_out
         effects.left_window_tokens += old.tokens
-        snapshot.entries[spent.entry_id] = replace(
-            old, status=EntryStatus.RETIRED.value, resident=False
-        )
+        snapshot.add_entry(replace(old, status=EntryStatus.RETIRED.value, resident=False))
         plan.transitions.append(
             {
                 "entry_id": spent.entry_id,
