@@ -114,7 +114,7 @@ def _plan_set(plan: Plan, ctx: Context, view: SetView, seq: int) -> SetRow:
     the committed status of its proposals."""
     snapshot = ctx.snapshot
     boundary = snapshot.boundary
-    mark = footprint(view, seq, snapshot)
+    mark = footprint(view, seq, snapshot, ctx.constitution.window.sets)
     props = set_props(ctx, view, SetStatus.RATIFIED)
     props.update(
         seq=seq,
