@@ -80,13 +80,14 @@ def plan_commit(plan: Plan, ctx: Context, view: SetView, passed: list[str]) -> D
     effects = _Effects()
     _plan_entries(plan, ctx, view, seq, effects)
     _name_rehydrations(view, effects)
-    plan_renewals(plan, view, seq, boundary.work_seq, ctx.constitution.root_class_names())
+    roots = ctx.constitution.root_class_names()
+    plan_renewals(plan, view, seq, boundary.work_seq, roots)
     plan_foundational(plan, view, seq, boundary.work_seq)
     _plan_supersessions(plan, ctx, view, seq, effects)
     _plan_transitions(plan, ctx, view, seq, effects)
     if is_work(view):
         _plan_spent_copies(plan, ctx, view, seq, effects)
-    track_copies(ctx.snapshot, view, boundary.work_seq, ctx.constitution.root_class_names())
+    track_copies(ctx.snapshot, view, boundary.work_seq, roots)
     _plan_adoption_uses(plan, ctx, view, seq)
     boundary.committed_tokens += effects.new_tokens
     boundary.resident_tokens += effects.new_tokens - effects.left_window_tokens
