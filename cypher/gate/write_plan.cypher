@@ -1,15 +1,18 @@
-// Everything one gate transaction decided, in ONE statement (one round trip), part by part in
-// this order (each part a subquery over its own list; an empty list writes nothing). Every node
-// is looked up or merged by (boundary_id, id) (targets by (boundary_id, key)): writers and
+// Everything one gate transaction decided but its receipts, halts and ledger head, in one
+// statement, part by part in this order (each part a subquery over its own list; an empty list
+// writes nothing). The gate sends it and, while the server runs it, seals the decisions into
+// the ledger (kg_context/gate/pure/ledger.py); then gate/write_sealed.cypher writes the
+// sealed receipts, the halts and the ledger's head in the same transaction. Every node is
+// looked up or merged by (boundary_id, id) (targets by (boundary_id, key)): writers and
 // targets are the boundary's own nodes, so nothing here is shared across boundaries. Nothing is
 // deleted: the record keeps every entry. The parts:
 //
 // 1. Each set, in ledger order (ratified, halted or rejected, with its status as a label too, for
 //    Neo4j Browser's style: :Ratified, :Halted or :Rejected) IN its boundary and (ratified) BY its
-//    writers, registered in the boundary with their kind on their first ratified set; its
-//    receipts FOR it; what became of its proposals (status, IN_SET); and for a ratified set its
-//    entries (with class, status and residency labels, and declared targets), the NEXT link from
-//    the previous ratified set, and its history index line (a ratified set's only:
+//    writers, registered in the boundary with their kind on their first ratified set; what
+//    became of its proposals (status, IN_SET); and for a ratified set its entries (with class,
+//    status and residency labels, and declared targets), the NEXT link from the previous
+//    ratified set, and its history index line (a ratified set's only:
 //    (:IndexEntry)-[:INDEXES]->(:Set)).
 // 2. Declared provenance (permanent): (:Entry)-[:DERIVED_FROM {essential}]->(:Entry).
 // 3. Interface compaction: (:Interface)-[:SUMMARIZES {seq}]->(:Entry), for each interface entry
@@ -37,16 +40,11 @@
 // 9. Declared supersession (and one the constitution's [on_revision] rule made: `rule` names it):
 //    the edge, and (when the gate executed it: not append-only, target
 //    live) the status flip of the superseded entry out of the window, labels kept in step.
-// 10. Typed halts, open for an operator: (:Halt:Open)-[:ON]->(:Set) (the status label is for
-//    Neo4j Browser's style; resolving a halt makes it :Resolved).
-// 11. Declared status and residency changes of existing entries, with their status and
+// 10. Declared status and residency changes of existing entries, with their status and
 //    residency labels kept in step, and a TRANSITIONED edge from the ratifying set with the
 //    reason, the case it cited, the failed ancestors it answers to, and the exact edges or facts
 //    that justified the change.
-// 12. The ledger's head (kg_context/gate/pure/ledger.py: each decided set's record is sealed on its
-//     receipts in Python): the position and digest of the last record, and the seq the chain
-//     began after (set once). No $ledger_pos: nothing (a measurement without the ledger).
-// 13. The boundary after the transaction's sets: seq, last ratified set, and its running counts
+// 11. The boundary after the transaction's sets: seq, last ratified set, and its running counts
 //    (work_seq: the sets that are the boundary's work, i.e. not the czar's and not constitution
 //    changes; the lease clock; one_use_pending: the recall copies whose one use is still to
 //    come, kg_context/gate/pure/one_use.py), with an optimistic check on top of the lock: only if the seq is
@@ -69,10 +67,6 @@ CALL () {
       ON CREATE SET writer.kind = w.kind, writer.registered_at = set_row.props.closed_at,
                     writer.registered_seq = set_row.props.seq
     MERGE (s)-[:BY]->(writer))
-  FOREACH (r IN set_row.receipts |
-    CREATE (receipt:Receipt:$(toUpper(left(r.kind, 1)) + substring(r.kind, 1) + 'Receipt'))
-    SET receipt = r
-    CREATE (receipt)-[:FOR]->(s))
   FOREACH (ix IN set_row.index |
     CREATE (line:IndexEntry)
     SET line = ix
@@ -189,13 +183,6 @@ CALL () {
   SET old:Superseded
 }
 CALL () {
-  UNWIND $halts AS halt
-  MATCH (s:Set {boundary_id: $boundary_id, id: halt.set_id})
-  CREATE (h:Halt:Open)
-  SET h = halt.props
-  CREATE (h)-[:ON]->(s)
-}
-CALL () {
   UNWIND $transitions AS transition
   MATCH (s:Set {boundary_id: $boundary_id, id: transition.set_id}),
         (e:Entry {boundary_id: $boundary_id, id: transition.entry_id})
@@ -210,12 +197,6 @@ CALL () {
                              case: transition.case,
                              failed_ancestors: transition.failed_ancestors,
                              justification: transition.justification, seq: transition.seq}]->(e)
-}
-CALL () {
-  MATCH (b:Boundary {id: $boundary_id})
-  WHERE $ledger_pos IS NOT NULL
-  SET b.ledger_pos = $ledger_pos, b.ledger_head = $ledger_head,
-      b.ledger_since_seq = coalesce(b.ledger_since_seq, $ledger_since_seq)
 }
 MATCH (b:Boundary {id: $boundary_id})
 WHERE b.seq = $expected_seq

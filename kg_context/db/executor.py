@@ -19,7 +19,7 @@ from neo4j import exceptions as neo4j_errors
 from kg_context.db.catalog import Catalog, Query, default_catalog
 from kg_context.db.driver_errors import one_line, translate_driver_errors
 from kg_context.db.retry import DEADLOCK, RetryCounts, Retrying, RetryPolicy, is_unavailable
-from kg_context.db.timing import UnitClock, UnitTiming, timed_rows
+from kg_context.db.timing import UnitClock, UnitTiming, timed_send
 from kg_context.errors import (
     DatabaseUnavailableError,
 )
@@ -44,6 +44,12 @@ class Transaction(Protocol):
     """One open transaction: run catalog queries by name."""
 
     def run(self, name: str, /, **params: Any) -> list[Record]: ...
+
+    def send(self, name: str, /, **params: Any) -> Callable[[], list[Record]]:
+        """Send a statement without waiting for it: the server runs it while the caller goes
+        on, and the function returned reads its rows (a statement sent after it in the same
+        transaction runs after it)."""
+        ...
 
 
 class QueryExecutor(Protocol):
@@ -85,12 +91,19 @@ class _Tx:
         return self.run_bound(query, query.bind(params))
 
     def run_bound(self, query: Query, params: dict[str, Any]) -> list[Record]:
+        return self._send_bound(query, params)()
+
+    def send(self, name: str, /, **params: Any) -> Callable[[], list[Record]]:
+        query = self._catalog[name]
+        return self._send_bound(query, query.bind(params))
+
+    def _send_bound(self, query: Query, params: dict[str, Any]) -> Callable[[], list[Record]]:
         self._ran(query.name)
         if self._clock is not None:
-            rows = timed_rows(self._tx, query.name, query.text, params, self._clock.statements)
-            return [_as_dict(record) for record in rows]
+            timed = timed_send(self._tx, query.name, query.text, params, self._clock.statements)
+            return lambda: [_as_dict(record) for record in timed()]
         result = self._tx.run(query.text, params)
-        return [_as_dict(record) for record in result]
+        return lambda: [_as_dict(record) for record in result]
 
 
 class Neo4jExecutor:

@@ -12,15 +12,16 @@ from typing import Any, TypeVar
 
 import neo4j
 
-__all__ = ["StatementTiming", "UnitClock", "UnitTiming", "timed_rows"]
+__all__ = ["StatementTiming", "UnitClock", "UnitTiming", "timed_send"]
 
 T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
 class StatementTiming:
-    """One statement: ``wall_s`` from sending it to its last record (client side), and the
-    server's times from its summary (``result_available_after``: to the first record;
+    """One statement: ``wall_s`` the time the client waited on it (sending it, then reading its
+    records: a statement sent ahead runs on the server while the client works), and the server's
+    times from its summary (``result_available_after``: to the first record;
     ``result_consumed_after``: the rest), in milliseconds."""
 
     name: str
@@ -68,20 +69,27 @@ class UnitClock:
         return UnitTiming(what, wall, self.work_s, tuple(self.statements), name)
 
 
-def timed_rows(
+def timed_send(
     tx: neo4j.ManagedTransaction,
     name: str,
     text: str,
     params: dict[str, Any],
     timings: list[StatementTiming],
-) -> list[neo4j.Record]:
-    """Run one statement, read every record, and note its timings."""
+) -> Callable[[], list[neo4j.Record]]:
+    """Send one statement; the function returned reads every record and notes its timings.
+    Its wall time is the time the caller waited on it: sending it, and reading its records (not
+    whatever the caller did in between while the server ran it)."""
     started = time.perf_counter()
     result = tx.run(text, params)
-    rows = list(result)
-    summary = result.consume()
-    available, consumed = summary.result_available_after, summary.result_consumed_after
-    timings.append(
-        StatementTiming(name, time.perf_counter() - started, available or 0, consumed or 0)
-    )
+    sending = time.perf_counter() - started
+
+    def rows() -> list[neo4j.Record]:
+        reading = time.perf_counter()
+        out = list(result)
+        summary = result.consume()
+        available, consumed = summary.result_available_after, summary.result_consumed_after
+        waited = sending + time.perf_counter() - reading
+        timings.append(StatementTiming(name, waited, available or 0, consumed or 0))
+        return out
+
     return rows

@@ -21,7 +21,7 @@ from kg_context.gate.pure.ledger import LedgerHead
 from kg_context.gate.pure.ledger import seal as seal_plan
 from kg_context.gate.pure.rehydration import retired_reference_ids
 from kg_context.gate.pure.revision import revision_slots
-from kg_context.gate.pure.rows import Plan, nested_sets
+from kg_context.gate.pure.rows import Plan, nested_sets, receipt_rows
 from kg_context.gate.pure.set_constructor import ClosedSet
 from kg_context.gate.pure.snapshot import (
     AdoptionState,
@@ -358,17 +358,16 @@ def write_plan(
     default_lease: int,
     seal: bool = True,
 ) -> None:
-    """Everything the plan decided, in one statement (``cypher/gate/write_plan.cypher``: each
+    """Everything the plan decided, in two statements (``cypher/gate/write_plan.cypher``: each
     part skips an empty list; ``default_lease``: the lease of an edge that declared none, which a
-    renewal restarts). The plan's decisions are sealed onto the boundary's ledger head as read
-    under the lock (``gate.pure.ledger``); ``seal=False`` writes them unchained: only for measuring
-    what the ledger costs."""
+    renewal restarts; then ``cypher/gate/write_sealed.cypher``). The plan's decisions are
+    sealed onto the boundary's ledger head as read under the lock (``gate.pure.ledger``) while
+    the server runs the first; ``seal=False`` writes them unchained: only for measuring what the
+    ledger costs."""
     b = plan.boundary
     assert b is not None, "the gate plans the boundary row of every batch"
     boundary_id = boundary.id
-    head = LedgerHead(boundary.ledger_pos, boundary.ledger_head)
-    head = seal_plan(plan, boundary_id, head) if seal else head
-    advanced = tx.run(
+    written = tx.send(
         "gate/write_plan",
         boundary_id=boundary_id,
         sets=nested_sets(plan),
@@ -380,7 +379,6 @@ def write_plan(
         renewals=plan.renewals,
         foundational=plan.foundational,
         supersedes=plan.supersedes,
-        halts=plan.halts,
         transitions=plan.transitions,
         standing=as_values(STANDING_STATUSES),
         default_lease=default_lease,
@@ -393,10 +391,20 @@ def write_plan(
         resident_tokens=b["resident_tokens"],
         work_seq=b["work_seq"],
         one_use_pending=b["one_use_pending"],
+    )
+    head = LedgerHead(boundary.ledger_pos, boundary.ledger_head)
+    head = seal_plan(plan, boundary_id, head) if seal else head
+    sealed = tx.send(
+        "gate/write_sealed",
+        boundary_id=boundary_id,
+        receipts=receipt_rows(plan),
+        halts=plan.halts,
         ledger_pos=head.pos if seal else None,
         ledger_head=head.digest,
         ledger_since_seq=expected_seq,
     )
+    advanced = written()
+    sealed()
     if not advanced:
         # Cannot happen while the lock is held; if it ever does, nothing of this
         # transaction may commit.

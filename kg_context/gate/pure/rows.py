@@ -38,6 +38,7 @@ __all__ = [
     "nested_sets",
     "receipt_props",
     "receipt_row",
+    "receipt_rows",
 ]
 
 Props = dict[str, Any]
@@ -74,13 +75,12 @@ class SetRow(TypedDict):
 
 
 class SetWriteRow(TypedDict):
-    """One set row of ``write_plan``: a set with its writers, receipts, proposals and entries."""
+    """One set row of ``write_plan``: a set with its writers, proposals and entries."""
 
     id: str
     prev_id: str | None
     props: Props
     writers: list[WriterRow]
-    receipts: list[Props]
     proposals: list[ProposalOutcomeRow]
     entries: list[EntryRow]
     index: list[Props]  # the set's history index line (one for a ratified set, else none)
@@ -251,8 +251,8 @@ class Plan:
 
 
 def nested_sets(plan: Plan) -> list[SetWriteRow]:
-    """The plan's set rows with their writers, receipts, proposals and entries nested, for the one
-    ``write_plan`` statement."""
+    """The plan's set rows with their writers, proposals and entries nested, for ``write_plan``
+    (the receipts are ``write_sealed``': ``receipt_rows``)."""
     out: list[SetWriteRow] = []
     for row in plan.sets:
         decided = plan.decided[row["id"]]
@@ -262,13 +262,22 @@ def nested_sets(plan: Plan) -> list[SetWriteRow]:
                 "prev_id": row["prev_id"],
                 "props": row["props"],
                 "writers": decided.writers,
-                "receipts": [r["props"] for r in decided.receipts],
                 "proposals": decided.proposals,
                 "entries": decided.entries,
                 "index": decided.index,
             }
         )
     return out
+
+
+def receipt_rows(plan: Plan) -> list[ReceiptRow]:
+    """Every receipt of the plan FOR the set it was decided with, in the order decided, for
+    ``write_sealed``."""
+    return [
+        {"set_id": s["id"], "props": r["props"]}
+        for s in plan.sets
+        for r in plan.decided[s["id"]].receipts
+    ]
 
 
 def receipt_props(
