@@ -1,9 +1,13 @@
-"""The executor counts transaction attempts and the transient errors that caused retries, by
-Neo4j code: a real deadlock between two transactions on the real server is retried and counted."""
+"""The executor against the real server: it counts transaction attempts and the transient errors
+that caused retries, by Neo4j code (a real deadlock between two transactions is retried and
+counted); and ``Transaction.send``: a statement sent ahead runs on the server while the caller
+goes on, the statements sent after it in the same transaction see what it wrote, its rows are
+read when the caller asks, and its timing counts the time the caller waited on it."""
 
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -11,20 +15,22 @@ from typing import Any
 from kg_context.db.catalog import Catalog
 from kg_context.db.connection import Target, open_driver
 from kg_context.db.executor import DEADLOCK, Neo4jExecutor, RetryPolicy, Transaction
+from kg_context.db.timing import UnitTiming
 
 FIXTURES = Path(__file__).parent / "executor_fixtures"
+
+
+def _executor(driver: Any, target: Target, **options: Any) -> Neo4jExecutor:
+    """An executor over the test fixtures' statements."""
+    return Neo4jExecutor(
+        driver, database=target.database, uri=target.uri, catalog=Catalog(FIXTURES), **options
+    )
 
 
 def test_a_real_deadlock_is_retried_and_counted_by_code(neo4j_target: Target) -> None:
     first, second = f"lock-{uuid.uuid4().hex}", f"lock-{uuid.uuid4().hex}"
     with open_driver(neo4j_target) as driver:
-        executor = Neo4jExecutor(
-            driver,
-            database=neo4j_target.database,
-            uri=neo4j_target.uri,
-            catalog=Catalog(FIXTURES),
-            retry=RetryPolicy(initial_delay_s=0.01),
-        )
+        executor = _executor(driver, neo4j_target, retry=RetryPolicy(initial_delay_s=0.01))
         executor.write("lock/touch", id=first)
         executor.write("lock/touch", id=second)
         before = executor.retry_counts()
@@ -73,3 +79,27 @@ def test_a_clean_run_counts_one_attempt_per_unit_and_no_retry(engine: Any) -> No
     assert after.units - before.units == 2
     assert after.attempts - before.attempts == 2
     assert after.total == before.total
+
+
+def test_sent_statements_run_in_order_and_their_rows_are_read_later(neo4j_target: Target) -> None:
+    node = f"send-{uuid.uuid4().hex}"
+    seen: list[UnitTiming] = []
+    with open_driver(neo4j_target) as driver:
+        executor = _executor(driver, neo4j_target)
+        executor.observe(seen.append)
+        pause = 0.5
+
+        def work(tx: Transaction) -> tuple[list[str], list[int]]:
+            first = tx.send("lock/touch", id=node)
+            second = tx.send("lock/touch", id=node)
+            time.sleep(pause)  # the caller's own work, while the server runs both
+            touched = tx.send("lock/touched", id=node)
+            return [r["id"] for r in first() + second()], [r["touched"] for r in touched()]
+
+        ids, touched = executor.write_tx(work)
+    assert ids == [node, node]
+    assert touched == [2]  # the third statement saw both writes before it
+    (unit,) = seen
+    assert [s.name for s in unit.statements] == ["lock/touch", "lock/touch", "lock/touched"]
+    waited = sum(s.wall_s for s in unit.statements)
+    assert waited + pause <= unit.work_s  # the caller's pause is not the statements' time
