@@ -14,7 +14,10 @@
 //    status and residency labels, and declared targets), the NEXT link from the previous
 //    ratified set, and its history index line (a ratified set's only:
 //    (:IndexEntry)-[:INDEXES]->(:Set)).
-// 2. Declared provenance (permanent): (:Entry)-[:DERIVED_FROM {essential}]->(:Entry).
+// 2. Declared provenance (permanent): (:Entry)-[:DERIVED_FROM {essential}]->(:Entry); beside
+//    an essential one, (:Entry)-[:ESSENTIALLY_DERIVED_FROM]->(:Entry) between the same two
+//    entries of the boundary (what the invalidation walk follows for the at-risk reach, without
+//    reading each edge's properties; ledger verification checks the two agree).
 // 3. Interface compaction: (:Interface)-[:SUMMARIZES {seq}]->(:Entry), for each interface entry
 //    and the original it is essentially DERIVED_FROM.
 // 4. Declared residency edges: (:Entry)-[:REQUIRES {policy, lease_until_seq, lease_sets, needs,
@@ -92,6 +95,8 @@ CALL () {
   MATCH (child:Entry {boundary_id: $boundary_id, id: derived.from}),
         (parent:Entry {boundary_id: $boundary_id, id: derived.to})
   CREATE (child)-[:DERIVED_FROM {essential: derived.essential}]->(parent)
+  FOREACH (_ IN CASE WHEN derived.essential THEN [1] ELSE [] END |
+    CREATE (child)-[:ESSENTIALLY_DERIVED_FROM]->(parent))
 }
 CALL () {
   UNWIND $summarizes AS summary

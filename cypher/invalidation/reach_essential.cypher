@@ -1,12 +1,15 @@
 // The invalidation walk's one-read path (kg_context/record/walk.py), part 2, run beside part 1
-// (reach.cypher): the descendants of each failed entry through essential DERIVED_FROM edges
-// only, in the boundary, at their least depth from that entry, with their statuses (whether an
-// at-risk descendant may move). The same pruned breadth-first expand, at most $limit rows.
+// (reach.cypher): the descendants of each failed entry through essential edges only, at their
+// least depth from that entry, with their statuses (whether an at-risk descendant may move). It
+// follows ESSENTIALLY_DERIVED_FROM, which the gate writes beside each essential DERIVED_FROM
+// between two entries of one boundary (cypher/gate/write_plan.cypher; `kg-context schema apply`
+// adds it to edges written before): so no edge's properties are read, and the walk stays in the
+// root's boundary without a filter on each entry it passes. The same pruned breadth-first
+// expand as part 1, at most $limit rows.
 UNWIND range(0, size($roots) - 1) AS i
 MATCH (root:Entry {boundary_id: $boundary_id, id: $roots[i]})
 CALL (root) {
-  MATCH p = (root)<-[:DERIVED_FROM* {essential: true}]-(x:Entry)
-  WHERE all(n IN nodes(p) WHERE n.boundary_id = $boundary_id)
+  MATCH p = (root)<-[:ESSENTIALLY_DERIVED_FROM*]-(x)
   RETURN x, min(length(p)) AS depth
 }
 WITH i, x, depth

@@ -3,7 +3,10 @@
 // the set (the properties named in $set_fields), its receipts and halts, the ratified set it follows (NEXT), its writers (BY), its
 // adoption uses, the flips it made (TRANSITIONED), and its entries (the properties named in
 // $entry_fields, with current status and residency) with their targets and the DERIVED_FROM,
-// REQUIRES, SUPERSEDES and SUMMARIZES edges out of them (to: the entry reached).
+// REQUIRES, SUPERSEDES and SUMMARIZES edges out of them (to: the entry reached), and, to check
+// against their essential DERIVED_FROM edges (no record digests them), the entries their
+// ESSENTIALLY_DERIVED_FROM edges reach ([boundary, id]) and any such edge into them from a node
+// that is not an entry of their boundary.
 MATCH (s:Set)
 WHERE s.boundary_id = $boundary_id AND s.id > $after
 WITH s ORDER BY s.id LIMIT $limit
@@ -23,4 +26,11 @@ RETURN s.id AS id,
                          targets: COLLECT { MATCH (e)-[:TARGETS]->(t:Target) RETURN t.key },
                          edges: COLLECT {
                            MATCH (e)-[r:DERIVED_FROM|REQUIRES|SUPERSEDES|SUMMARIZES]->(o:Entry)
-                           RETURN {type: type(r), to: o.id, props: properties(r)} }} } AS entries
+                           RETURN {type: type(r), to: o.id, props: properties(r)} },
+                         essential_to: COLLECT {
+                           MATCH (e)-[:ESSENTIALLY_DERIVED_FROM]->(o)
+                           RETURN [o.boundary_id, o.id] },
+                         essential_from_elsewhere: COLLECT {
+                           MATCH (e)<-[:ESSENTIALLY_DERIVED_FROM]-(o)
+                           WHERE NOT (o:Entry AND o.boundary_id = e.boundary_id)
+                           RETURN coalesce(o.id, elementId(o)) }} } AS entries

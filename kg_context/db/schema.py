@@ -25,6 +25,7 @@ __all__ = [
     "SchemaPlan",
     "SchemaRecord",
     "SchemaRule",
+    "add_essential_edges",
     "apply_schema",
     "backfill_entries",
     "check_schema",
@@ -38,7 +39,7 @@ __all__ = [
 
 # The package's schema version: bump it whenever a file in cypher/schema/ changes (a unit test
 # holds the digest of the rules to this version, so a change without a bump fails).
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 # What the database runs to put it right, named in every refusal.
 APPLY_COMMAND = "kg-context schema apply"
 
@@ -62,7 +63,9 @@ class RuleKind(StrEnum):
 # searched through its own index, and exactly while that fills) and the range indexes no
 # statement seeks by (entries by class, key, residency or status alone, ProposalNodes by time
 # or specialist alone, sets by status alone: every statement seeks by boundary first). Dropping
-# an index deletes no data: the embeddings and properties stay on the nodes.
+# an index deletes no data: the embeddings and properties stay on the nodes. Version 9 changes
+# no rule: its data step adds ESSENTIALLY_DERIVED_FROM beside every essential DERIVED_FROM of a
+# boundary written before it (``add_essential_edges``).
 OBSOLETE: tuple[tuple[RuleKind, str], ...] = (
     (RuleKind.CONSTRAINT, "entry_id_unique"),
     (RuleKind.CONSTRAINT, "set_id_unique"),
@@ -250,8 +253,9 @@ def check_schema(
 
 def schema_steps() -> int:
     """How many steps ``apply_schema`` reports: one per rule, the wait for indexes, the labels
-    of sets, halts and receipts written before those existed, and the entry backfill."""
-    return len(package_rules()) + 3
+    of sets, halts and receipts written before those existed, the entry backfill and the
+    essential edges."""
+    return len(package_rules()) + 4
 
 
 def apply_schema(
@@ -261,8 +265,9 @@ def apply_schema(
     on_step: Callable[[str], None] | None = None,
 ) -> list[str]:
     """``kg-context schema apply``: ``ensure_schema`` with ``everything``; returns the names of
-    the package's rules. ``on_step`` is told each rule as it is applied, then ``await indexes``
-    ``labels`` and ``backfill`` (a progress bar counts them: ``schema_steps``)."""
+    the package's rules. ``on_step`` is told each rule as it is applied, then ``await indexes``,
+    ``labels``, ``backfill`` and ``essential edges`` (a progress bar counts them:
+    ``schema_steps``)."""
     ensure_schema(executor, everything=True, await_timeout_s=await_timeout_s, on_step=on_step)
     return [rule.name for rule in package_rules()]
 
@@ -300,6 +305,9 @@ def _apply(
     on_step("backfill")
     if plan.recorded is None or plan.recorded.version < 4:
         backfill_entries(executor)
+    on_step("essential edges")
+    if plan.recorded is None or plan.recorded.version < 9:
+        add_essential_edges(executor)
     rules = package_rules()
     executor.write(
         "admin/record_schema",
@@ -323,6 +331,24 @@ def backfill_entries(executor: QueryExecutor, batch: int = 10_000) -> int:
                 boundary_id=boundary_id,
                 token=boundary_token(boundary_id),
                 batch=batch,
+            )
+            count = int(written[0]["written"]) if written else 0
+            total += count
+            if count < batch:
+                break
+    return total
+
+
+def add_essential_edges(executor: QueryExecutor, batch: int = 10_000) -> int:
+    """Schema version 9 on derivations written before it: ``ESSENTIALLY_DERIVED_FROM`` beside
+    each essential ``DERIVED_FROM`` between two entries of one boundary (the invalidation walk
+    follows it), boundary by boundary in batches (each its own transaction). Only adds edges.
+    Returns how many it added; a current database adds none."""
+    total = 0
+    for row in executor.read("admin/boundaries_of_entries"):
+        while True:
+            written = executor.write(
+                "admin/add_essential_edges", boundary_id=row["boundary_id"], batch=batch
             )
             count = int(written[0]["written"]) if written else 0
             total += count

@@ -178,8 +178,8 @@ def _essential(s: _Search, roots: list[str], max_depth: int) -> tuple[dict[str, 
 @dataclass(frozen=True, slots=True)
 class _Reach:
     """One read of the whole reach: per descendant, its least depth and nearest failed entry
-    (over every path, and over essential edges only), the statuses of the essential ones, and
-    whether both statements came back under their row limit."""
+    (over every path, and over essential edges only), the essential ones whose status may not
+    move to at_risk (with it), and whether both statements came back under their row limit."""
 
     seq: int
     complete: bool
@@ -187,15 +187,16 @@ class _Reach:
     root: dict[str, str]
     essential_depth: dict[str, int]
     essential_root: dict[str, str]
-    status: dict[str, str]
+    unmovable: dict[str, str]
 
 
 def _nearest(row: Record, roots: list[str]) -> tuple[dict[str, int], dict[str, str]]:
     """Per descendant, the least depth and, among the failed entries at that depth, the
-    smallest id: over the row's (failed entry, descendant, depth) triples."""
+    smallest id: over the row's (failed entry, descendant, depth) triples. With one failed
+    entry the nearest is always it: the second map is empty (``_graded`` knows)."""
     ids, depths = row["ids"], row["depths"]
     if len(roots) == 1:  # one failed entry: one triple per descendant, at its least depth
-        return dict(zip(ids, depths, strict=True)), dict.fromkeys(ids, roots[0])
+        return dict(zip(ids, depths, strict=True)), {}
     depth: dict[str, int] = {}
     root: dict[str, str] = {}
     for index, entry_id, least in zip(row["roots"], ids, depths, strict=True):
@@ -223,40 +224,56 @@ def _one_read(executor: QueryExecutor, boundary_id: str, roots: list[str], limit
         raise StateError(f"no boundary {boundary_id}", boundary_id=boundary_id)
     (row,) = rows
     complete = len(row["ids"]) < limit and len(essential_row["ids"]) < limit
-    status = dict(zip(essential_row["ids"], essential_row["statuses"], strict=True))
+    unmovable = {
+        entry_id: status
+        for entry_id, status in zip(essential_row["ids"], essential_row["statuses"], strict=True)
+        if status not in MOVABLE
+    }
     return _Reach(
-        int(row["seq"]), complete, *_nearest(row, roots), *_nearest(essential_row, roots), status
+        int(row["seq"]),
+        complete,
+        *_nearest(row, roots),
+        *_nearest(essential_row, roots),
+        unmovable,
     )
 
 
 def _graded(reach: _Reach, failed: dict[str, str], max_depth: int, max_nodes: int) -> Walk:
     """A walk from the one read's whole reach (no size cut: it holds at most ``max_nodes``).
-    Set operations over the id sets; the depth bound is applied only where the reach went
-    deeper than it (a failed entry reached from another is never its own descendant)."""
+    Set operations over the id sets, dropping only what must go: a failed entry reached from
+    another (never its own descendant), and entries deeper than the depth bound (looked for
+    only where the reach went deeper than it)."""
     depth, essential_depth = reach.depth, reach.essential_depth
-    kept = depth.keys() - failed.keys()
-    reached_essential = essential_depth.keys() - failed.keys()
-    deeper = False
+    dropped = {i for i in failed if i in depth}
     deepest = max(depth.values(), default=0)
     if deepest > max_depth:
-        too_deep = {i for i, d in depth.items() if d > max_depth} - failed.keys()
-        deeper = bool(too_deep)
-        kept -= too_deep
+        dropped |= {i for i, d in depth.items() if d > max_depth}
+    essential_dropped = dropped | {i for i in failed if i in essential_depth}
     if max(essential_depth.values(), default=0) > max_depth:
-        too_deep = {i for i, d in essential_depth.items() if d > max_depth} - failed.keys()
-        deeper = deeper or bool(too_deep)
-        reached_essential -= too_deep
-    reached_essential &= kept
-    essential_root, root, status = reach.essential_root, reach.root, reach.status
-    essential = {i: essential_root[i] for i in reached_essential}
-    supporting = {i: root[i] for i in kept - reached_essential}
-    blocked = {i: status[i] for i in reached_essential if status[i] not in MOVABLE}
+        essential_dropped |= {i for i, d in essential_depth.items() if d > max_depth}
+    deeper = not (dropped | essential_dropped) <= failed.keys()
+    # Every essential path is a path: an entry graded essential is one the reach kept.
+    reached_essential = (essential_depth.keys() & depth.keys()) - essential_dropped
+    reached_supporting = depth.keys() - reached_essential
+    if dropped:
+        reached_supporting -= dropped
+    if len(failed) == 1:  # the one failed entry is every descendant's nearest
+        (only,) = failed
+        essential = dict.fromkeys(reached_essential, only)
+        supporting = dict.fromkeys(reached_supporting, only)
+    else:
+        essential_root, root = reach.essential_root, reach.root
+        essential = {i: essential_root[i] for i in reached_essential}
+        supporting = {i: root[i] for i in reached_supporting}
+    blocked = {i: s for i, s in reach.unmovable.items() if i in reached_essential}
+    if dropped:
+        deepest = max((d for i, d in depth.items() if i not in dropped), default=0)
     return Walk(
         failed=dict(failed),
         essential=essential,
         supporting=supporting,
         blocked=blocked,
-        depth=deepest if len(kept) == len(depth) else max((depth[i] for i in kept), default=0),
+        depth=deepest,
         cut_by_depth=deeper,
         cut_by_size=False,
         max_depth=max_depth,

@@ -228,6 +228,27 @@ def test_an_edge_relinked_around_the_gate_names_its_set(
     assert result.findings[0].parts == ("edges",)
 
 
+def test_an_essential_edge_forged_around_the_gate_names_its_set(
+    czar_free_engine: Any, intruder: Engine, boundary_id: str
+) -> None:
+    """No record digests ESSENTIALLY_DERIVED_FROM (the walk's at-risk reach follows it): it is
+    checked against the essential DERIVED_FROM edges the records hold. One where no essential
+    derivation is, is found at the set of the entry it leaves, and nothing else is."""
+    built = _build(czar_free_engine, boundary_id)
+    intruder.executor.write(
+        "tamper/forge_essential_edge",
+        boundary_id=boundary_id,
+        **{"from": built.superseding, "to": built.fact},
+    )
+    result = czar_free_engine.boundary(boundary_id).verify_ledger()
+    assert [(f.problem, f.set_id) for f in result.findings] == [
+        (LedgerProblem.ESSENTIAL_EDGES_DIFFER, built.second_set)
+    ]
+    detail = result.findings[0].detail
+    assert built.superseding in detail
+    assert f"an edge to {boundary_id}/{built.fact}, not essentially derived" in detail
+
+
 def test_sets_decided_before_the_ledger_are_unchained_not_failures(
     czar_free_engine: Any, boundary_id: str
 ) -> None:

@@ -23,11 +23,18 @@ from kg_context.db import local_server as neo4j_local
 from kg_context.db.catalog import Catalog, Query, default_catalog
 from kg_context.db.connection import Target, open_driver, target_for
 from kg_context.db.executor import Neo4jExecutor
-from kg_context.db.schema import OBSOLETE, SCHEMA_VERSION, RuleKind, package_rules
+from kg_context.db.schema import (
+    OBSOLETE,
+    SCHEMA_VERSION,
+    RuleKind,
+    add_essential_edges,
+    package_rules,
+)
 from kg_context.engine import Engine
 from kg_context.errors import SchemaError
 from kg_context.record import history
 from kg_context.record.search import embed_pending, vector_search
+from kg_context.record.walk import walk
 from kg_context.settings import EngineSettings, LocalServerSettings, Neo4jSettings, SchemaSettings
 from kg_context.text.embeddings import get_embedder
 from tests.factories import entry, proposal
@@ -269,6 +276,33 @@ def test_a_version_7_database_drops_the_indexes_version_8_no_longer_has(
         vector = get_embedder().encode(["payments ledger"])[0]
         found = vector_search(boundary, vector, 1)
         assert found.strategy == "exact" and len(found.rows) == 1
+
+
+def test_a_version_8_database_gains_the_essential_edges_beside_its_derivations(
+    fresh: Target, fixtures: Neo4jExecutor
+) -> None:
+    """Version 9 adds ESSENTIALLY_DERIVED_FROM beside each essential DERIVED_FROM between two
+    entries of one boundary written before it (what the invalidation walk follows for the
+    at-risk reach): none beside a supporting one or one into another boundary, and every
+    DERIVED_FROM stays as it was. The walk then grades the old derivations."""
+    team, other = "v8-team", "v8-other"
+    fixtures.write("fixture/old_derivations", boundary_id=team, other=other)
+    fixtures.write("fixture/set_record", version=8, rules=[r.line for r in package_rules()])
+    before = fixtures.read("fixture/derivations", boundary_ids=[team, other])
+    assert {row["type"] for row in before} == {"DERIVED_FROM"}
+    with Engine.connect(fresh, settings=_settings(auto_apply=True)) as engine:
+        after = fixtures.read("fixture/derivations", boundary_ids=[team, other])
+        (record,) = fixtures.read("fixture/record")
+        assert record["version"] == SCHEMA_VERSION
+        found = walk(engine.executor, team, {"a": "live"}, max_depth=64, max_nodes=100)
+        assert add_essential_edges(engine.executor) == 0  # once only: nothing is doubled
+    assert [row for row in after if row["type"] == "DERIVED_FROM"] == before
+    assert [
+        (row["boundary_id"], row["from"], row["to"])
+        for row in after
+        if row["type"] == "ESSENTIALLY_DERIVED_FROM"
+    ] == [(team, "c", "a"), (team, "d", "c")]
+    assert (found.essential, found.supporting) == ({"c": "a", "d": "a"}, {"e": "a"})
 
 
 def _plans(engine: Any, wanted: Callable[[Query], bool]) -> Iterator[tuple[Query, Any]]:

@@ -32,6 +32,9 @@ VERSION_DIGEST = {
     # 8: no shared vector index over entries, and none of the range indexes no statement
     # seeks by (entry class, key, resident, status; ProposalNode at, specialist_id; set status).
     8: "8bfb7ac923e5af536ac509974721148a481fbf62d2a5c206c15bee37a8a40ca7",
+    # 9: the same rules; a data step adds ESSENTIALLY_DERIVED_FROM beside essential
+    # DERIVED_FROM edges written before it.
+    9: "8bfb7ac923e5af536ac509974721148a481fbf62d2a5c206c15bee37a8a40ca7",
 }
 
 

@@ -38,6 +38,9 @@ class LedgerProblem(StrEnum):
     STATE_DIFFERS = "state_differs"  # status/residency not what the ledger last decided
     ORPHAN_ENTRY = "orphan_entry"  # an entry no set contains
     HEAD_DIFFERS = "head_differs"  # the boundary's head is not the chain's last digest
+    # an entry's ESSENTIALLY_DERIVED_FROM edges are not its essential DERIVED_FROM edges in its
+    # boundary (the invalidation walk follows the former for what goes at risk)
+    ESSENTIAL_EDGES_DIFFER = "essential_edges_differ"
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +100,8 @@ class _Walk:
         default_factory=lambda: defaultdict(list)
     )
     current: dict[str, tuple[str, bool]] = field(default_factory=dict)
+    # found while reading, reported after the chain's (a record that differs comes first)
+    essential: list[LedgerFinding] = field(default_factory=list)
     sets: int = 0
     unchained: int = 0
 
@@ -135,6 +140,7 @@ def verify_ledger(
         after = batch[-1]["id"]
     last = _chain(walk, boundary_id, int(head["ledger_pos"]), head["ledger_head"])
     _states(walk)
+    walk.findings += walk.essential
     for orphan in executor.read("ledger/orphan_entries", boundary_id=boundary_id, limit=100):
         walk.find(LedgerProblem.ORPHAN_ENTRY, None, None, f"entry {orphan['id']} is in no set")
     order = sorted(walk.findings, key=lambda f: (f.ledger_pos is None, f.ledger_pos or 0))
@@ -164,6 +170,7 @@ def _take(walk: _Walk, page_row: Record) -> None:
     for receipt in row["receipts"]:
         pos = receipt.get("ledger_pos")
         (by_pos[int(pos)] if pos is not None else loose).append(receipt)
+    _essential_edges(walk, row, max(by_pos) if by_pos else None)
     if not by_pos:
         if walk.since is not None and (walk.since == 0 or _revision(row) > walk.since):
             walk.find(
@@ -189,6 +196,45 @@ def _take(walk: _Walk, page_row: Record) -> None:
     for pos in sorted(by_pos):
         _record(walk, row, pos, by_pos[pos], attached=pos == last)
     _set_state(walk, row, by_pos[last], last)
+
+
+def _essential_edges(walk: _Walk, row: Record, pos: int | None) -> None:
+    """Each entry of the set has an ESSENTIALLY_DERIVED_FROM edge to exactly the entries of its
+    boundary it is essentially DERIVED_FROM (the edges its record covers), and none into it
+    from outside its boundary: the edges the invalidation walk follows for the at-risk reach
+    are the ones the ledger holds."""
+    for e in row["entries"]:
+        props = dict(e["props"])
+        boundary_id = props.get("boundary_id")
+        declared = {
+            (boundary_id, edge["to"])
+            for edge in e["edges"]
+            if edge["type"] == "DERIVED_FROM"
+            and edge["props"].get("essential") is True
+            and edge["props"].get("boundary_id") is None
+        }
+        held = {(b, i) for b, i in e["essential_to"]}
+        strays = sorted(str(i) for i in e["essential_from_elsewhere"])
+        if held == declared and not strays:
+            continue
+        differ = [
+            *(f"no edge to {i}" for _, i in sorted(declared - held, key=str)),
+            *(
+                f"an edge to {b}/{i}, not essentially derived"
+                for b, i in sorted(held - declared, key=str)
+            ),
+            *(f"an edge from {i}, outside its boundary" for i in strays),
+        ]
+        walk.essential.append(
+            LedgerFinding(
+                LedgerProblem.ESSENTIAL_EDGES_DIFFER,
+                row["id"],
+                pos,
+                f"entry {props.get('id')} of set {row['id']}: ESSENTIALLY_DERIVED_FROM "
+                f"{'; '.join(differ)}",
+                ("edges",),
+            )
+        )
 
 
 def _record(
