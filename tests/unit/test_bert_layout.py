@@ -1,39 +1,18 @@
-"""The numpy BERT encoder's pieces that need no model: the exact GELU and which model directories
-it runs (the model itself is tested in tests/integration/test_embedding_model.py)."""
+"""Which model directories the engine's own BERT encoder runs (the model itself is tested in
+tests/integration/test_embedding_model.py)."""
 
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from kg_context.text.bert import bert_layout, erfc, gelu
+from kg_context.text.bert import bert_layout
 
 TRANSFORMER = "sentence_transformers.models.Transformer"
 POOLING = "sentence_transformers.models.Pooling"
 NORMALIZE = "sentence_transformers.models.Normalize"
-
-
-def test_erfc_is_within_its_fractional_error_everywhere() -> None:
-    grid = np.linspace(-9.0, 9.0, 200_001)
-    exact = np.array([math.erfc(v) for v in grid])
-    assert (np.abs(erfc(grid) - exact) / exact).max() < 1.2e-7
-
-
-def test_gelu_is_the_exact_one_to_float32_rounding() -> None:
-    """x * Phi(x), not the tanh approximation: at most 2.5 float32 ulps from the erf form on
-    [-12, 12] (the tanh form is off by up to 5e-4)."""
-    grid = np.linspace(-12.0, 12.0, 400_001).astype(np.float32)
-    wide = grid.astype(np.float64)
-    exact = np.array([v * 0.5 * math.erfc(-v / math.sqrt(2.0)) for v in wide])
-    found = gelu(grid)
-    assert found.dtype == np.float32
-    ulp = np.spacing(np.abs(exact).astype(np.float32)).astype(np.float64)
-    assert (np.abs(found - exact) / ulp).max() <= 2.5
-    assert np.abs(found - exact).max() < 2.5e-7
 
 
 def _model_dir(
@@ -60,7 +39,9 @@ def _model_dir(
 
 
 @pytest.mark.parametrize("modules", [[TRANSFORMER, POOLING], [TRANSFORMER, POOLING, NORMALIZE]])
-def test_a_bert_with_mean_pooling_runs_in_numpy(tmp_path: Path, modules: list[str]) -> None:
+def test_a_bert_with_mean_pooling_runs_in_the_engines_encoder(
+    tmp_path: Path, modules: list[str]
+) -> None:
     layout = bert_layout(_model_dir(tmp_path, modules))
     assert layout is not None
     assert (layout.transformer_dir, layout.max_seq_length) == (tmp_path, 128)
