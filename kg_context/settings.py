@@ -130,7 +130,8 @@ class DatabaseSettings(BaseSettings):
 
 
 class EmbeddingSettings(BaseSettings):
-    """The sentence-transformers model: a name, a path, or the default packaged MiniLM."""
+    """The embedding model: the default packaged MiniLM, a local BERT model directory (both run by
+    the engine's own encoder), or any sentence-transformers name or path (the extra)."""
 
     model_config = SettingsConfigDict(
         env_prefix="KG_CONTEXT_EMBEDDING_", env_file=".env", extra="ignore"

@@ -2,9 +2,9 @@
 
 - ``Transcript``: append-only. Every entry's body is appended as one line; the context is the
   newest whole lines that fit in B tokens.
-- ``Retrieval``: every entry's body is one chunk, embedded with the engine's sentence-transformers
-  model; the context is the chunks most similar to the probe's question (cosine), best first,
-  as many as fit in B tokens, over the full history.
+- ``Retrieval``: every entry's body is one chunk, embedded with the engine's embedding model;
+  the context is the chunks most similar to the probe's question (cosine), best first, as many
+  as fit in B tokens, over the full history.
 
 Both keep the SHA-256 of the serialized events they consumed.
 """

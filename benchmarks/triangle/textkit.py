@@ -1,5 +1,5 @@
 """The tokenizer and the embedder every system shares (``kg_context.text``): the same token
-counts for the budget B and the same sentence-transformers model for retrieval."""
+counts for the budget B and the same embedding model for retrieval."""
 
 from __future__ import annotations
 

