@@ -6,10 +6,13 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
+import torch
 
 from kg_context.errors import EmbeddingError
 from kg_context.settings import EmbeddingSettings
@@ -172,3 +175,34 @@ def test_a_bert_directory_with_broken_weights_is_an_error_not_a_fallback(tmp_pat
     (tmp_path / "model.safetensors").write_bytes(b"not safetensors")
     with pytest.raises(EmbeddingError, match="cannot load embedding model"):
         Embedder(EmbeddingSettings(model=str(tmp_path)))
+
+
+def test_a_small_encode_runs_on_one_thread_and_leaves_torchs_count_as_it_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A query's encode runs on one torch thread; a bulk one on torch's threads as set; either
+    way the process's count is what it was afterwards, also with small encodes in parallel."""
+    embedder = get_embedder()
+    encoder = embedder._backend  # the engine's own BERT encoder for the default model
+    assert isinstance(encoder, BertEncoder)
+    seen: list[int] = []
+    forward = encoder._forward
+
+    def counting(batch: list[list[int]]) -> Any:
+        seen.append(torch.get_num_threads())
+        return forward(batch)
+
+    monkeypatch.setattr(encoder, "_forward", counting)
+    torch.set_num_threads(2)
+    embedder.encode(["one short query"])
+    assert seen == [1] and torch.get_num_threads() == 2
+    seen.clear()
+    embedder.encode(["word " * 200] * 12)  # 2,424 tokens: past the small bound
+    assert seen == [2] and torch.get_num_threads() == 2
+    seen.clear()
+    threads = [threading.Thread(target=embedder.encode, args=([f"q{i}"],)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert seen == [1] * 8 and torch.get_num_threads() == 2
