@@ -12,7 +12,9 @@
 // $recall_max_entries entries, none further than $recall_max_depth hops: what residency/recall
 // admits without a cut; the closure is counted no further than $recall_max_entries + 1 entries,
 // so a reconstructible edge into a large closure costs a bounded read). Roots: standing entries
-// of a root class, standing entries still inside their own lease (expires_after_seq > $work),
+// of a root class, standing entries still inside their own lease (expires_after_seq > $work)
+// when their class is one the constitution's [roots] leased names (lease_root, set at commit;
+// entries written before it carried none count as leased roots),
 // and standing superseded_by_default entries (they hold until a newer entry of their key
 // stands; then the czar retires them).
 // The scan starts from the (boundary_id, status) index, so retired history is never read.
@@ -40,7 +42,8 @@ CALL {
 }
 WITH e,
      e.boundary_id = $boundary_id
-       AND (e.class IN $root_classes OR coalesce(e.expires_after_seq, -1) > $work
+       AND (e.class IN $root_classes
+            OR (coalesce(e.expires_after_seq, -1) > $work AND coalesce(e.lease_root, true))
             OR e.superseded_by_default = true) AS root,
      [(e)-[r:REQUIRES]->(t:Entry)
       WHERE t.status IN $standing

@@ -170,6 +170,9 @@ def _entry_row(
                 if entry.expires_after
                 else None
             ),
+            # Whether the own lease makes it a root ([roots] leased, decided at commit).
+            "lease_root": entry.expires_after is not None
+            and entry.entry_class in ctx.constitution.leased_root_class_names(),
             "superseded_by_default": entry.superseded_by_default,
             "initial_status": status.value,
             "writer_id": proposal.writer_id,

@@ -48,7 +48,17 @@ class _Section(BaseModel):
 
 
 class Roots(_Section):
+    """``classes``: entries of these classes are residency roots while standing. ``leased``:
+    entries of these classes are roots while inside their own lease (``expires_after``); an entry
+    of any other class that declares a lease is held by reachability alone (its lease still ends
+    it), so a writer cannot keep an entry in the window by declaring that it holds itself."""
+
     classes: tuple[EntryClass, ...]
+    leased: tuple[EntryClass, ...] = (
+        EntryClass.REJECTED_ALTERNATIVE,
+        EntryClass.OPEN_QUESTION,
+        EntryClass.SCRATCH,
+    )
 
 
 class Writers(_Section):
@@ -307,6 +317,12 @@ class Constitution(_Section):
             ):
                 return name
         return None
+
+    def leased_root_class_names(self) -> list[str]:
+        """The classes whose entries are roots while inside their own lease: ``[roots] leased``
+        plus every declared class with ``lease_sets``."""
+        declared = [n for n, d in sorted(self.classes.items()) if d.lease_sets is not None]
+        return [c.value for c in self.roots.leased] + declared
 
     def root_class_names(self) -> list[str]:
         """The residency root classes: ``[roots] classes`` plus every declared ``root = true``."""
