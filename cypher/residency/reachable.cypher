@@ -27,8 +27,9 @@
 // - others: the rest, one map per entry that holds an entry of another boundary, or carries
 //   interfaces, or is itself of another boundary: its boundary_id, id, held (ids in
 //   $boundary_id), foreign ([boundary_id, id] pairs) and interfaces (the standing interfaces
-//   that summarize a non-standing entry it holds through a soft/reconstructible edge naming
-//   needs: resident while it is reached).
+//   that summarize a retired entry it holds through a soft/reconstructible edge naming
+//   needs: resident while it is reached; a superseded or failed entry was replaced, and an
+//   interface of it would be stale).
 CALL {
   MATCH (e:Entry)
   USING INDEX SEEK e:Entry(boundary_id, status)
@@ -65,7 +66,7 @@ WITH e,
       | t] AS targets,
      [(e)-[r:REQUIRES]->(held:Entry)<-[:SUMMARIZES]-(i:Entry)
       WHERE r.policy <> 'hard' AND size(coalesce(r.needs, [])) > 0
-        AND NOT held.status IN $standing AND i.status IN $standing | i.id] AS interfaces
+        AND held.status = 'retired' AND i.status IN $standing | i.id] AS interfaces
 WITH e, root, [t IN targets WHERE t.boundary_id = $boundary_id | t.id] AS held,
      [t IN targets WHERE t.boundary_id <> $boundary_id | [t.boundary_id, t.id]] AS foreign,
      interfaces, e.boundary_id = $boundary_id AS own

@@ -78,3 +78,38 @@ def test_an_operator_who_lists_fact_in_roots_leased_keeps_self_leased_facts(
     run_czar(boundary)
     assert _status(engine, boundary_id, loose) == ("live", True)
     assert why(boundary, loose).nodes[0].id == loose
+
+
+def test_no_interface_stands_in_for_a_superseded_entry(engine: Any, boundary_id: str) -> None:
+    """A dependent holds a measurement through a soft edge naming ``needs``; a new measurement
+    supersedes it. The czar builds no interface of the superseded one (an interface of replaced
+    state is stale by construction), and the window holds the decision and the new measurement."""
+    boundary = engine.boundary(boundary_id)
+    boundary.after_commit = None
+    old, new = f"{boundary_id}-m1", f"{boundary_id}-m2"
+    source = {"source": "measurement"}
+    _commit(
+        boundary,
+        boundary_id,
+        entry(cls="fact", key="ev/p99", body="p99 = 40ms", id=old, attributes=source),
+    )
+    soft = {"entry_id": old, "policy": "soft", "lease_sets": 20, "needs": ["body"]}
+    decision = f"{boundary_id}-d"
+    _commit(boundary, boundary_id, entry(key="d", body="cache = lru", id=decision, requires=[soft]))
+    _commit(
+        boundary,
+        boundary_id,
+        entry(
+            cls="fact",
+            key="ev/p99",
+            body="p99 = 70ms",
+            id=new,
+            attributes=source,
+            supersedes=[{"entry_id": old, "reason": "re-measured"}],
+        ),
+    )
+    run_czar(boundary)
+    rows = engine.executor.read("audits/boundary_entries", boundary_id=boundary_id)
+    assert [r["id"] for r in rows if r["class"] == "interface"] == []
+    window = {e.id for e in boundary.window().entries}
+    assert decision in window and old not in window
