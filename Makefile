@@ -36,16 +36,27 @@ docs: install
 # The whole suite: every test but the `serial` ones in TEST_WORKERS parallel pytest-xdist workers
 # (tests/conftest.py says which tests share a worker, and starts the longest first; TEST_WORKERS=0
 # runs them in one process; the 25 longest are printed), then the serial ones alone (they count
-# what the whole database holds). The lint and the docs' strict build run beside the server's
-# start and the schema. Fails if either run fails or the first runs no test.
+# what the whole database holds). The lint and the docs' strict build run in the background from
+# the start, beside the server's start, the schema and the parallel run (which waits on
+# subprocesses and servers often enough to leave them room); their output is printed after the
+# parallel run. Fails if the lint, the docs' build or either run fails, or the first runs no test.
 TEST_WORKERS ?= 3
 test: install
-	@$(MAKE) --no-print-directory -j2 schema lint docs
-	@parallel=0; serial=0; \
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup -m "not serial" --durations=25 || parallel=$$?; \
-	$(BIN)/pytest -m serial || serial=$$?; \
-	if [ $$serial -eq 5 ]; then serial=0; fi; \
-	exit $$(( parallel ? parallel : serial ))
+	@checks=$$(mktemp -d); \
+	{ $(MAKE) --no-print-directory -j2 lint docs >$$checks/out 2>&1; echo $$? >$$checks/rc; } & \
+	schema=0; parallel=0; serial=0; \
+	$(MAKE) --no-print-directory schema || schema=$$?; \
+	if [ $$schema -eq 0 ]; then \
+		$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup -m "not serial" --durations=25 \
+			|| parallel=$$?; \
+	fi; \
+	wait; echo "== make lint docs"; cat $$checks/out; checked=$$(cat $$checks/rc); \
+	rm -rf $$checks; \
+	if [ $$schema -eq 0 ]; then \
+		$(BIN)/pytest -m serial || serial=$$?; \
+		if [ $$serial -eq 5 ]; then serial=0; fi; \
+	fi; \
+	exit $$(( schema ? schema : checked ? checked : parallel ? parallel : serial ))
 
 # The pure tests (tests/unit): no database, no embedding model; seconds.
 unit: install

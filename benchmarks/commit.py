@@ -2,9 +2,11 @@
 
 The baseline writes exactly the graph the gate writes (sets, entries with their labels and
 properties, targets, writers, review and commit receipts, proposal records, every edge, the
-status flips of superseded entries) with bare UNWIND statements: no reads, no predicates, no
-lock, no tokenizer; it does not write the gate's history index lines (one ``IndexEntry`` and its
-``INDEXES`` edge per ratified set, since schema 5), so their cost is part of the ratio. The
+status flips of superseded entries, each with the gate's properties and labels, a set's lineage
+and dependencies included) with bare UNWIND statements: no reads, no predicates, no lock, no
+tokenizer; it does not write the gate's history index lines (one ``IndexEntry`` and its
+``INDEXES`` edge per ratified set, since schema 5) nor the ledger's seal on the receipts
+(``ledger_*``), so their cost is part of the ratio. The
 ratio is what governance costs on top of writing its own record: the gate alone, with the czar's
 cadence off (a second figure times the same sets with the default cadence, the czar's compaction
 runs included, as an orchestrator on the defaults pays). A second baseline, entries and their
@@ -70,6 +72,7 @@ from kg_context.db.text_index import boundary_token
 from kg_context.db.timing import UnitTiming
 from kg_context.engine import Engine
 from kg_context.gate.pure.predicates import HALTS, REJECTS
+from kg_context.vocabulary import ReceiptKind
 
 SETS = 2_000
 BATCH = 500
@@ -337,12 +340,19 @@ def _bare_run(engine: Any, boundary_id: str, sets_count: int) -> float:
 PREDICATES = [check.__name__ for check in (*REJECTS, *HALTS)]
 
 
-def _full_rows(boundary_id: str, proposals: list[dict[str, Any]]) -> list[Any]:
+def _full_rows(
+    boundary_id: str, proposals: list[dict[str, Any]], *, batch: int = BATCH, window: int = 16
+) -> list[Any]:
     """The nodes and edges the gate writes for these proposals, as bare insert rows: sets with
-    their receipts (same fields), proposal records (verbatim payload), writer, entries (same
-    properties), targets; and the entry-to-entry edges with the gate's properties."""
+    their receipts (same fields and labels, but for the ledger's fields: its seal is governance),
+    proposal records (verbatim payload), writer, entries (same properties and labels), targets;
+    and the entry-to-entry edges with the gate's properties. ``batch``: the sets the gate
+    decides in one transaction, ``window``: the constitution's fragment window (a set's lineage,
+    as the gate records it: the sets of its batch it descends from within the window)."""
     sets, supersedes, derived, requires = _bare_rows(boundary_id, proposals)
     now = "2026-11-30T00:00:00.000000+00:00"
+    for r in requires:
+        r.update(lease_sets=r["lease_until_seq"] - r["set_seq"], set_work=r["set_seq"])
     for seq, (row, p) in enumerate(zip(sets, proposals, strict=True), start=1):
         payload = json.dumps(p, sort_keys=True, ensure_ascii=False)
         digest = hashlib.sha256(payload.encode()).hexdigest()
@@ -359,13 +369,20 @@ def _full_rows(boundary_id: str, proposals: list[dict[str, Any]]) -> list[Any]:
             "proposal_ids": [p["id"]], "mode": "governed", "targets": p["targets"],
             "fanout": sum(len(e.get(k, [])) for e in p["entries"]
                           for k in ("supersedes", "derived_from", "requires")),
-            "entry_count": len(p["entries"]), "lineage": [],
+            "entry_count": len(p["entries"]), "work_seq": seq,
+            "lineage": sorted(s["id"] for s in sets[max(seq - window, (seq - 1) // batch * batch):
+                                                    seq - 1]),
+            "dependencies": sorted(r["entry_id"] for e in p["entries"]
+                                   for k in ("supersedes", "derived_from", "requires")
+                                   for r in e.get(k, [])),
         }  # fmt: skip
         row["writer"] = {"id": "bench-writer", "kind": "agent"}
         row["receipts"] = [
-            {**common, "id": f"{row['id']}/review/1", "kind": "review"},
+            {**common, "id": f"{row['id']}/review/1", "kind": "review",
+             "family": ReceiptKind.REVIEW.family.value},
             {
                 **common, "id": f"{row['id']}/commit", "kind": "commit",
+                "family": ReceiptKind.COMMIT.family.value,
                 "allowed_effects": [f"create:{i}" for i in ids] + [f"supersede:{ids[0]}"],
                 "refused_effects": [], "state_revision": seq, "changed_ids": ids,
                 "content_digest": digest, "mode": "governed",
@@ -378,6 +395,7 @@ def _full_rows(boundary_id: str, proposals: list[dict[str, Any]]) -> list[Any]:
             "serial": seq, "submitted_at": now, "set_id": row["id"],
         }  # fmt: skip
         for entry in row["entries"]:
+            entry["labels"] = [entry["label"], "Live", "Resident"]
             entry["targets"] = p["targets"]
             entry["props"].update(
                 tokens=8, set_id=row["id"], expires_after_seq=None, superseded_by_default=False,
@@ -467,7 +485,7 @@ def _singles(
     singles = _proposals(single.id, _seed(single, single.id))[:SINGLES]
     bare = engine.boundary(f"bench-commit-bare-single-{run}")
     rows, supersedes, derived, requires = _full_rows(
-        bare.id, _proposals(bare.id, _seed(bare, bare.id))[:SINGLES]
+        bare.id, _proposals(bare.id, _seed(bare, bare.id))[:SINGLES], batch=1
     )
     ours: list[float] = []
     theirs: list[float] = []

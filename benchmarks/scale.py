@@ -318,6 +318,12 @@ def main(argv: list[str] | None = None, *, engine: Engine | None = None) -> None
         cfg = replace(cfg, batch=args.batch)
     if args.proposal_nodes is not None:
         cfg = replace(cfg, proposal_nodes=args.proposal_nodes)
+    if round(cfg.sets * min(cfg.steps) / cfg.boundaries) < 1:
+        raise SystemExit(
+            f"scale: {cfg.sets:,} sets over {cfg.boundaries} boundaries leave none per boundary "
+            f"at the smallest size ({min(cfg.steps):.0%}): use at least "
+            f"{round(cfg.boundaries / min(cfg.steps)):,} sets or fewer --boundaries"
+        )
     try:  # before anything is built: does the server's disk hold the size?
         data_dir = _data_dir(args.neo4j_home, engine)
         print(check_disk(cfg.sets, data_dir).describe(), file=sys.stderr)

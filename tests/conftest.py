@@ -10,8 +10,10 @@ loads the model once; the local server is started and the schema applied under a
 by one worker at a time. A test is scheduled on its own unless it shares an expensive fixture:
 every test of a file with a module-scoped fixture runs on one worker (the fixture is set up
 once), and every test of a session server of its own (``SERVER_GROUPS``) runs on one worker
-(that server starts once). A test marked ``serial`` (it counts what the whole database holds)
-runs alone: the other workers wait while it runs, fixtures included.
+(that server starts once); a file of the pure tests (tests/unit) is one unit of work. The
+workers are handed the longest tests and groups first (``LONGEST_FIRST``), then the other groups,
+the other tests, and the pure tests last. A test marked ``serial`` (it counts what the whole
+database holds) runs alone: the other workers wait while it runs, fixtures included.
 """
 
 from __future__ import annotations
@@ -55,17 +57,24 @@ def _server_group(item: pytest.Item) -> str | None:
 
 def _xdist_groups(items: list[pytest.Item]) -> dict[str, str]:
     """The worker group of each file whose tests must run on one worker: a file with a test of
-    a server of its own joins that server's group, and a file with a module-scoped fixture is
-    its own group (the fixture is set up once). The tests of other files go anywhere."""
+    a server of its own joins that server's group, and a file with a module-scoped fixture, or of
+    the pure tests, is its own group (the fixture is set up once; the pure tests are too short to
+    schedule one by one). The tests of other files go anywhere."""
     groups: dict[str, str] = {}
     for item in items:
         path = item.nodeid.split("::", 1)[0]
         server = _server_group(item)
         if server is not None:
             groups[path] = server
-        elif path not in groups and _shares_a_scoped_fixture(item):
+        elif path not in groups and (_shares_a_scoped_fixture(item) or _is_unit(path)):
             groups[path] = path
     return groups
+
+
+def _is_unit(path: str) -> bool:
+    """A file of the pure tests (milliseconds each): scheduled as one unit, so the workers do not
+    wait on the scheduler between tests."""
+    return path.replace("\\", "/").startswith("tests/unit/")
 
 
 def _groups_file(run: str | None = None) -> Path:
@@ -79,14 +88,23 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.testrunuid = uuid.uuid4().hex
 
 
-# The suite's longest tests (minutes each: the documented examples as subprocesses, the kill -9
-# runs on a server of their own, the quick triangle, the property test's shards), collected first
-# so the workers start them first and no one of them is left to run alone at the end.
+# The suite's longest tests and groups (the documented examples as subprocesses, the kill -9 runs
+# on a server of their own, the quick triangle, the property test's shards, the short soak, the
+# tests that start a server of their own or load the model), longest first: collected first, so
+# the workers start them first and no one of them is left to run alone at the end.
 LONGEST_FIRST = (
-    "tests/integration/test_readme.py",
     "tests/reliability/test_crash.py",
-    "tests/integration/test_triangle.py",
+    "tests/integration/test_readme.py",
     "tests/integration/test_gate_properties.py",
+    "tests/reliability/test_soak.py",
+    "tests/integration/test_attention.py",
+    "tests/integration/test_local_server.py",
+    "tests/integration/test_triangle.py",
+    "tests/integration/test_ledger.py",
+    "tests/integration/test_schema.py",
+    "tests/integration/test_scale_benchmark.py",
+    "tests/reliability/test_concurrency.py",
+    "tests/integration/test_benchmarks_quick.py",
 )
 
 
@@ -97,18 +115,52 @@ def _longest_first(item: pytest.Item) -> int:
     )
 
 
+def _group(item: pytest.Item, groups: dict[str, str]) -> str | None:
+    """The worker group of a test: its ``xdist_group`` mark's, else its file's (or none)."""
+    marked = item.get_closest_marker("xdist_group")
+    if marked and marked.args:
+        return str(marked.args[0])
+    return groups.get(item.nodeid.replace("\\", "/").split("::", 1)[0])
+
+
+def _scheduling_order(items: list[pytest.Item], groups: dict[str, str]) -> None:
+    """The order the workers are given the tests in (the scheduler keeps the collection's):
+    the groups and tests of ``LONGEST_FIRST`` in its order, then the other groups, larger first,
+    then the other tests as collected, then the pure tests' files (short units, to end on). The
+    tests of one group stay together, in the same order (its longest file first)."""
+    group_of = [_group(item, groups) or item.nodeid for item in items]
+    rank: dict[str, int] = {}
+    size: dict[str, int] = {}
+    first: dict[str, int] = {}
+    for index, (item, group) in enumerate(zip(items, group_of, strict=True)):
+        own = _longest_first(item) + _is_unit(item.nodeid.split("::", 1)[0])  # the pure tests last
+        rank[group] = min(rank.get(group, own), own)
+        size[group] = size.get(group, 0) + 1
+        first.setdefault(group, index)
+    order = sorted(
+        range(len(items)),
+        key=lambda i: (
+            rank[group_of[i]],
+            -size[group_of[i]],
+            first[group_of[i]],
+            _longest_first(items[i]),
+            i,
+        ),
+    )
+    items[:] = [items[i] for i in order]
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    items.sort(key=_longest_first)  # stable: the rest keep their order
     groups = _xdist_groups(items)
+    _scheduling_order(items, groups)
     placed = {}
     for item in items:
         path = item.nodeid.replace("\\", "/")
         if "tests/integration/" in path or "tests/reliability/" in path:
             item.add_marker(pytest.mark.integration)
-        marked = item.get_closest_marker("xdist_group")
-        group = marked.args[0] if marked and marked.args else groups.get(path.split("::", 1)[0])
+        group = _group(item, groups)
         if group is not None:
-            placed[item.nodeid] = str(group)
+            placed[item.nodeid] = group
     if "PYTEST_XDIST_WORKER" in os.environ:  # for the controller's scheduler (below)
         written = _groups_file().with_suffix(f".{os.environ['PYTEST_XDIST_WORKER']}")
         written.write_text(json.dumps(placed))
@@ -119,10 +171,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """Under ``--dist loadgroup``: each test is its own unit of work unless the workers'
     collection placed it in a group (``_xdist_groups``, or an ``xdist_group`` mark), whose tests
-    then go to one worker together, in order."""
+    then go to one worker together, in order. The units are handed out in the collection's
+    order (``_scheduling_order``), not xdist's largest-first reordering, which would start every
+    group before the longest single tests."""
     if config.getvalue("dist") != "loadgroup":
         return None
     from xdist.scheduler import LoadScopeScheduling
+
+    config.option.loadscopereorder = False
 
     class GroupScheduling(LoadScopeScheduling):  # type: ignore[misc]
         groups: dict[str, str] | None = None

@@ -26,7 +26,6 @@ MERGE (p:ProposalNode {id: row.id})
                 p.selected = row.selected,
                 p.rank = row.rank,
                 p.at = row.at,
-                p.embedding = row.embedding,
                 p.digest = row.digest,
                 p.text = row.text,
                 p.text_sha256 = row.text_sha256,
@@ -39,6 +38,13 @@ MERGE (p:ProposalNode {id: row.id})
                 p.writer_id = row.specialist_id,
                 p.boundary_token = $boundary_token,
                 p:Thought
+// The embedding as a float32 vector (db.create.setNodeVectorProperty: half the bytes of a list
+// of floats set by SET), once: a retried write leaves it as it is.
+WITH row, s, t, p
+CALL (p, row) {
+  WITH p, row WHERE p.embedding IS NULL
+  CALL db.create.setNodeVectorProperty(p, 'embedding', row.embedding)
+}
 MERGE (p)-[:PROPOSED_BY]->(s)
 MERGE (p)-[:PROPOSED_FOR]->(t)
 RETURN count(p) AS written

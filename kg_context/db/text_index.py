@@ -25,8 +25,10 @@ _LUCENE_OPERATORS = frozenset({"AND", "OR", "NOT", "TO"})
 
 
 @lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def boundary_token(boundary_id: str) -> str:
-    """The one-token form of a boundary id that ``Entry.boundary_token`` holds."""
+    """The one-token form of a boundary id that ``Entry.boundary_token`` holds (kept per id:
+    every new entry asks)."""
     return "b" + hashlib.sha256(boundary_id.encode("utf-8")).hexdigest()
 
 

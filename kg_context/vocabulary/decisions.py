@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import StrEnum
+from functools import lru_cache
 
 __all__ = [
     "CLASS_LABELS",
@@ -156,8 +157,10 @@ DECLARED_CLASS_MAX_CHARS = 40
 DECLARED_CLASS_LABEL_PREFIX = "Declared"
 
 
+@lru_cache(maxsize=1024)
 def class_label(name: str) -> str:
-    """The Neo4j label of an entry class: the built-in one, or the prefixed declared one."""
+    """The Neo4j label of an entry class: the built-in one, or the prefixed declared one (kept
+    per name: every new entry asks)."""
     try:
         return CLASS_LABELS[EntryClass(name)]
     except ValueError:

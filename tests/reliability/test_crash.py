@@ -35,6 +35,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 # make test kills twice; make reliability five times (the figure)
 KILLS = int(os.environ.get("KG_TEST_CRASH_KILLS", "2"))
 PER_WRITER = int(os.environ.get("KG_TEST_CRASH_PER_WRITER", "60"))
+CZAR_RUN_LEASE_S = 15
 
 
 @pytest.fixture(scope="module")
@@ -56,6 +57,10 @@ def _spawn(server: KillableServer, *args: str) -> subprocess.Popen[str]:
         # The crash clients run no czar by themselves (czar-free boundaries, explicitly): the
         # tests count seqs exactly and run the czar themselves after the crashes.
         KG_CONTEXT_RESIDENCY_CZAR_EVERY_COMMITS="0",
+        # A czar run the kill cut short still holds its boundary's claim: the upkeep's next run
+        # waits for that lease to run out, so it is short here (the default, 10 minutes, would
+        # be most of the test's time); one upkeep process is the only czar while it runs.
+        KG_CONTEXT_RESIDENCY_CZAR_RUN_LEASE_S=str(CZAR_RUN_LEASE_S),
     )
     return subprocess.Popen(
         [sys.executable, "-m", "tests.reliability.crash_client", *args],

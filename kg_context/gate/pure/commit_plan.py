@@ -80,13 +80,14 @@ def plan_commit(plan: Plan, ctx: Context, view: SetView, passed: list[str]) -> D
     effects = _Effects()
     _plan_entries(plan, ctx, view, seq, effects)
     _name_rehydrations(view, effects)
-    plan_renewals(plan, view, seq, boundary.work_seq, ctx.constitution.root_class_names())
+    roots = ctx.constitution.root_class_names()
+    plan_renewals(plan, view, seq, boundary.work_seq, roots)
     plan_foundational(plan, view, seq, boundary.work_seq)
     _plan_supersessions(plan, ctx, view, seq, effects)
     _plan_transitions(plan, ctx, view, seq, effects)
     if is_work(view):
         _plan_spent_copies(plan, ctx, view, seq, effects)
-    track_copies(ctx.snapshot, view, boundary.work_seq, ctx.constitution.root_class_names())
+    track_copies(ctx.snapshot, view, boundary.work_seq, roots)
     _plan_adoption_uses(plan, ctx, view, seq)
     boundary.committed_tokens += effects.new_tokens
     boundary.resident_tokens += effects.new_tokens - effects.left_window_tokens
@@ -114,7 +115,7 @@ def _plan_set(plan: Plan, ctx: Context, view: SetView, seq: int) -> SetRow:
     the committed status of its proposals."""
     snapshot = ctx.snapshot
     boundary = snapshot.boundary
-    mark = footprint(view, seq, snapshot)
+    mark = footprint(view, seq, snapshot, ctx.constitution.window.sets)
     props = set_props(ctx, view, SetStatus.RATIFIED)
     props.update(
         seq=seq,
@@ -333,9 +334,7 @@ def _plan_supersessions(
                 if problem is not None and approved:
                     effects.not_executed.append(f"supersede:{sup.entry_id}: {problem}")
                 continue
-            snapshot.entries[sup.entry_id] = replace(
-                old, status=EntryStatus.SUPERSEDED.value, resident=False
-            )
+            snapshot.add_entry(replace(old, status=EntryStatus.SUPERSEDED.value, resident=False))
             boundary.live_count -= 1
             boundary.requires_count -= old.requires_out
             effects.left_window_tokens += old.tokens if old.resident else 0
@@ -361,7 +360,7 @@ def _plan_transitions(plan: Plan, ctx: Context, view: SetView, seq: int, effects
             boundary.requires_count += sign * old.requires_out
         if old.resident != resident:
             effects.left_window_tokens += old.tokens if old.resident else -old.tokens
-        snapshot.entries[t.entry_id] = replace(old, status=status.value, resident=resident)
+        snapshot.add_entry(replace(old, status=status.value, resident=resident))
         plan.transitions.append(
             {
                 "entry_id": t.entry_id,
@@ -398,9 +397,7 @@ def _plan_spent_copies(
             boundary.live_count -= 1
             boundary.requires_count -= old.requires_out
         effects.left_window_tokens += old.tokens
-        snapshot.entries[spent.entry_id] = replace(
-            old, status=EntryStatus.RETIRED.value, resident=False
-        )
+        snapshot.add_entry(replace(old, status=EntryStatus.RETIRED.value, resident=False))
         plan.transitions.append(
             {
                 "entry_id": spent.entry_id,

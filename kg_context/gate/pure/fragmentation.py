@@ -15,9 +15,11 @@ from kg_context.vocabulary import ReasonCode, ThresholdParameter
 __all__ = ["dependencies", "footprint", "fragment_group", "fragmentation", "lineage"]
 
 
-def lineage(view: SetView, snapshot: Snapshot) -> frozenset[str]:
+def lineage(view: SetView, snapshot: Snapshot, first_seq: int | None = None) -> frozenset[str]:
     """The window sets this set descends from: those that created an entry it references, and
-    their own lineage."""
+    their own lineage. ``first_seq``: the sets known to lie before it are left out (no fragment
+    window from then on reaches them: kept, a chain of sets decided in one batch recorded its
+    whole batch on every set, a list growing with the chain)."""
     out: set[str] = set()
     for ref in view.referenced:
         state = snapshot.own(ref)
@@ -25,7 +27,11 @@ def lineage(view: SetView, snapshot: Snapshot) -> frozenset[str]:
         if parent is not None:
             out.add(parent.id)
             out.update(parent.lineage)
-    return frozenset(out)
+    if first_seq is None:
+        return frozenset(out)
+    return frozenset(
+        i for i in out if (known := snapshot.recent_set(i)) is None or known.seq >= first_seq
+    )
 
 
 def dependencies(view: SetView) -> frozenset[str]:
@@ -35,8 +41,11 @@ def dependencies(view: SetView) -> frozenset[str]:
     return frozenset(refs - view.new_ids)
 
 
-def footprint(view: SetView, seq: int, snapshot: Snapshot) -> SetFootprint:
-    """What a set ratified at ``seq`` leaves for the fragment groups of later sets."""
+def footprint(view: SetView, seq: int, snapshot: Snapshot, window: int) -> SetFootprint:
+    """What a set ratified at ``seq`` leaves for the fragment groups of later sets (``window``:
+    the constitution's fragment window, in sets; its lineage keeps the sets a window of that
+    size from a later set can reach, or all it knows when the window is off)."""
+    first_seq = seq + 1 - window if window else None
     return SetFootprint(
         id=view.closed.set_id,
         seq=seq,
@@ -44,7 +53,7 @@ def footprint(view: SetView, seq: int, snapshot: Snapshot) -> SetFootprint:
         writers=frozenset(p.writer_id for p in view.closed.proposals),
         fanout=view.declared_fanout,
         entries=len(view.entries),
-        lineage=lineage(view, snapshot),
+        lineage=lineage(view, snapshot, first_seq),
         dependencies=dependencies(view),
     )
 

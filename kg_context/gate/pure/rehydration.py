@@ -118,7 +118,7 @@ def apply_dependency_rule(
     copies: dict[str, str] = {}
     made: list[tuple[str, str, str]] = []
     entries: list[tuple[Proposal, str, EntryProposal]] = []
-    tokens = dict(view.tokens)
+    tokens: dict[str, int] | None = None  # the batch's counts, copied once a copy is made
     for proposal, entry_id, entry in view.entries:
         if not constitution.may_write(WriterKind(proposal.writer_kind), EntryClass.SCRATCH.value):
             entries.append((proposal, entry_id, entry))
@@ -130,6 +130,7 @@ def apply_dependency_rule(
             if dep not in copies:
                 copied, copy = _copy(snapshot, dep, set_id)
                 copies[dep] = copied
+                tokens = dict(view.tokens) if tokens is None else tokens
                 tokens[copied] = count_tokens([copy.body])[0]
                 entries.append((proposal, copied, copy))
             made.append((entry_id, dep, copies[dep]))
@@ -146,7 +147,12 @@ def apply_dependency_rule(
         entries.append((proposal, entry_id, entry.model_copy(update={"requires": requires})))
     if not made:
         return view
-    return replace(view, entries=tuple(entries), tokens=tokens, rehydrated=tuple(made))
+    return replace(
+        view,
+        entries=tuple(entries),
+        tokens=view.tokens if tokens is None else tokens,
+        rehydrated=tuple(made),
+    )
 
 
 def dependency_amendment() -> str:

@@ -246,9 +246,11 @@ class Snapshot:
     # Retired entries of the boundary the batch depends on or supersedes: id -> what the
     # record holds of it (``[on_dependency]``, ``[on_supersession]``).
     retired_sources: dict[str, RetiredSource] = field(default_factory=dict)
-    # ``on_slot``'s index of ``entries`` by (class, key) of this boundary, and how many
-    # entries it holds (``add_entry`` keeps it; any other way of adding rebuilds it).
-    _slots: dict[tuple[str, str], list[str]] = field(default_factory=dict, repr=False)
+    # ``on_slot``'s index of ``entries`` by (class, key) of this boundary: the ids that may be
+    # live and resident (``on_slot`` drops the others as it reads them; ``add_entry`` puts one
+    # back when it becomes so again), and how many entries it has seen (any other way of adding
+    # rebuilds it).
+    _slots: dict[tuple[str, str], dict[str, None]] = field(default_factory=dict, repr=False)
     _slotted: int = 0
     # ``recent_set``'s index of ``recent_sets`` (which only grows while a batch is decided).
     _recent_index: dict[str, SetFootprint] = field(default_factory=dict, repr=False)
@@ -269,7 +271,9 @@ class Snapshot:
         return self._recent_index.get(set_id)
 
     def add_entry(self, entry: EntryState) -> None:
-        """Record an entry the batch read or creates (later sets of the batch see it)."""
+        """Record an entry the batch read or creates, or an entry's new state (later sets of the
+        batch see it). Change an entry this way, not by assigning into ``entries``: the slot
+        index sees an entry that becomes live and resident again only here."""
         if entry.id not in self.entries:
             indexed = self._slotted == len(self.entries)
             self.entries[entry.id] = entry
@@ -278,21 +282,31 @@ class Snapshot:
                 self._slotted += 1
         else:
             self.entries[entry.id] = entry
+            if entry.live and entry.resident:
+                self._slot(entry)
 
     def _slot(self, entry: EntryState) -> None:
         if entry.boundary_id == self.boundary.id:
-            self._slots.setdefault((entry.entry_class, entry.key), []).append(entry.id)
+            self._slots.setdefault((entry.entry_class, entry.key), {})[entry.id] = None
 
     def on_slot(self, entry_class: str, key: str) -> list[EntryState]:
         """The live resident entries of this boundary of ``entry_class`` on ``key`` that the
         snapshot holds now, by id (what an undeclared revision on that slot would revise: the
-        gate reads every live resident entry of the batch's slots into ``entries``)."""
+        gate reads every live resident entry of the batch's slots into ``entries``). The slot's
+        entries that are no longer live and resident leave its index here (a slot that every set
+        of a batch revises is read once per set: kept whole, that is quadratic)."""
         if self._slotted != len(self.entries):
             self._slots, self._slotted = {}, len(self.entries)
             for entry in self.entries.values():
                 self._slot(entry)
-        found = (self.entries[i] for i in self._slots.get((entry_class, key), ()))
-        return sorted((e for e in found if e.live and e.resident), key=lambda e: e.id)
+        slot = self._slots.get((entry_class, key))
+        if not slot:
+            return []
+        found = [self.entries[i] for i in slot]
+        standing = [e for e in found if e.live and e.resident]
+        if len(standing) < len(found):
+            self._slots[(entry_class, key)] = dict.fromkeys(e.id for e in standing)
+        return sorted(standing, key=lambda e: e.id)
 
     def own(self, entry_id: str) -> EntryState | None:
         """The entry of this boundary with that id (a bare reference), if the record has one."""
