@@ -305,13 +305,21 @@ class SearchSettings(BaseSettings):
     (``kg_context/record/vector_index.py``), and once it is online the boundary is searched
     through it, whatever the rest of the database holds; until then (and without
     ``boundary_indexes``) it too is ranked exactly (``kg_context/record/search.py``).
+
+    The default bound, 150, is where the two paths cost the same (``benchmarks/search_bound.py``,
+    one run, top 10, p50): the exact statement reads every embedding of the boundary, about
+    9.5 us each (1.95 ms at 5 entries, 2.83 ms at 100, 3.22 ms at 150, 3.76 ms at 200, 6.37 ms
+    at 500, 20.8 ms at 2,000), while the boundary's own index costs about 3.2 to 3.5 ms from
+    100 to 500 entries (4.2 ms at 2,000): exact over index 0.89 at 100, 0.97 at 150, 1.15 at 200.
+    A larger bound makes a boundary's search slow linearly until its index takes over (2.8x the
+    index at 1,000 entries); a smaller one puts boundaries on an index that is slower for them.
     """
 
     model_config = SettingsConfigDict(
         env_prefix="KG_CONTEXT_SEARCH_", env_file=".env", extra="ignore"
     )
 
-    exact_max_entries: int = Field(default=2_000, ge=0, le=1_000_000)
+    exact_max_entries: int = Field(default=150, ge=0, le=1_000_000)
     boundary_indexes: bool = True
 
 

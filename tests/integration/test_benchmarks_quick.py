@@ -40,7 +40,7 @@ def _figures(out: str) -> list[dict[str, Any]]:
 
 def test_the_benchmarks_are_found() -> None:
     """The parametrization below has the benchmarks to run, each with a quick variant."""
-    assert {"invalidation", "residency", "concurrency", "retention"} <= set(NAMES)
+    assert {"invalidation", "residency", "concurrency", "retention", "search_bound"} <= set(NAMES)
     assert "scale" not in NAMES and (BENCHMARKS / "scale.py").is_file()
 
 
