@@ -24,6 +24,7 @@ from kg_context.vocabulary import (
     EntryClass,
     EntryStatus,
     JustificationCase,
+    OnRecallCopyDependency,
     OnRetiredDependency,
     OnRetiredSupersession,
     OnRevision,
@@ -203,9 +204,13 @@ def _declared_classes(value: dict[str, DeclaredClass]) -> dict[str, DeclaredClas
 
 class DependencyRule(_Section):
     """What a ``REQUIRES`` or essential ``DERIVED_FROM`` on a retired entry of the own boundary
-    does (``OnRetiredDependency``): rehydrate it in the same set, or halt. Absent: halt."""
+    does (``retired``, ``OnRetiredDependency``): rehydrate it in the same set, or halt. Absent:
+    halt. What a ``REQUIRES`` on a recall copy does (``recall_copy``,
+    ``OnRecallCopyDependency``): the copy's source, back resident in the same set, or the copy.
+    Absent: the copy (what constitutions before version 9 decided)."""
 
     retired: OnRetiredDependency = OnRetiredDependency.HALT
+    recall_copy: OnRecallCopyDependency = OnRecallCopyDependency.COPY
 
 
 class SupersessionRule(_Section):
