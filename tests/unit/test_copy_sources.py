@@ -35,7 +35,7 @@ COPY = RULES.model_copy(
         )
     }
 )
-_REQ = {"requires": [{"entry_id": "c", "policy": "hard"}]}
+_REQ: dict[str, Any] = {"requires": [{"entry_id": "c", "policy": "hard"}]}
 
 
 def _tokens(bodies: Any) -> list[int]:
