@@ -14,7 +14,9 @@
 // so a reconstructible edge into a large closure costs a bounded read). Roots: standing entries
 // of a root class, standing entries still inside their own lease (expires_after_seq > $work)
 // when their class is one the constitution's [roots] leased names (lease_root, set at commit;
-// entries written before it carried none count as leased roots),
+// entries written before it carried none count as leased roots), standing entries of another
+// class inside their grace (fresh_until_seq > $work: the smaller of their own lease and the
+// constitution's [roots] fresh_sets work sets after their commit, set at commit, never renewed),
 // and standing superseded_by_default entries (they hold until a newer entry of their key
 // stands; then the czar retires them).
 // The scan starts from the (boundary_id, status) index, so retired history is never read.
@@ -45,6 +47,7 @@ WITH e,
      e.boundary_id = $boundary_id
        AND (e.class IN $root_classes
             OR (coalesce(e.expires_after_seq, -1) > $work AND coalesce(e.lease_root, true))
+            OR coalesce(e.fresh_until_seq, -1) > $work
             OR e.superseded_by_default = true) AS root,
      [(e)-[r:REQUIRES]->(t:Entry)
       WHERE t.status IN $standing

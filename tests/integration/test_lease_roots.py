@@ -1,6 +1,6 @@
 """An entry's own lease makes it a root only for the classes the constitution's ``[roots] leased``
-names: a fact that declares it holds itself stays only while something requires it (against the
-real Neo4j)."""
+names; an entry of another class has a bounded grace (``[roots] fresh_sets``), past which a fact
+that declares it holds itself stays only while something requires it (against the real Neo4j)."""
 
 from __future__ import annotations
 
@@ -43,10 +43,14 @@ def _seed(boundary: Any, boundary_id: str) -> tuple[str, str, str]:
     return loose, cited, question
 
 
-def test_under_the_default_a_self_leased_fact_nothing_requires_leaves_the_window(
+def test_past_its_grace_a_self_leased_fact_nothing_requires_leaves_the_window(
     engine: Any, boundary_id: str
 ) -> None:
-    boundary = engine.boundary(boundary_id)
+    """With no grace (``[roots] fresh_sets`` absent) the fact is out at once; with one it is out
+    once the grace ends (``test_fresh_grace.py``)."""
+    no_grace = constitution_variant(f"nograce-{boundary_id[-12:]}", ("fresh_sets = 100\n", ""))
+    assert no_grace.roots.fresh_sets == 0
+    boundary = engine.boundary(boundary_id, constitution=no_grace)
     boundary.after_commit = None  # the czar runs only when the test runs it
     loose, cited, question = _seed(boundary, boundary_id)
     held = reachable(boundary).reached

@@ -145,6 +145,11 @@ def _entry_row(
 ) -> EntryRow:
     explored = entry.attributes.get("explored") is True
     status = EntryStatus.EXPLORED if explored else EntryStatus.LIVE
+    # Whether the own lease makes it a root ([roots] leased, decided at commit).
+    lease_root = (
+        entry.expires_after is not None
+        and entry.entry_class in ctx.constitution.leased_root_class_names()
+    )
     return {
         "labels": [
             class_label(entry.entry_class),
@@ -174,9 +179,15 @@ def _entry_row(
                 if entry.expires_after
                 else None
             ),
-            # Whether the own lease makes it a root ([roots] leased, decided at commit).
-            "lease_root": entry.expires_after is not None
-            and entry.entry_class in ctx.constitution.leased_root_class_names(),
+            "lease_root": lease_root,
+            # Until which work seq the own lease of an entry of another class makes it a root
+            # ([roots] fresh_sets, the grace, decided at commit: nothing renews it).
+            "fresh_until_seq": (
+                ctx.snapshot.boundary.work_seq
+                + min(entry.expires_after, ctx.constitution.roots.fresh_sets)
+                if entry.expires_after and not lease_root and ctx.constitution.roots.fresh_sets
+                else None
+            ),
             "superseded_by_default": entry.superseded_by_default,
             "initial_status": status.value,
             "writer_id": proposal.writer_id,

@@ -52,7 +52,11 @@ class Roots(_Section):
     """``classes``: entries of these classes are residency roots while standing. ``leased``:
     entries of these classes are roots while inside their own lease (``expires_after``); an entry
     of any other class that declares a lease is held by reachability alone (its lease still ends
-    it), so a writer cannot keep an entry in the window by declaring that it holds itself."""
+    it), so a writer cannot keep an entry in the window by declaring that it holds itself.
+    ``fresh_sets``: the grace of such an entry: its own lease makes it a root for at most this
+    many of the boundary's work sets after its commit (the smaller of the two), fixed at commit,
+    so a new measurement nothing requires yet is readable until its users catch up, and no
+    declaration or renewal keeps it longer. Absent: 0, no grace (what version 8 decided)."""
 
     classes: tuple[EntryClass, ...]
     leased: tuple[EntryClass, ...] = (
@@ -60,6 +64,7 @@ class Roots(_Section):
         EntryClass.OPEN_QUESTION,
         EntryClass.SCRATCH,
     )
+    fresh_sets: int = Field(default=0, ge=0)
 
 
 class Writers(_Section):
