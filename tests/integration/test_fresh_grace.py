@@ -32,14 +32,14 @@ def _status(engine: Any, boundary_id: str, entry_id: str) -> tuple[str, bool]:
 
 
 def test_the_shipped_constitution_grants_a_bounded_grace() -> None:
-    assert load_constitution().roots.fresh_sets == 100
+    assert load_constitution().roots.fresh_sets == 60
 
 
 def test_a_fresh_fact_nothing_requires_stays_through_its_grace_and_no_longer(
     engine: Any, boundary_id: str
 ) -> None:
     short = constitution_variant(
-        f"grace-{boundary_id[-12:]}", ("fresh_sets = 100", f"fresh_sets = {GRACE}")
+        f"grace-{boundary_id[-12:]}", ("fresh_sets = 60", f"fresh_sets = {GRACE}")
     )
     boundary = engine.boundary(boundary_id, constitution=short)
     boundary.after_commit = None  # the czar runs only when the test runs it

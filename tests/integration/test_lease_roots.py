@@ -48,7 +48,7 @@ def test_past_its_grace_a_self_leased_fact_nothing_requires_leaves_the_window(
 ) -> None:
     """With no grace (``[roots] fresh_sets`` absent) the fact is out at once; with one it is out
     once the grace ends (``test_fresh_grace.py``)."""
-    no_grace = constitution_variant(f"nograce-{boundary_id[-12:]}", ("fresh_sets = 100\n", ""))
+    no_grace = constitution_variant(f"nograce-{boundary_id[-12:]}", ("fresh_sets = 60\n", ""))
     assert no_grace.roots.fresh_sets == 0
     boundary = engine.boundary(boundary_id, constitution=no_grace)
     boundary.after_commit = None  # the czar runs only when the test runs it
