@@ -4,7 +4,10 @@
 //   the status it was created with)? Interfaces summarize non-standing originals by
 //   construction and are left out, and so is an essential DERIVED_FROM on a retired entry
 //   the same set brought back by the constitution's [on_dependency] rule (a copy the gate made,
-//   its id the original's plus '@rehydrated-', which no writer may propose).
+//   its id the original's plus '@rehydrated-', which no writer may propose), and a dependency
+//   on a recall copy's source the same set brought back resident under the [on_dependency]
+//   recall_copy rule (a REHYDRATED transition retired -> live of that set, which the status
+//   machine allows no writer).
 // Parameters:
 //   $boundary_id  the boundary (a string), or null for every boundary
 // Expect: empty (an invariant: a dependency on retired state halts NON_STANDING_DEPENDENCY)
@@ -31,6 +34,8 @@ WHERE NOT then.status IN ['live', 'revalidated', 'challenged', 'at_risk']
            AND EXISTS { MATCH (c:Entry {boundary_id: e.boundary_id, set_id: e.set_id})
                               -[:DERIVED_FROM]->(t)
                         WHERE c.id STARTS WITH t.id + '@rehydrated-' })
+  AND NOT EXISTS { MATCH (:Set {boundary_id: e.boundary_id, id: e.set_id})-[back:TRANSITIONED]->(t)
+                   WHERE back.case = 'REHYDRATED' AND back.from = 'retired' AND back.to = 'live' }
 RETURN e.boundary_id AS boundary_id, e.id AS entry_id, e.set_seq AS seq, type(r) AS edge,
        t.id AS depends_on, then.status AS status_then
 ORDER BY boundary_id, seq, entry_id

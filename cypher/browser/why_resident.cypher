@@ -27,7 +27,9 @@ MATCH (target:Entry {boundary_id: $boundary_id, id: $entry_id})
 MATCH (root:Entry)
 WHERE root.boundary_id = $boundary_id
   AND root.status IN ['live', 'revalidated', 'challenged', 'at_risk']
-  AND (root.class IN $root_classes OR coalesce(root.expires_after_seq, -1) > work
+  AND (root.class IN $root_classes
+       OR (coalesce(root.expires_after_seq, -1) > work AND coalesce(root.lease_root, true))
+       OR coalesce(root.fresh_until_seq, -1) > work
        OR root.superseded_by_default = true)
 MATCH p = shortestPath((root)-[:REQUIRES*0..]->(target))
 WHERE all(r IN relationships(p) WHERE r.policy = 'hard'

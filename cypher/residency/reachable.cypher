@@ -12,7 +12,11 @@
 // $recall_max_entries entries, none further than $recall_max_depth hops: what residency/recall
 // admits without a cut; the closure is counted no further than $recall_max_entries + 1 entries,
 // so a reconstructible edge into a large closure costs a bounded read). Roots: standing entries
-// of a root class, standing entries still inside their own lease (expires_after_seq > $work),
+// of a root class, standing entries still inside their own lease (expires_after_seq > $work)
+// when their class is one the constitution's [roots] leased names (lease_root, set at commit;
+// entries written before it carried none count as leased roots), standing entries of another
+// class inside their grace (fresh_until_seq > $work: the smaller of their own lease and the
+// constitution's [roots] fresh_sets work sets after their commit, set at commit, never renewed),
 // and standing superseded_by_default entries (they hold until a newer entry of their key
 // stands; then the czar retires them).
 // The scan starts from the (boundary_id, status) index, so retired history is never read.
@@ -25,8 +29,9 @@
 // - others: the rest, one map per entry that holds an entry of another boundary, or carries
 //   interfaces, or is itself of another boundary: its boundary_id, id, held (ids in
 //   $boundary_id), foreign ([boundary_id, id] pairs) and interfaces (the standing interfaces
-//   that summarize a non-standing entry it holds through a soft/reconstructible edge naming
-//   needs: resident while it is reached).
+//   that summarize a retired entry it holds through a soft/reconstructible edge naming
+//   needs: resident while it is reached; a superseded or failed entry was replaced, and an
+//   interface of it would be stale).
 CALL {
   MATCH (e:Entry)
   USING INDEX SEEK e:Entry(boundary_id, status)
@@ -40,7 +45,9 @@ CALL {
 }
 WITH e,
      e.boundary_id = $boundary_id
-       AND (e.class IN $root_classes OR coalesce(e.expires_after_seq, -1) > $work
+       AND (e.class IN $root_classes
+            OR (coalesce(e.expires_after_seq, -1) > $work AND coalesce(e.lease_root, true))
+            OR coalesce(e.fresh_until_seq, -1) > $work
             OR e.superseded_by_default = true) AS root,
      [(e)-[r:REQUIRES]->(t:Entry)
       WHERE t.status IN $standing
@@ -62,7 +69,7 @@ WITH e,
       | t] AS targets,
      [(e)-[r:REQUIRES]->(held:Entry)<-[:SUMMARIZES]-(i:Entry)
       WHERE r.policy <> 'hard' AND size(coalesce(r.needs, [])) > 0
-        AND NOT held.status IN $standing AND i.status IN $standing | i.id] AS interfaces
+        AND held.status = 'retired' AND i.status IN $standing | i.id] AS interfaces
 WITH e, root, [t IN targets WHERE t.boundary_id = $boundary_id | t.id] AS held,
      [t IN targets WHERE t.boundary_id <> $boundary_id | [t.boundary_id, t.id]] AS foreign,
      interfaces, e.boundary_id = $boundary_id AS own

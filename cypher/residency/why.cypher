@@ -24,7 +24,9 @@ MATCH (target:Entry {boundary_id: $boundary_id, id: $entry_id})
 MATCH (root:Entry)
 USING INDEX SEEK root:Entry(boundary_id, status)
 WHERE root.boundary_id = $boundary_id AND root.status IN $standing
-  AND (root.class IN $root_classes OR coalesce(root.expires_after_seq, -1) > $work
+  AND (root.class IN $root_classes
+       OR (coalesce(root.expires_after_seq, -1) > $work AND coalesce(root.lease_root, true))
+       OR coalesce(root.fresh_until_seq, -1) > $work
        OR root.superseded_by_default = true)
 MATCH p = shortestPath((root)-[:REQUIRES*0..]->(target))
 WHERE all(r IN relationships(p) WHERE r.policy = 'hard'

@@ -13,7 +13,7 @@ from kg_context.db.reader import Reader
 from kg_context.gate.pure.contracts import Transition
 from kg_context.gate.pure.snapshot import own_work
 from kg_context.residency.reachability import Reachability
-from kg_context.vocabulary import STANDING_STATUSES, JustificationCase, as_values
+from kg_context.vocabulary import JustificationCase
 
 if TYPE_CHECKING:
     from kg_context.residency.czar_plan import CzarPlan
@@ -40,8 +40,9 @@ def plan_interfaces(
     reach: Reachability,
     planned: dict[str, Transition],
 ) -> list[dict[str, Any]]:
-    """Step 5: an interface for each entry leaving the window that staying dependents hold
-    through soft edges naming ``needs``; what it cannot build is unclear and halts."""
+    """Step 5: an interface for each entry leaving the window (or retired out of it) that
+    staying dependents hold through soft edges naming ``needs`` (never for a superseded or failed
+    entry: what replaced it is the current state); what it cannot build is unclear and halts."""
     leaving = sorted(k for k, t in planned.items() if t.resident is False)
     staying = sorted(reach.reached - set(leaving))
     if not staying:
@@ -51,7 +52,6 @@ def plan_interfaces(
         boundary_id=plan.boundary_id,
         dependent_ids=staying,
         retiring=leaving,
-        standing=as_values(STANDING_STATUSES),
     )
     out = []
     for row in rows:

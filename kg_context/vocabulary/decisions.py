@@ -27,6 +27,7 @@ __all__ = [
     "HaltStatus",
     "JustificationCase",
     "LeaseRenewalKind",
+    "OnRecallCopyDependency",
     "OnRetiredDependency",
     "OnRetiredSupersession",
     "OnRevision",
@@ -331,6 +332,19 @@ class OnRetiredDependency(StrEnum):
     HALT = "halt"
 
 
+class OnRecallCopyDependency(StrEnum):
+    """What the gate does with a ``REQUIRES`` on a recall copy whose source the window no longer
+    holds (``[on_dependency] recall_copy`` of the constitution). ``source``: the dependency is
+    satisfied by the copy's source, brought back resident in the same set when it was retired
+    from live (a rule-made rehydration, named in the receipts), and the copy's one use is spent
+    by that set; ``copy``: the dependency stays on the copy (a one-use scratch entry, held while
+    its dependent holds it). A source that was superseded, failed or explored, is scratch, or is
+    in another boundary never comes back: the dependency stays on the copy."""
+
+    SOURCE = "source"
+    COPY = "copy"
+
+
 class OnRetiredSupersession(StrEnum):
     """What the gate does with a declared supersession of a retired entry of the own boundary
     (``[on_supersession] retired`` of the constitution), on the new entry's key or one of its key
@@ -433,6 +447,8 @@ class JustificationCase(StrEnum):
     UNCLEAR = "UNCLEAR"  # the czar cannot decide: halts to the operator
     # the gate's own: a recall copy leaves with the work set that spent its one use
     ONE_USE = "ONE_USE"
+    # the gate's own: the source of a recall copy a set requires, back into the window
+    REHYDRATED = "REHYDRATED"
     # invalidation and ontology evolution
     CHALLENGE = "CHALLENGE"  # the challenged entry itself
     INVALIDATE = "INVALIDATE"  # the invalidated entry itself

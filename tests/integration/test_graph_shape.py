@@ -98,7 +98,9 @@ def test_recall_admission_and_promotion_still_bring_retired_state_back_through_t
         proposal(boundary_id, entry(key="uses-it", requires=[{"entry_id": copy, "policy": "hard"}]))
     )
     assert promoted.outcome == "commit", promoted
-    assert _entries(engine, boundary_id)[copy]["status"] == "live"
+    rows = _entries(engine, boundary_id)  # the source stands for its copy ([on_dependency])
+    assert (rows[old]["status"], rows[old]["resident"]) == ("live", True)
+    assert rows[copy]["status"] == "retired"
 
 
 @pytest.mark.parametrize(

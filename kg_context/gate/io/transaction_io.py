@@ -17,15 +17,17 @@ from kg_context.db.reader import TransactionReader
 from kg_context.errors import StateError
 from kg_context.gate.io.held_graph import walk_held
 from kg_context.gate.pure.constitution import Constitution
+from kg_context.gate.pure.copy_sources import copy_reference_ids
 from kg_context.gate.pure.ledger import LedgerHead
 from kg_context.gate.pure.ledger import seal as seal_plan
-from kg_context.gate.pure.rehydration import retired_reference_ids
+from kg_context.gate.pure.rehydration import COPY_MARKER, retired_reference_ids
 from kg_context.gate.pure.revision import revision_slots
 from kg_context.gate.pure.rows import Plan, nested_sets, receipt_rows
 from kg_context.gate.pure.set_constructor import ClosedSet
 from kg_context.gate.pure.snapshot import (
     AdoptionState,
     ClaimFacts,
+    CopySource,
     EntryState,
     Holder,
     LockedBoundary,
@@ -39,6 +41,7 @@ from kg_context.vocabulary import (
     DEFAULT_CZAR_EVERY_COMMITS,
     LIVE_STATUSES,
     STANDING_STATUSES,
+    OnRecallCopyDependency,
     WriterKind,
     as_values,
 )
@@ -204,7 +207,29 @@ def load_snapshot(
     _fill_context(snapshot, state)
     _fill_one_use(snapshot, state["one_use"])
     _fill_retired_sources(tx, snapshot, retired_reference_ids(sets, snapshot))
+    if constitution.on_dependency.recall_copy is OnRecallCopyDependency.SOURCE:
+        _fill_copy_sources(tx, snapshot, copy_reference_ids(sets, snapshot))
     return snapshot
+
+
+def _fill_copy_sources(tx: Transaction, snapshot: Snapshot, ids: list[str]) -> None:
+    """The recall copies among ``ids`` and their sources (``[on_dependency] recall_copy``); each
+    source joins the snapshot's entries."""
+    if not ids:
+        return
+    rows = tx.run(
+        "gate/copy_sources",
+        boundary_id=snapshot.boundary.id,
+        ids=ids,
+        marker=COPY_MARKER,
+        live=as_values(LIVE_STATUSES),
+    )
+    for r in rows:
+        if r["copy_id"] in snapshot.copy_sources:
+            continue  # a copy has one source: the first by id decides, as the statement orders
+        source = snapshot.entries.get(r["source"]["id"]) or _entry(r["source"])
+        snapshot.add_entry(source)
+        snapshot.copy_sources[r["copy_id"]] = CopySource(r["copy_id"], source, bool(r["from_live"]))
 
 
 def _fill_retired_sources(tx: Transaction, snapshot: Snapshot, ids: list[str]) -> None:

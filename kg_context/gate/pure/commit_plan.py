@@ -15,13 +15,14 @@ from kg_context.db.text_index import boundary_token
 from kg_context.gate.pure.adoption import receipts_used
 from kg_context.gate.pure.batch import Context, Decision, receipt, set_props
 from kg_context.gate.pure.contracts import EntryProposal, Proposal
+from kg_context.gate.pure.copy_sources import RULE_SOURCE, copy_uses
 from kg_context.gate.pure.fragmentation import footprint
 from kg_context.gate.pure.index_entries import index_props
 from kg_context.gate.pure.leases import is_work, plan_foundational, plan_renewals
 from kg_context.gate.pure.one_use import spent_copies, track_copies
 from kg_context.gate.pure.rehydration import RULE_REHYDRATE
 from kg_context.gate.pure.revision import RULE_SUPERSEDE
-from kg_context.gate.pure.rows import EntryRow, Plan, SetRow
+from kg_context.gate.pure.rows import EntryRow, Plan, SetRow, TransitionRow
 from kg_context.gate.pure.snapshot import EntryState
 from kg_context.gate.pure.supersession_rules import family_rule, retired_target_rule
 from kg_context.gate.pure.verdicts import SetView
@@ -80,6 +81,8 @@ def plan_commit(plan: Plan, ctx: Context, view: SetView, passed: list[str]) -> D
     effects = _Effects()
     _plan_entries(plan, ctx, view, seq, effects)
     _name_rehydrations(view, effects)
+    if view.sourced:
+        _plan_copy_sources(plan, ctx, view, seq, effects)
     roots = ctx.constitution.root_class_names()
     plan_renewals(plan, view, seq, boundary.work_seq, roots)
     plan_foundational(plan, view, seq, boundary.work_seq)
@@ -142,6 +145,11 @@ def _entry_row(
 ) -> EntryRow:
     explored = entry.attributes.get("explored") is True
     status = EntryStatus.EXPLORED if explored else EntryStatus.LIVE
+    # Whether the own lease makes it a root ([roots] leased, decided at commit).
+    lease_root = (
+        entry.expires_after is not None
+        and entry.entry_class in ctx.constitution.leased_root_class_names()
+    )
     return {
         "labels": [
             class_label(entry.entry_class),
@@ -169,6 +177,15 @@ def _entry_row(
             "expires_after_seq": (
                 ctx.snapshot.boundary.work_seq + entry.expires_after
                 if entry.expires_after
+                else None
+            ),
+            "lease_root": lease_root,
+            # Until which work seq the own lease of an entry of another class makes it a root
+            # ([roots] fresh_sets, the grace, decided at commit: nothing renews it).
+            "fresh_until_seq": (
+                ctx.snapshot.boundary.work_seq
+                + min(entry.expires_after, ctx.constitution.roots.fresh_sets)
+                if entry.expires_after and not lease_root and ctx.constitution.roots.fresh_sets
                 else None
             ),
             "superseded_by_default": entry.superseded_by_default,
@@ -415,6 +432,97 @@ def _plan_spent_copies(
         effects.note(
             spent.entry_id,
             f"transition:{spent.entry_id}:{old.status}->{EntryStatus.RETIRED}:resident=False",
+        )
+
+
+def _transition_row(
+    view: SetView,
+    old: EntryState,
+    to: EntryStatus,
+    seq: int,
+    reason: str,
+    case: JustificationCase,
+    justification: tuple[str, ...],
+) -> TransitionRow:
+    """A transition the gate itself decides for this set (no writer declared it): the entry
+    is resident exactly when it becomes live."""
+    return {
+        "entry_id": old.id,
+        "set_id": view.closed.set_id,
+        "from": old.status,
+        "to": to.value,
+        "from_label": STATUS_LABELS[EntryStatus(old.status)],
+        "to_label": STATUS_LABELS[to],
+        "resident": to in LIVE_STATUSES,
+        "was_resident": old.resident,
+        "reason": reason,
+        "case": case.value,
+        "failed_ancestors": [],
+        "justification": list(justification),
+        "seq": seq,
+    }
+
+
+def _plan_copy_sources(
+    plan: Plan, ctx: Context, view: SetView, seq: int, effects: _Effects
+) -> None:
+    """The dependencies the [on_dependency] recall_copy rule moved to the copies' sources: a
+    source retired from live comes back live and resident (a REHYDRATED transition of this set),
+    and the set spends each copy's one use (retired, ONE_USE) unless another standing entry holds
+    it; named for the receipts."""
+    snapshot = ctx.snapshot
+    boundary = snapshot.boundary
+    for use in copy_uses(view, snapshot, boundary.work_seq):
+        dependents = ", ".join(use.dependents)
+        if use.rehydrate:
+            old = snapshot.entries[use.source_id]
+            boundary.live_count += 1
+            boundary.requires_count += old.requires_out
+            effects.left_window_tokens -= old.tokens if not old.resident else 0
+            snapshot.add_entry(replace(old, status=EntryStatus.LIVE.value, resident=True))
+            plan.transitions.append(
+                _transition_row(
+                    view,
+                    old,
+                    EntryStatus.LIVE,
+                    seq,
+                    f"a recall copy's source: {dependents} require(s) {use.copy_id}",
+                    JustificationCase.REHYDRATED,
+                    use.justification,
+                )
+            )
+            effects.note(
+                use.source_id,
+                f"transition:{use.source_id}:{old.status}->{EntryStatus.LIVE}:resident=True",
+            )
+            what = f"rehydrated {use.source_id}, resident"
+        else:
+            what = f"requires {use.source_id} as it stands"
+        effects.rule(RULE_SOURCE, f"{dependents} require(s) recall copy {use.copy_id}: {what}")
+        if not use.spent:
+            continue
+        copy = snapshot.entries[use.copy_id]
+        if copy.live:
+            boundary.live_count -= 1
+            boundary.requires_count -= copy.requires_out
+        effects.left_window_tokens += copy.tokens if copy.resident else 0
+        snapshot.add_entry(replace(copy, status=EntryStatus.RETIRED.value, resident=False))
+        if snapshot.one_use.pop(use.copy_id, None) is not None:
+            boundary.one_use_pending = sorted(snapshot.one_use)
+        plan.transitions.append(
+            _transition_row(
+                view,
+                copy,
+                EntryStatus.RETIRED,
+                seq,
+                f"one use spent: the set requires its source {use.source_id}",
+                JustificationCase.ONE_USE,
+                use.justification,
+            )
+        )
+        effects.note(
+            use.copy_id,
+            f"transition:{use.copy_id}:{copy.status}->{EntryStatus.RETIRED}:resident=False",
         )
 
 

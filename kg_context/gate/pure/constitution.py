@@ -24,6 +24,7 @@ from kg_context.vocabulary import (
     EntryClass,
     EntryStatus,
     JustificationCase,
+    OnRecallCopyDependency,
     OnRetiredDependency,
     OnRetiredSupersession,
     OnRevision,
@@ -48,7 +49,22 @@ class _Section(BaseModel):
 
 
 class Roots(_Section):
+    """``classes``: entries of these classes are residency roots while standing. ``leased``:
+    entries of these classes are roots while inside their own lease (``expires_after``); an entry
+    of any other class that declares a lease is held by reachability alone (its lease still ends
+    it), so a writer cannot keep an entry in the window by declaring that it holds itself.
+    ``fresh_sets``: the grace of such an entry: its own lease makes it a root for at most this
+    many of the boundary's work sets after its commit (the smaller of the two), fixed at commit,
+    so a new measurement nothing requires yet is readable until its users catch up, and no
+    declaration or renewal keeps it longer. Absent: 0, no grace (what version 8 decided)."""
+
     classes: tuple[EntryClass, ...]
+    leased: tuple[EntryClass, ...] = (
+        EntryClass.REJECTED_ALTERNATIVE,
+        EntryClass.OPEN_QUESTION,
+        EntryClass.SCRATCH,
+    )
+    fresh_sets: int = Field(default=0, ge=0)
 
 
 class Writers(_Section):
@@ -193,9 +209,13 @@ def _declared_classes(value: dict[str, DeclaredClass]) -> dict[str, DeclaredClas
 
 class DependencyRule(_Section):
     """What a ``REQUIRES`` or essential ``DERIVED_FROM`` on a retired entry of the own boundary
-    does (``OnRetiredDependency``): rehydrate it in the same set, or halt. Absent: halt."""
+    does (``retired``, ``OnRetiredDependency``): rehydrate it in the same set, or halt. Absent:
+    halt. What a ``REQUIRES`` on a recall copy does (``recall_copy``,
+    ``OnRecallCopyDependency``): the copy's source, back resident in the same set, or the copy.
+    Absent: the copy (what constitutions before version 9 decided)."""
 
     retired: OnRetiredDependency = OnRetiredDependency.HALT
+    recall_copy: OnRecallCopyDependency = OnRecallCopyDependency.COPY
 
 
 class SupersessionRule(_Section):
@@ -307,6 +327,12 @@ class Constitution(_Section):
             ):
                 return name
         return None
+
+    def leased_root_class_names(self) -> list[str]:
+        """The classes whose entries are roots while inside their own lease: ``[roots] leased``
+        plus every declared class with ``lease_sets``."""
+        declared = [n for n, d in sorted(self.classes.items()) if d.lease_sets is not None]
+        return [c.value for c in self.roots.leased] + declared
 
     def root_class_names(self) -> list[str]:
         """The residency root classes: ``[roots] classes`` plus every declared ``root = true``."""

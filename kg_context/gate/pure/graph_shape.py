@@ -152,6 +152,8 @@ def non_standing_dependency(view: SetView, c: Constitution, snapshot: Snapshot) 
             why = None
             if (entry_id, ref_id) in rehydrated:
                 continue  # an essential derivation whose original the rule brought back
+            if where is None and ref_id in view.copy_source_ids:
+                continue  # a recall copy's source the set brings back (or that stands)
             if status is not None and EntryStatus(status) in NOT_STANDING:
                 why = f"which is {status}"
             elif where is None and requires and ref_id in moved:

@@ -124,7 +124,9 @@ def apply_dependency_rule(
             entries.append((proposal, entry_id, entry))
             continue
         wanted = [
-            d for d in dict.fromkeys(_dependencies(entry)) if _rebuildable(snapshot, d, new_ids)
+            d
+            for d in dict.fromkeys(_dependencies(entry))
+            if _rebuildable(snapshot, d, new_ids) and d not in view.copy_source_ids
         ]
         for dep in wanted:
             if dep not in copies:

@@ -17,6 +17,7 @@ from kg_context.vocabulary import (
 __all__ = [
     "AdoptionState",
     "ClaimFacts",
+    "CopySource",
     "EntryState",
     "Holder",
     "LockedBoundary",
@@ -223,6 +224,17 @@ class RetiredSource:
     from_live: bool
 
 
+@dataclass(frozen=True, slots=True)
+class CopySource:
+    """A recall copy of the boundary and the entry it was copied from, as the graph shows them
+    (``[on_dependency] recall_copy``): the source's state, and whether it left the window from
+    live (retired, never superseded nor failed first)."""
+
+    copy_id: str
+    source: EntryState
+    from_live: bool
+
+
 @dataclass(slots=True)
 class Snapshot:
     """The boundary and what the batch's sets refer to: entries (by id; ``foreign`` by boundary
@@ -246,6 +258,8 @@ class Snapshot:
     # Retired entries of the boundary the batch depends on or supersedes: id -> what the
     # record holds of it (``[on_dependency]``, ``[on_supersession]``).
     retired_sources: dict[str, RetiredSource] = field(default_factory=dict)
+    # Recall copies the batch depends on: copy id -> its source (``[on_dependency] recall_copy``).
+    copy_sources: dict[str, CopySource] = field(default_factory=dict)
     # ``on_slot``'s index of ``entries`` by (class, key) of this boundary: the ids that may be
     # live and resident (``on_slot`` drops the others as it reads them; ``add_entry`` puts one
     # back when it becomes so again), and how many entries it has seen (any other way of adding

@@ -56,10 +56,19 @@ class SetView:
     # The dependencies on retired entries the [on_dependency] rule rehydrated, as (dependent id,
     # original id, copy id): the copies are entries of the set the rule made.
     rehydrated: tuple[tuple[str, str, str], ...] = ()
+    # The dependencies on recall copies the [on_dependency] recall_copy rule moved to the copies'
+    # sources, as (dependent id, copy id, source id): a retired source comes back with the set.
+    sourced: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def rehydrated_copies(self) -> frozenset[str]:
         return frozenset(c for _, _, c in self.rehydrated)
+
+    @property
+    def copy_source_ids(self) -> frozenset[str]:
+        """The sources the set's dependencies on recall copies were moved to (standing once it
+        commits)."""
+        return frozenset(s for _, _, s in self.sourced)
 
     @property
     def new_ids(self) -> set[str]:
