@@ -187,6 +187,18 @@ def test_a_body_edited_around_the_gate_names_its_set(
     assert result.findings[0].parts == ("entries",)
 
 
+def test_an_entry_made_to_hold_itself_resident_around_the_gate_names_its_set(
+    czar_free_engine: Any, intruder: Engine, boundary_id: str
+) -> None:
+    """Whether an entry's own lease keeps it a root is decided at commit and sealed: setting it
+    by hand (so the czar would never retire the entry) differs from the record."""
+    built = _build(czar_free_engine, boundary_id)
+    intruder.executor.write("tamper/hold_resident", boundary_id=boundary_id, entry_id=built.plan)
+    result = czar_free_engine.boundary(boundary_id).verify_ledger()
+    _found(result, LedgerProblem.CONTENT_DIFFERS, built.second_set)
+    assert result.findings[0].parts == ("entries",)
+
+
 def test_a_status_flipped_around_the_gate_names_the_set_of_its_last_flip(
     czar_free_engine: Any, intruder: Engine, boundary_id: str
 ) -> None:

@@ -62,7 +62,9 @@ SET_FIELDS = (
     "work_seq",
 )
 # What an entry was written with and never changes (status and residency are checked against
-# the ledger's flips; the embedding and its work-queue marker are search's).
+# the ledger's flips; the embedding and its work-queue marker are search's). ``lease_root`` and
+# ``fresh_until_seq`` decide whether the entry's own lease keeps it resident: sealed, so raising
+# one by hand is found (entries written before they existed have neither: nothing changes).
 ENTRY_FIELDS = (
     "id",
     "boundary_id",
@@ -75,6 +77,8 @@ ENTRY_FIELDS = (
     "set_id",
     "expires_after_seq",
     "superseded_by_default",
+    "lease_root",
+    "fresh_until_seq",
     "initial_status",
     "writer_id",
     "proposal_id",
