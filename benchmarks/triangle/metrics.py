@@ -250,8 +250,8 @@ def _headline(workload: dict[str, Any], note: str = "") -> list[dict[str, Any]]:
 def targets(workloads: list[dict[str, Any]], params: RunParams) -> list[dict[str, Any]]:
     """The issue's targets under the default constitution: retention, horizon and tokens on
     ``medium`` (and the same three on ``medium-all-declared``, a sensitivity twin), accuracy at
-    every checkpoint of every workload, the halt rate on every standard workload, identical
-    streams."""
+    every checkpoint of every workload (and of the standard ones but live-large), the halt rate
+    on every standard workload, identical streams."""
     by_name = {w["params"]["name"]: w for w in workloads}
     medium = by_name.get("medium") or workloads[0]
     out = _headline(medium)
@@ -271,12 +271,32 @@ def targets(workloads: list[dict[str, Any]], params: RunParams) -> list[dict[str
         {
             "metric": "triangle_checkpoints_accuracy_at_or_above_both_baselines",
             "value": met / max(1, total),
-            "unit": f"share of checkpoints, all workloads ({met}/{total})",
+            "unit": f"share of checkpoints, all workloads, stress cases included ({met}/{total})",
             "target": "= 1.0",
             "met": met_all,
         }
     )
     standard = [w for w in workloads if w["params"]["standard"]]
+    # The issue's scope: the careful writer's workloads, live-large excepted (its needed state
+    # exceeds the budget: governance cannot help there, and the figure above shows it); the
+    # stress cases (unrooted, over-declaration) are in the figure above.
+    scoped = [w for w in standard if w["params"]["name"] != "live-large"]
+    scoped_met = sum(
+        w["comparisons"]["governed-default"]["checkpoints_at_or_above_both"] for w in scoped
+    )
+    scoped_total = sum(w["comparisons"]["governed-default"]["checkpoints"] for w in scoped)
+    out.append(
+        {
+            "metric": "triangle_checkpoints_accuracy_at_or_above_both_baselines_standard",
+            "value": scoped_met / max(1, scoped_total),
+            "unit": "share of checkpoints, standard workloads but live-large "
+            f"({scoped_met}/{scoped_total}: "
+            + ", ".join(w["params"]["name"] for w in scoped)
+            + ")",
+            "target": "= 1.0",
+            "met": scoped_met == scoped_total,
+        }
+    )
     rates = {
         w["params"]["name"]: w["systems"]["governed-default"]["finish"]["halt_rate"]
         for w in standard
