@@ -113,7 +113,7 @@ def _check_sets_whole(
     return committed
 
 
-def test_five_server_kills_during_a_commit_stream_lose_nothing_and_commit_nothing_twice(
+def test_server_kills_during_a_commit_stream_lose_nothing_and_commit_nothing_twice(
     server: KillableServer, tmp_path: Path
 ) -> None:
     boundary_id = "crash"
