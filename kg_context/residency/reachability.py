@@ -250,6 +250,7 @@ def compute_reachable(
         default_lease=settings.default_lease_sets,
         recall_max_entries=settings.recall_max_entries,
         recall_max_depth=settings.recall_max_depth,
+        successors=constitution.roots.successors,
     )
     return Reachability(
         boundary_id=boundary_id,
