@@ -10,7 +10,7 @@ from typing import Any
 from kg_context.gate.pure.commit_plan import RULE_SUCCESSORS
 from kg_context.gate.pure.constitution import load_constitution
 from kg_context.residency.czar import run_czar
-from kg_context.residency.reachability import reachable
+from kg_context.residency.reachability import reachable, why
 from tests.factories import constitution_variant, entry, proposal
 
 LEASE = 3
@@ -98,10 +98,15 @@ def test_a_successor_is_held_only_through_a_held_edge_into_what_it_replaced(
     assert f"{b}-p1" not in held and f"{b}-p2" not in held  # superseded: out of the window
     run_czar(boundary)
     assert _status(engine, b, f"{b}-p3") == ("live", True)
+    path = why(boundary, f"{b}-p3")
+    assert path.held and path.nodes[-1].id == f"{b}-cache"
+    assert path.in_place_of == f"{b}-p1"
+    assert "([roots] successors)" in path.render()
 
     # The decision's lease on the first measurement runs out: the successor is no longer held.
     _work(boundary, b, LEASE)
     assert f"{b}-p3" not in reachable(boundary).reached
+    assert not why(boundary, f"{b}-p3").held
     run_czar(boundary)
     assert _status(engine, b, f"{b}-p3") == ("retired", False)
 
