@@ -19,6 +19,11 @@
 // constitution's [roots] fresh_sets work sets after their commit, set at commit, never renewed),
 // and standing superseded_by_default entries (they hold until a newer entry of their key
 // stands; then the czar retires them).
+// Successors ($successors, the constitution's [roots] successors): a hard edge, or a soft one
+// inside its lease, whose target was replaced (status in $replaced: superseded, invalidated)
+// holds the standing entries that superseded it, over a chain of SUPERSEDES in the target's
+// boundary, as it would hold its target (a reconstructible edge holds no successor: the record
+// rebuilds it).
 // The scan starts from the (boundary_id, status) index, so retired history is never read.
 // $own: read the boundary's own entries; $foreign: entries of other boundaries (each
 // {boundary_id, id}) that a held edge reached, whose edges the walk follows in turn (never
@@ -66,7 +71,18 @@ WITH e,
                                                 MATCH q = (t)-[:REQUIRES*0..]->(x)
                                                 WHERE length(q) <= $recall_max_depth } }
                                        ELSE false END)))))
-      | t] AS targets,
+      | t]
+     + CASE WHEN $successors
+            THEN [(e)-[r:REQUIRES]->(t:Entry)<-[:SUPERSEDES*1..]-(s:Entry)
+                  WHERE t.status IN $replaced AND s.status IN $standing
+                    AND s.boundary_id = t.boundary_id
+                    AND (r.policy = 'hard'
+                         OR (r.policy = 'soft'
+                             AND coalesce(r.lease_until_seq,
+                                          coalesce(r.set_work, r.set_seq) + $default_lease)
+                                 >= $work))
+                  | s]
+            ELSE [] END AS targets,
      [(e)-[r:REQUIRES]->(held:Entry)<-[:SUMMARIZES]-(i:Entry)
       WHERE r.policy <> 'hard' AND size(coalesce(r.needs, [])) > 0
         AND held.status = 'retired' AND i.status IN $standing | i.id] AS interfaces

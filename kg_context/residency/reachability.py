@@ -17,7 +17,7 @@ from kg_context.gate.io.boundary import Boundary
 from kg_context.gate.io.held_graph import walk_held
 from kg_context.gate.pure.constitution import Constitution
 from kg_context.settings import ResidencySettings
-from kg_context.vocabulary import STANDING_STATUSES, as_values
+from kg_context.vocabulary import REPLACED_STATUSES, STANDING_STATUSES, as_values
 
 __all__ = [
     "PathEdge",
@@ -136,6 +136,9 @@ class RootPath:
     nodes: tuple[PathNode, ...]
     edges: tuple[PathEdge, ...]
     via_interface_holder: str | None = None
+    # Held under [roots] successors: the replaced entry the last node's REQUIRES points at, which
+    # this entry superseded (directly or over a chain of supersessions).
+    in_place_of: str | None = None
     work: int = 0  # the boundary's work seq (the lease clock)
     # Out of the window: standing entries holding it through reconstructible edges, the standing
     # interfaces that summarize it, and whether recall rebuilds it whole.
@@ -187,6 +190,11 @@ class RootPath:
         path = " ".join(parts)
         if self.via_interface_holder:
             path += f" =needs=> (summarized by) {self.entry_id}"
+        if self.in_place_of:
+            path += (
+                f" -> {self.in_place_of} (replaced) =superseded by=> {self.entry_id} "
+                "([roots] successors)"
+            )
         return f"{head} at work seq {self.work}: {path}"
 
 
@@ -250,6 +258,7 @@ def compute_reachable(
         default_lease=settings.default_lease_sets,
         recall_max_entries=settings.recall_max_entries,
         recall_max_depth=settings.recall_max_depth,
+        successors=constitution.roots.successors,
     )
     return Reachability(
         boundary_id=boundary_id,
@@ -332,8 +341,27 @@ def why(
         return RootPath(**common, nodes=(), edges=())
     constitution = constitution or boundary.constitution()
     nodes, edges = _path(executor, boundary.id, entry_id, constitution, work, settings)
-    if nodes or entry["class"] != "interface":
+    if nodes:
         return RootPath(**common, nodes=nodes, edges=edges)
+    if constitution.roots.successors:
+        for holder in executor.read(
+            "residency/successor_holders",
+            boundary_id=boundary.id,
+            entry_id=entry_id,
+            standing=as_values(STANDING_STATUSES),
+            replaced=as_values(REPLACED_STATUSES),
+            work=work,
+            default_lease=settings.default_lease_sets,
+        ):
+            nodes, edges = _path(
+                executor, boundary.id, holder["holder_id"], constitution, work, settings
+            )
+            if nodes:
+                return RootPath(
+                    **common, nodes=nodes, edges=edges, in_place_of=holder["replaced_id"]
+                )
+    if entry["class"] != "interface":
+        return RootPath(**common, nodes=(), edges=())
     for holder in executor.read(
         "residency/interface_holders",
         boundary_id=boundary.id,

@@ -19,6 +19,7 @@ __all__ = [
     "LIVE_STATUSES",
     "NOT_STANDING",
     "PRE_AUTHORIZED_CZAR_CASES",
+    "REPLACED_STATUSES",
     "RESIDENT_LABEL",
     "STANDING_STATUSES",
     "STATUS_LABELS",
@@ -137,6 +138,9 @@ STANDING_STATUSES: frozenset[EntryStatus] = LIVE_STATUSES | {S.CHALLENGED, S.AT_
 NOT_STANDING: frozenset[EntryStatus] = frozenset(EntryStatus) - STANDING_STATUSES
 CYCLE_INELIGIBLE: frozenset[EntryStatus] = NOT_STANDING
 FAILED_WORK: frozenset[EntryStatus] = frozenset({S.INVALIDATED, S.AT_RISK})
+# An entry another one replaced: what a held edge into it passes to its successors
+# (``[roots] successors``).
+REPLACED_STATUSES: frozenset[EntryStatus] = frozenset({S.SUPERSEDED, S.INVALIDATED})
 del S
 
 # A label per record class and status, and one for residency, kept in step with the properties by

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kg_context.db.reader import Reader
-from kg_context.vocabulary import STANDING_STATUSES, as_values
+from kg_context.vocabulary import REPLACED_STATUSES, STANDING_STATUSES, as_values
 
 __all__ = ["HeldGraph", "Key", "walk_held"]
 
@@ -68,9 +68,11 @@ def walk_held(
     default_lease: int,
     recall_max_entries: int,
     recall_max_depth: int,
+    successors: bool = False,
 ) -> tuple[set[Key], HeldGraph]:
     """Every entry the roots of ``boundary_id`` reach through edges that hold at work seq
-    ``work`` (keys), and the graph read."""
+    ``work`` (keys), and the graph read. ``successors`` (``[roots] successors``): an edge that
+    holds into a superseded or invalidated entry holds the standing entries that superseded it."""
 
     def read(own: bool, foreign: list[dict[str, str]]) -> list[dict[str, Any]]:
         return reader.read(
@@ -84,6 +86,8 @@ def walk_held(
             recall_max_depth=recall_max_depth,
             own=own,  # the boundary's own entries; foreign: [{boundary_id, id}] to read
             foreign=foreign,
+            successors=successors,
+            replaced=as_values(REPLACED_STATUSES),
         )
 
     graph = HeldGraph(boundary_id)

@@ -135,6 +135,9 @@ def _entry(e: dict[str, Any]) -> EntryState:
         tokens=e.get("tokens") or 0,
         requires_out=e.get("requires_out") or 0,
         hard_held_by=tuple(e.get("hard_held_by") or ()),
+        required_by=tuple(
+            Holder(h["id"], h["policy"], h["until"]) for h in e.get("required_by") or ()
+        ),
         failed_ancestors=tuple(e.get("failed_ancestors") or ()),
         set_id=e.get("set_id"),
         set_writers=tuple(e.get("set_writers") or ()),
@@ -349,6 +352,7 @@ def load_claims(
         default_lease=default_lease,
         recall_max_entries=recall_max_entries,
         recall_max_depth=recall_max_depth,
+        successors=constitution.roots.successors,
     )
     rows = tx.run(
         "gate/czar_claims",

@@ -43,7 +43,10 @@ from kg_context.vocabulary import (
     class_label,
 )
 
-__all__ = ["plan_commit"]
+__all__ = ["RULE_SUCCESSORS", "plan_commit"]
+
+# What ``[roots] successors`` made, as the receipts name it.
+RULE_SUCCESSORS = "roots.successors=true"
 
 
 @dataclass(slots=True)
@@ -354,6 +357,24 @@ def _plan_supersessions(
             effects.left_window_tokens += old.tokens if old.resident else 0
             effects.note(sup.entry_id, f"supersede:{sup.entry_id}")
             effects.superseded.append(sup.entry_id)
+            _note_successor(ctx, effects, entry_id, old)
+
+
+def _note_successor(ctx: Context, effects: _Effects, entry_id: str, old: EntryState) -> None:
+    """Under ``[roots] successors``, name in the receipt each standing entry whose held
+    REQUIRES into the superseded ``old`` now holds ``entry_id`` in its place (the hold itself is
+    decided from the graph at every residency pass: while the holder stands and its edge holds)."""
+    if not ctx.constitution.roots.successors:
+        return
+    work = ctx.snapshot.boundary.work_seq
+    for holder in old.required_by:
+        if not holder.holds_at(work):
+            continue
+        hold = "hard" if holder.policy == "hard" else f"soft, lease until work seq {holder.until}"
+        effects.rule(
+            RULE_SUCCESSORS,
+            f"{entry_id} held through the REQUIRES of {holder.entry_id} on {old.id} ({hold})",
+        )
 
 
 def _plan_transitions(plan: Plan, ctx: Context, view: SetView, seq: int, effects: _Effects) -> None:

@@ -56,7 +56,12 @@ class Roots(_Section):
     ``fresh_sets``: the grace of such an entry: its own lease makes it a root for at most this
     many of the boundary's work sets after its commit (the smaller of the two), fixed at commit,
     so a new measurement nothing requires yet is readable until its users catch up, and no
-    declaration or renewal keeps it longer. Absent: 0, no grace (what version 8 decided)."""
+    declaration or renewal keeps it longer. Absent: 0, no grace (what version 8 decided).
+    ``successors``: a REQUIRES edge that holds (hard, or soft inside its lease) into an entry that
+    was superseded or invalidated holds the standing entries that superseded it, as it would hold
+    its target, decided from the graph (the edge, the target's status, the SUPERSEDES chain) at
+    every residency pass: a dependent keeps the current version of what it rests on for as long
+    as it holds the version it cited, and no longer. Absent: false (what version 11 decided)."""
 
     classes: tuple[EntryClass, ...]
     leased: tuple[EntryClass, ...] = (
@@ -65,6 +70,7 @@ class Roots(_Section):
         EntryClass.SCRATCH,
     )
     fresh_sets: int = Field(default=0, ge=0)
+    successors: bool = False
 
 
 class Writers(_Section):

@@ -66,6 +66,9 @@ class EntryState:
     requires_out: int = 0
     # Standing entries that hold this one through a hard REQUIRES edge (residency predicates).
     hard_held_by: tuple[str, ...] = ()
+    # Standing entries that require this one through a hard or soft edge, with its lease end:
+    # what ``[roots] successors`` passes to the entry that supersedes it (named in the receipt).
+    required_by: tuple[Holder, ...] = ()
     # For an at-risk entry: the failed ancestors its at-risk transitions recorded
     # (``Transition.failed_ancestors``); revalidation must reference one (WEAK_REVALIDATION).
     failed_ancestors: tuple[str, ...] = ()
