@@ -343,7 +343,7 @@ def test_a_version_9_database_drops_the_proposal_node_vector_index_and_cuts_its_
         )
         assert [row["entry_id"] for row in found] == ["old-entry"]
         thoughts = search_thoughts(boundary, "payments ledger")
-        assert [t.id for t in thoughts] == [f"{b}/old-thought"]
+        assert [t.thought_id for t in thoughts] == [f"{b}/old-thought"]
     assert fixtures.read("fixture/counts")[0] == before  # nothing deleted
 
 
