@@ -42,6 +42,7 @@ from benchmarks._scale import (
     live_proposals,
 )
 from benchmarks._scale_settle import IDLE_WINDOW_S
+from kg_context.db.text_index import boundary_token
 from kg_context.engine import BoundaryHandle, Engine
 from kg_context.record.vector_index import boundary_vector_label, ensure_boundary_index
 
@@ -239,6 +240,7 @@ def _jobs(run: Run, fraction: float, clock: _Clock) -> Iterator[Callable[[], Non
                     end=min(target, start + PROPOSAL_NODE_CHUNK),
                     prefix=f"scale-{run.run_id}-",
                     boundaries=run.chains,
+                    tokens=[boundary_token(b) for b in run.chains],
                     specialists=cfg.specialists,
                     base=BASE_TIME,
                 ),

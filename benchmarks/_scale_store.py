@@ -1,12 +1,13 @@
 """The store on disk, component by component: what each set of the scale build costs in bytes.
 
-``store_breakdown`` walks a local server's data directory (``<home>/data``) and sums the files of
-each component of the database (``neo4j``): the node, relationship and property stores, the
-other small stores (tokens, the schema store, counts), each index (its folder
-``schema/index/<provider>/<id>``, named from ``SHOW INDEXES``; the boundaries' own vector indexes
-are summed as one line, with their count) and the transaction logs; the system database, its
-transaction logs and the rest of the data directory are one line each. Sizes are apparent sizes
-(``du -sb``'s), so preallocated transaction log files count at their full length.
+``store_breakdown`` walks a local server's data directory (``<home>/data``) and sums the files
+of each component of the database (``neo4j``): the node and relationship stores, the property
+store by file (its records, its strings, its arrays, its keys), the other small stores (tokens,
+the schema store, counts), each index (its folder ``schema/index/<provider>/<id>``, named from
+``SHOW INDEXES``; the boundaries' own vector indexes are summed as one line, with their count)
+and the transaction logs; the system database, its transaction logs and the rest of the data
+directory are one line each. Sizes are apparent sizes (``du -sb``'s), so preallocated
+transaction log files count at their full length.
 
     python -m benchmarks._scale_store --neo4j-home .kg-context/neo4j --sets 10000
 """
@@ -30,7 +31,12 @@ _STORES = (  # file name prefix -> component (the first match wins)
     ("neostore.nodestore.", "node store"),
     ("neostore.relationshipstore.", "relationship store"),
     ("neostore.relationshipgroupstore.", "relationship store"),
-    ("neostore.propertystore.", "property store"),
+    # The property store by file: the property records (four 8-byte blocks each: small values
+    # inline), the strings and arrays too long to inline (128-byte dynamic records), the keys.
+    ("neostore.propertystore.db.strings", "property store: strings"),
+    ("neostore.propertystore.db.arrays", "property store: arrays"),
+    ("neostore.propertystore.db.index", "property store: keys"),
+    ("neostore.propertystore.", "property store: records"),
 )
 
 

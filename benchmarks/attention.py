@@ -40,6 +40,7 @@ from benchmarks._common import (
     timings,
 )
 from kg_context.attention import WorkspaceAttention
+from kg_context.db.text_index import boundary_token
 from kg_context.engine import Engine
 from kg_context.settings import AttentionSettings
 from kg_context.text.embeddings import get_embedder
@@ -91,6 +92,7 @@ def population(engine: Engine, prefix: str, nodes: int, specialists: int) -> Non
             end=min(nodes, start + BATCH),
             prefix=prefix,
             boundaries=[boundary_of(prefix)],
+            tokens=[boundary_token(boundary_of(prefix))],
             specialists=specialists,
             base=BASE,
         )

@@ -5,9 +5,11 @@
 // Every ProposalNode is a Thought too: its text, bounded (text_truncated,
 // text_chars, text_bound, text_sha256 of the full text: kg_context/text/thoughts.py), what it
 // came to in its wave (thought_outcome won|lost, thought_reason) and boundary_token, so the
-// thought_text_fulltext index finds it by boundary. Never an Entry: no window cost.
+// thought_text_fulltext index finds it by boundary. Never an Entry: no window cost. The output's
+// embedding is not stored: the wave is scored in memory (relevance, the cosine of query and
+// output, is stored), and no statement reads an embedding back from a ProposalNode.
 // $rows: [{id, specialist_id, task_id, wave_id, relevance, track_record, confidence,
-//          confidence_source, composite, selected, rank, at, embedding, digest, text,
+//          confidence_source, composite, selected, rank, at, digest, text,
 //          text_sha256, text_chars, text_truncated, text_bound, thought_outcome, thought_reason}]
 // $boundary_token: the boundary's one-token form (null with no boundary)
 UNWIND $rows AS row
@@ -38,13 +40,6 @@ MERGE (p:ProposalNode {id: row.id})
                 p.writer_id = row.specialist_id,
                 p.boundary_token = $boundary_token,
                 p:Thought
-// The embedding as a float32 vector (db.create.setNodeVectorProperty: half the bytes of a list
-// of floats set by SET), once: a retried write leaves it as it is.
-WITH row, s, t, p
-CALL (p, row) {
-  WITH p, row WHERE p.embedding IS NULL
-  CALL db.create.setNodeVectorProperty(p, 'embedding', row.embedding)
-}
 MERGE (p)-[:PROPOSED_BY]->(s)
 MERGE (p)-[:PROPOSED_FOR]->(t)
 RETURN count(p) AS written

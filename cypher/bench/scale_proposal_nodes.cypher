@@ -1,12 +1,24 @@
-// Benchmark only (the scale benchmark): ProposalNodes $start..$end-1 spread over the run's
-// boundaries ($boundaries) and $specialists specialists each, two of three selected, one second
-// apart, no embeddings. Ids are deterministic, so the count tells where a run resumes.
+// Benchmark only (the scale and attention benchmarks): ProposalNodes $start..$end-1 spread over
+// the run's boundaries ($boundaries, with their boundary tokens $tokens in the same order) and
+// $specialists specialists each, two of three selected, one second apart, written with what
+// attention/write_proposals.cypher writes for one (a Thought with its text, the text's length,
+// bound and digests, what it came to in its wave, the boundary token, PROPOSED_BY its Specialist
+// and PROPOSED_FOR the run's Task; no embedding, as the engine stores none). The digests are
+// 64 hex-like characters, as long as a SHA-256 in hex. Ids are deterministic, so the count tells
+// where a run resumes.
 UNWIND range($start, $end - 1) AS i
-WITH i, $boundaries[i % size($boundaries)] AS boundary_id
-CREATE (:ProposalNode {
+WITH i, i % size($boundaries) AS b
+WITH i, $boundaries[b] AS boundary_id, $tokens[b] AS token,
+     $prefix + 's' + toString((i / size($boundaries)) % $specialists) AS specialist_id,
+     'specialist output ' + toString(i) + ': use plan ' + toString(i % 97) AS text,
+     left(toString(i) + 'f0e1d2c3b4a5968778695a4b3c2d1e0f0123456789abcdef0123456789abcdef', 64)
+       AS digest
+MERGE (s:Specialist {id: specialist_id})
+MERGE (t:Task {id: $prefix + 'task'})
+CREATE (p:ProposalNode:Thought {
   id: $prefix + 'p' + toString(i),
   boundary_id: boundary_id,
-  specialist_id: $prefix + 's' + toString((i / size($boundaries)) % $specialists),
+  specialist_id: specialist_id,
   task_id: $prefix + 'task',
   wave_id: $prefix + 'w' + toString(i / size($boundaries)),
   relevance: toFloat(i % 997) / 997.0,
@@ -17,6 +29,18 @@ CREATE (:ProposalNode {
   selected: i % 3 <> 0,
   rank: 1 + i % 3,
   at: $base + duration({seconds: i}),
-  digest: 'bench'
+  digest: digest,
+  text: text,
+  text_sha256: digest,
+  text_chars: size(text),
+  text_truncated: false,
+  text_bound: 262144,
+  thought_source: 'attention',
+  thought_outcome: CASE WHEN i % 3 <> 0 THEN 'won' ELSE 'lost' END,
+  thought_reason: CASE WHEN i % 3 <> 0 THEN 'selected' ELSE 'outranked' END,
+  writer_id: specialist_id,
+  boundary_token: token
 })
+CREATE (p)-[:PROPOSED_BY]->(s)
+CREATE (p)-[:PROPOSED_FOR]->(t)
 RETURN count(*) AS created

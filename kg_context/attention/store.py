@@ -99,7 +99,6 @@ class AttentionStore:
                 "selected": p.selected,
                 "rank": p.rank,
                 "at": p.at,
-                "embedding": list(p.embedding),
                 "digest": p.digest,
             }
             for p in proposals

@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from kg_context.db.catalog import Query, default_catalog
 from kg_context.db.executor import QueryExecutor
-from kg_context.db.text_index import boundary_token
+from kg_context.db.text_index import BOUNDARY_TOKEN_LENGTH, boundary_token
 from kg_context.errors import QueryError, SchemaError
 
 __all__ = [
@@ -35,11 +35,12 @@ __all__ = [
     "read_schema_record",
     "schema_digest",
     "schema_steps",
+    "shorten_boundary_tokens",
 ]
 
 # The package's schema version: bump it whenever a file in cypher/schema/ changes (a unit test
 # holds the digest of the rules to this version, so a change without a bump fails).
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 # What the database runs to put it right, named in every refusal.
 APPLY_COMMAND = "kg-context schema apply"
 
@@ -65,7 +66,12 @@ class RuleKind(StrEnum):
 # or specialist alone, sets by status alone: every statement seeks by boundary first). Dropping
 # an index deletes no data: the embeddings and properties stay on the nodes. Version 9 changes
 # no rule: its data step adds ESSENTIALLY_DERIVED_FROM beside every essential DERIVED_FROM of a
-# boundary written before it (``add_essential_edges``).
+# boundary written before it (``add_essential_edges``). Version 10 drops the vector index over
+# ProposalNode embeddings, which no statement queried (attention scores each wave in memory and
+# no longer stores the embedding; the embeddings stored before stay on their nodes), and its data
+# step shortens every boundary token written before it to the 25 characters the gate now writes
+# (``shorten_boundary_tokens``: a token short enough to sit in the node's property record
+# instead of a string record of its own; the new token is the old one's prefix).
 OBSOLETE: tuple[tuple[RuleKind, str], ...] = (
     (RuleKind.CONSTRAINT, "entry_id_unique"),
     (RuleKind.CONSTRAINT, "set_id_unique"),
@@ -81,6 +87,7 @@ OBSOLETE: tuple[tuple[RuleKind, str], ...] = (
     (RuleKind.INDEX, "proposal_node_at"),
     (RuleKind.INDEX, "proposal_node_specialist_id"),
     (RuleKind.INDEX, "set_status"),
+    (RuleKind.INDEX, "proposal_node_embedding_vector"),
 )
 
 # Two processes creating the same rule at once: the loser is told it already exists.
@@ -253,9 +260,9 @@ def check_schema(
 
 def schema_steps() -> int:
     """How many steps ``apply_schema`` reports: one per rule, the wait for indexes, the labels
-    of sets, halts and receipts written before those existed, the entry backfill and the
-    essential edges."""
-    return len(package_rules()) + 4
+    of sets, halts and receipts written before those existed, the entry backfill, the
+    essential edges and the boundary tokens."""
+    return len(package_rules()) + 5
 
 
 def apply_schema(
@@ -266,8 +273,8 @@ def apply_schema(
 ) -> list[str]:
     """``kg-context schema apply``: ``ensure_schema`` with ``everything``; returns the names of
     the package's rules. ``on_step`` is told each rule as it is applied, then ``await indexes``,
-    ``labels``, ``backfill`` and ``essential edges`` (a progress bar counts them:
-    ``schema_steps``)."""
+    ``labels``, ``backfill``, ``essential edges`` and ``boundary tokens`` (a progress bar counts
+    them: ``schema_steps``)."""
     ensure_schema(executor, everything=True, await_timeout_s=await_timeout_s, on_step=on_step)
     return [rule.name for rule in package_rules()]
 
@@ -308,6 +315,9 @@ def _apply(
     on_step("essential edges")
     if plan.recorded is None or plan.recorded.version < 9:
         add_essential_edges(executor)
+    on_step("boundary tokens")
+    if plan.recorded is None or plan.recorded.version < 10:
+        shorten_boundary_tokens(executor)
     rules = package_rules()
     executor.write(
         "admin/record_schema",
@@ -350,6 +360,23 @@ def add_essential_edges(executor: QueryExecutor, batch: int = 10_000) -> int:
             written = executor.write(
                 "admin/add_essential_edges", boundary_id=row["boundary_id"], batch=batch
             )
+            count = int(written[0]["written"]) if written else 0
+            total += count
+            if count < batch:
+                break
+    return total
+
+
+def shorten_boundary_tokens(executor: QueryExecutor, batch: int = 10_000) -> int:
+    """Schema version 10 on entries and thoughts written before it: their ``boundary_token`` cut
+    to the ``BOUNDARY_TOKEN_LENGTH`` characters ``boundary_token`` now gives (its prefix), in
+    batches (each its own transaction); the fulltext indexes follow. The token is search's, not
+    the record's (the ledger seals no token). Returns how many nodes it changed; a current
+    database changes none."""
+    total = 0
+    for statement in ("admin/shorten_entry_tokens", "admin/shorten_thought_tokens"):
+        while True:
+            written = executor.write(statement, length=BOUNDARY_TOKEN_LENGTH, batch=batch)
             count = int(written[0]["written"]) if written else 0
             total += count
             if count < batch:

@@ -4,12 +4,14 @@ boundary inside the index instead of after a global top-k.
 The fulltext index ``entry_body_fulltext`` covers ``Entry.key``, ``Entry.body`` and
 ``Entry.boundary_token``. A boundary id can hold any characters (``team-7`` is two tokens to
 Lucene's standard analyzer, and ``team-7`` and ``team 7`` would be the same phrase), so the gate
-writes ``boundary_token``: ``b`` and the SHA-256 of the boundary id in hex, 65 letters and digits
-that the analyzer keeps as one token. A query is then ``+boundary_token:<token> +(words)``:
-Lucene intersects the boundary's postings with the words' and ranks only the boundary's
-entries. Distinct boundaries have distinct tokens (up to a SHA-256 collision); the statements
-still check ``boundary_id`` on every hit, so even a collision could never show another
-boundary's entry.
+writes ``boundary_token``: ``b`` and the first 24 hex digits (96 bits) of the SHA-256 of the
+boundary id, 25 letters and digits that the analyzer keeps as one token (short enough for the
+store to keep it in the node's property record rather than a 128-byte string record of its own;
+tokens written before schema version 10 held all 64 digits, and its data step cut them to
+these). A query is then ``+boundary_token:<token> +(words)``: Lucene intersects the boundary's
+postings with the words' and ranks only the boundary's entries. Distinct boundaries have
+distinct tokens (up to a collision of 96 bits of SHA-256); the statements still check
+``boundary_id`` on every hit, so even a collision could never show another boundary's entry.
 """
 
 from __future__ import annotations
@@ -18,10 +20,11 @@ import hashlib
 import re
 from functools import lru_cache
 
-__all__ = ["boundary_fulltext_query", "boundary_token", "fulltext_words"]
+__all__ = ["BOUNDARY_TOKEN_LENGTH", "boundary_fulltext_query", "boundary_token", "fulltext_words"]
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _LUCENE_OPERATORS = frozenset({"AND", "OR", "NOT", "TO"})
+BOUNDARY_TOKEN_LENGTH = 25  # "b" and 24 hex digits
 
 
 @lru_cache(maxsize=4096)
@@ -29,7 +32,7 @@ _LUCENE_OPERATORS = frozenset({"AND", "OR", "NOT", "TO"})
 def boundary_token(boundary_id: str) -> str:
     """The one-token form of a boundary id that ``Entry.boundary_token`` holds (kept per id:
     every new entry asks)."""
-    return "b" + hashlib.sha256(boundary_id.encode("utf-8")).hexdigest()
+    return ("b" + hashlib.sha256(boundary_id.encode("utf-8")).hexdigest())[:BOUNDARY_TOKEN_LENGTH]
 
 
 def fulltext_words(text: str) -> str:

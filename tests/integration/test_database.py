@@ -70,10 +70,6 @@ def test_schema_apply_is_idempotent_and_safe_concurrently(engine: Any) -> None:
     expected = {q.name.split("/", 1)[1] for q in default_catalog().under("schema")}
     assert expected <= set(names)
     assert all(names[n]["state"] == "ONLINE" for n in expected)
-    vector = names["proposal_node_embedding_vector"]
-    assert vector["type"] == "VECTOR"
-    assert vector["options"]["indexConfig"]["vector.dimensions"] == 384
-    assert vector["options"]["indexConfig"]["vector.similarity_function"].lower() == "cosine"
     assert names["entry_body_fulltext"]["type"] == "FULLTEXT"
     # What the schema dropped stays dropped: no obsolete rule is left behind.
     assert not {name for _, name in OBSOLETE} & set(names)

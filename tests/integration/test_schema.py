@@ -10,6 +10,7 @@ reconfigured), stopped at the end.
 
 from __future__ import annotations
 
+import hashlib
 import socket
 import threading
 from collections.abc import Callable, Iterator
@@ -29,11 +30,14 @@ from kg_context.db.schema import (
     RuleKind,
     add_essential_edges,
     package_rules,
+    shorten_boundary_tokens,
 )
+from kg_context.db.text_index import boundary_fulltext_query, boundary_token
 from kg_context.engine import Engine
 from kg_context.errors import SchemaError
 from kg_context.record import history
 from kg_context.record.search import embed_pending, vector_search
+from kg_context.record.thoughts import search_thoughts
 from kg_context.record.walk import walk
 from kg_context.settings import EngineSettings, LocalServerSettings, Neo4jSettings, SchemaSettings
 from kg_context.text.embeddings import get_embedder
@@ -247,7 +251,7 @@ def test_a_version_7_database_drops_the_indexes_version_8_no_longer_has(
     """Version 7's shared vector index and the range indexes no statement seeks by are dropped
     on connect; the data they indexed stays (an entry keeps its embedding, and its boundary is
     still searched by it)."""
-    for query in Catalog(FIXTURES).under("v7"):
+    for query in [*Catalog(FIXTURES).under("v7"), *Catalog(FIXTURES).under("v9")]:
         fixtures.write(query.name)
     fixtures.write("fixture/set_record", version=7, rules=[r.line for r in package_rules()])
     dropped = {name for kind, name in OBSOLETE if kind is RuleKind.INDEX} - {"halt_set_id"}
@@ -303,6 +307,44 @@ def test_a_version_8_database_gains_the_essential_edges_beside_its_derivations(
         if row["type"] == "ESSENTIALLY_DERIVED_FROM"
     ] == [(team, "c", "a"), (team, "d", "c")]
     assert (found.essential, found.supporting) == ({"c": "a", "d": "a"}, {"e": "a"})
+
+
+def test_a_version_9_database_drops_the_proposal_node_vector_index_and_cuts_its_tokens(
+    fresh: Target, fixtures: Neo4jExecutor
+) -> None:
+    """Version 10 drops the vector index over ProposalNode embeddings (no statement queried it)
+    and cuts the boundary tokens of entries and thoughts written before it to the token the gate
+    writes now: the fulltext searches of the boundary still find both, nothing is deleted (the
+    old ProposalNode keeps its embedding), and the step runs once."""
+    b = "v9-team"
+    old = "b" + hashlib.sha256(b.encode("utf-8")).hexdigest()
+    for query in Catalog(FIXTURES).under("v9"):
+        fixtures.write(query.name)
+    fixtures.write("fixture/old_tokens", boundary_id=b, token=old)
+    fixtures.write("fixture/set_record", version=9, rules=[r.line for r in package_rules()])
+    before = fixtures.read("fixture/counts")[0]
+    with Engine.connect(fresh, settings=_settings(auto_apply=True)) as engine:
+        indexes = {row["name"] for row in engine.executor.read("admin/show_indexes")}
+        assert "proposal_node_embedding_vector" not in indexes
+        (record,) = fixtures.read("fixture/record")
+        assert record["version"] == SCHEMA_VERSION
+        tokens = fixtures.read("fixture/tokens", boundary_id=b)
+        assert [(r["token"], r["embedded"]) for r in tokens] == [
+            (boundary_token(b), False),
+            (boundary_token(b), True),
+        ]
+        assert shorten_boundary_tokens(engine.executor) == 0  # once only
+        boundary = engine.boundary(b, create=False)
+        found = engine.executor.read(
+            "record/search_fulltext",
+            query=boundary_fulltext_query(b, "payments ledger"),
+            boundary_id=b,
+            k=5,
+        )
+        assert [row["entry_id"] for row in found] == ["old-entry"]
+        thoughts = search_thoughts(boundary, "payments ledger")
+        assert [t.thought_id for t in thoughts] == [f"{b}/old-thought"]
+    assert fixtures.read("fixture/counts")[0] == before  # nothing deleted
 
 
 def _plans(engine: Any, wanted: Callable[[Query], bool]) -> Iterator[tuple[Query, Any]]:

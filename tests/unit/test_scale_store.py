@@ -26,7 +26,12 @@ def test_every_byte_is_counted_once_under_its_component(tmp_path: Path) -> None:
     _file(db / "neostore.nodestore.db.labels", 10)
     _file(db / "neostore.relationshipstore.db", 200)
     _file(db / "neostore.relationshipgroupstore.db", 20)
-    _file(db / "neostore.propertystore.db.arrays", 300)
+    _file(db / "neostore.propertystore.db", 300)
+    _file(db / "neostore.propertystore.db.id", 30)
+    _file(db / "neostore.propertystore.db.strings", 60)
+    _file(db / "neostore.propertystore.db.arrays", 90)
+    _file(db / "neostore.propertystore.db.arrays.id", 9)
+    _file(db / "neostore.propertystore.db.index.keys", 4)
     _file(db / "neostore.labeltokenstore.db", 5)
     _file(db / "schema" / "index" / "range-1.0" / "3" / "index-3", 40)
     _file(db / "schema" / "index" / "vector-2.0" / "7" / "a" / "b", 70)
@@ -47,7 +52,10 @@ def test_every_byte_is_counted_once_under_its_component(tmp_path: Path) -> None:
     assert sizes == {
         "node store": 110,
         "relationship store": 220,
-        "property store": 300,
+        "property store: records": 330,
+        "property store: strings": 60,
+        "property store: arrays": 99,
+        "property store: keys": 4,
         "other stores": 5,
         "index:entry_boundary_id": 40,
         BOUNDARY_VECTOR_INDEXES: 150,
