@@ -265,8 +265,8 @@ class Engine:
         params: Mapping[str, Any] | None = None,
     ) -> AuditResult:
         """Run one audit of ``cypher/audits/`` (a read). ``boundary_id`` fills ``$boundary_id``;
-        for a boundary, ``$root_classes`` and ``$default_lease`` default to its constitution's
-        roots and the engine's residency settings (what ``why`` uses)."""
+        for a boundary, ``$root_classes``, ``$successors`` and ``$default_lease`` default to its
+        constitution's roots and the engine's residency settings (what ``why`` uses)."""
         given = dict(params or {})
         if boundary_id is not None:
             if given.get("boundary_id", boundary_id) != boundary_id:
@@ -275,9 +275,13 @@ class Engine:
         audit = audit_library().get(name.replace("-", "_"))
         takes = audit.parameter_names if audit is not None else frozenset()
         bid = given.get("boundary_id")
-        if "root_classes" in takes and "root_classes" not in given and isinstance(bid, str):
+        wants = {"root_classes", "successors"} & takes - given.keys()
+        if wants and isinstance(bid, str):
             constitution = self.boundary(bid, create=False).constitution()
-            given["root_classes"] = constitution.root_class_names()
+            if "root_classes" in wants:
+                given["root_classes"] = constitution.root_class_names()
+            if "successors" in wants:
+                given["successors"] = constitution.roots.successors
         for param, value in lease_params(self.settings.residency).items():
             if param in takes:
                 given.setdefault(param, value)

@@ -1,7 +1,9 @@
 // kg-context: why is this entry resident? its shortest root path, drawn
 // Parameters: $boundary_id, $entry_id, $root_classes (the constitution's [roots] classes, e.g.
 //   ['goal', 'constraint', 'decision', 'obligation', 'plan', 'pin']), $default_lease (e.g. 100),
-//   $recall_max_entries (e.g. 16), $recall_max_depth (e.g. 2); leases count the work seq
+//   $recall_max_entries (e.g. 16), $recall_max_depth (e.g. 2), $successors (the constitution's
+//   [roots] successors, e.g. true: a path may end at an entry the given one superseded, drawn
+//   with its SUPERSEDES chain); leases count the work seq
 CALL {
   MATCH (d:Entry)
   WHERE d.boundary_id = $boundary_id
@@ -24,6 +26,15 @@ CALL {
 MATCH (b:Boundary {id: $boundary_id})
 WITH b, rebuildable, coalesce(b.work_seq, b.seq) AS work
 MATCH (target:Entry {boundary_id: $boundary_id, id: $entry_id})
+// The path ends at the entry itself or, under [roots] successors ($successors), at an entry it
+// superseded (over a chain of SUPERSEDES in its boundary) that is now replaced: a held hard edge,
+// or a soft one inside its lease, into that entry holds the standing entry in its place.
+MATCH s = (target)-[:SUPERSEDES*0..]->(via:Entry)
+WHERE via = target
+   OR ($successors AND via.boundary_id = $boundary_id
+       AND via.status IN ['superseded', 'invalidated']
+       AND target.status IN ['live', 'revalidated', 'challenged', 'at_risk'])
+WITH b, rebuildable, work, target, via, s
 MATCH (root:Entry)
 WHERE root.boundary_id = $boundary_id
   AND root.status IN ['live', 'revalidated', 'challenged', 'at_risk']
@@ -31,12 +42,21 @@ WHERE root.boundary_id = $boundary_id
        OR (coalesce(root.expires_after_seq, -1) > work AND coalesce(root.lease_root, true))
        OR coalesce(root.fresh_until_seq, -1) > work
        OR root.superseded_by_default = true)
-MATCH p = shortestPath((root)-[:REQUIRES*0..]->(target))
+MATCH p = shortestPath((root)-[:REQUIRES*0..]->(via))
 WHERE all(r IN relationships(p) WHERE r.policy = 'hard'
           OR endNode(r).foundational = true
           OR (coalesce(r.lease_until_seq, coalesce(r.set_work, r.set_seq) + $default_lease) >= work
               AND NOT (r.policy = 'reconstructible' AND endNode(r).id IN rebuildable)))
-  AND all(n IN nodes(p) WHERE n.status IN ['live', 'revalidated', 'challenged', 'at_risk'])
-RETURN p
-ORDER BY length(p)
+  AND all(n IN nodes(p) WHERE n.status IN ['live', 'revalidated', 'challenged', 'at_risk']
+          OR (n = via AND via <> target))
+  AND (via = target
+       OR (length(p) > 0
+           AND (last(relationships(p)).policy = 'hard'
+                OR (last(relationships(p)).policy = 'soft'
+                    AND coalesce(last(relationships(p)).lease_until_seq,
+                                 coalesce(last(relationships(p)).set_work,
+                                          last(relationships(p)).set_seq) + $default_lease)
+                        >= work))))
+RETURN p, s
+ORDER BY via <> target, length(p)
 LIMIT 1

@@ -135,7 +135,14 @@ def _command(audit: AuditFile) -> Any:
     params = " ".join(
         "-b B" if p.name == "boundary_id" else f"-p {p.name}=..."
         for p in audit.parameters
-        if p.name not in {"root_classes", "default_lease", "recall_max_entries", "recall_max_depth"}
+        if p.name
+        not in {
+            "root_classes",
+            "successors",
+            "default_lease",
+            "recall_max_entries",
+            "recall_max_depth",
+        }
     )
     verdict = "Exits 1 when it returns a row (an invariant). " if audit.must_be_empty else ""
     run.__doc__ = (

@@ -168,7 +168,7 @@ def test_every_audit_runs_and_the_reports_agree_with_the_engine(
         given.update(
             {name: v for name, v in {"root_classes": ["goal", "constraint", "decision",
              "obligation", "plan", "pin"], "default_lease": 100, "recall_max_entries": 16,
-             "recall_max_depth": 2}.items() if name in query.params}
+             "recall_max_depth": 2, "successors": True}.items() if name in query.params}
         )  # fmt: skip
         assert engine.executor.read(query.name, **given), query.name
     listed = _cli(neo4j_target, "audit", "list", "--json")

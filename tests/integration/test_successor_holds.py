@@ -102,11 +102,16 @@ def test_a_successor_is_held_only_through_a_held_edge_into_what_it_replaced(
     assert path.held and path.nodes[-1].id == f"{b}-cache"
     assert path.in_place_of == f"{b}-p1"
     assert "([roots] successors)" in path.render()
+    # The analysts' saved query finds the same holder, in place of the same replaced entry.
+    (row,) = engine.run_audit("why_resident", boundary_id=b, params={"entry_id": f"{b}-p3"}).rows
+    assert (row["root"], row["in_place_of"]) == (f"{b}-cache", f"{b}-p1")
+    assert row["hops"] == 1  # the decision is a root; its one edge points at the replaced fact
 
     # The decision's lease on the first measurement runs out: the successor is no longer held.
     _work(boundary, b, LEASE)
     assert f"{b}-p3" not in reachable(boundary).reached
     assert not why(boundary, f"{b}-p3").held
+    assert not engine.run_audit("why_resident", boundary_id=b, params={"entry_id": f"{b}-p3"}).rows
     run_czar(boundary)
     assert _status(engine, b, f"{b}-p3") == ("retired", False)
 
