@@ -440,21 +440,22 @@ _PLAN_LISTS = (
     "foundational",
     "supersedes",
     "transitions",
+    "halts",
 )
 
 
 class PlanWriter:
-    """Writes a plan in parts while the gate decides it: ``part`` sends the rows planned since
-    the last part (``cypher/gate/write_plan.cypher``, the boundary advanced to the plan's
-    boundary row and checked against the seq the last part left) without waiting for the
-    server, so it writes one part while the next is decided; ``finish`` sends the rest, seals
-    every decision of the whole plan onto the ledger head read under the lock
-    (``gate.pure.ledger``) while the server writes, then writes the receipts, halts and head
-    (``cypher/gate/write_sealed.cypher``) and waits for every part. Statements of one
-    transaction run in order, so each part sees what the parts before it wrote (a NEXT link to
-    the last set of the part before, the flip of an entry it created). ``default_lease``: the
-    lease of an edge that declared none, which a renewal restarts; ``seal=False`` writes the
-    decisions unchained: only for measuring what the ledger costs."""
+    """Writes a plan in parts while the gate decides it: ``part`` seals the decisions planned
+    since the last part onto the ledger head (read under the lock, then advanced part by part:
+    ``gate.pure.ledger``) and sends them with ``cypher/gate/write_plan.cypher`` (the boundary
+    advanced to the plan's boundary row and checked against the seq the last part left) without
+    waiting for the server, so it writes one part while the next is decided; ``finish`` sends
+    the rest and waits for every part. Statements of one transaction run in order, so each part
+    sees what the parts before it wrote (a NEXT link to the last set of the part before, the
+    flip of an entry it created). Every row of a set is planned while the set is decided, so a
+    part holds its sets whole and each record is sealed exactly as in the plan whole.
+    ``default_lease``: the lease of an edge that declared none, which a renewal restarts;
+    ``seal=False`` writes the decisions unchained: only for measuring what the ledger costs."""
 
     def __init__(
         self,
@@ -466,9 +467,10 @@ class PlanWriter:
         seal: bool = True,
     ) -> None:
         self._tx = tx
-        self._boundary = boundary
+        self._boundary_id = boundary.id
         self._first_seq = expected_seq
         self._expected_seq = expected_seq
+        self._head = LedgerHead(boundary.ledger_pos, boundary.ledger_head)
         self._default_lease = default_lease
         self._seal = seal
         self._sets = 0
@@ -476,30 +478,34 @@ class PlanWriter:
         self._written: list[Callable[[], list[Record]]] = []
 
     def part(self, plan: Plan) -> None:
-        """Send what ``plan`` holds beyond the parts sent before, the boundary as its row."""
+        """Seal and send what ``plan`` holds beyond the parts sent before, the boundary as its
+        row."""
         b = plan.boundary
         assert b is not None, "the gate plans the boundary row of every part"
-        rows: dict[str, Any] = {}
+        part = Plan(sets=plan.sets[self._sets :], decided=plan.decided)
+        self._sets = len(plan.sets)
         for name, mark in self._marks.items():
             found = getattr(plan, name)
-            rows[name] = found[mark:]
+            setattr(part, name, found[mark:])
             self._marks[name] = len(found)
-        sets = nested_sets(plan, self._sets)
-        self._sets = len(plan.sets)
+        if self._seal:
+            self._head = seal_plan(part, self._boundary_id, self._head)
         self._written.append(
             self._tx.send(
                 "gate/write_plan",
-                boundary_id=self._boundary.id,
-                sets=sets,
-                derived=rows["derived_from"],
-                summarizes=rows["summarizes"],
-                requires=rows["requires"],
-                foreign_edges=rows["foreign_edges"],
-                adoption_uses=rows["adoption_uses"],
-                renewals=rows["renewals"],
-                foundational=rows["foundational"],
-                supersedes=rows["supersedes"],
-                transitions=rows["transitions"],
+                boundary_id=self._boundary_id,
+                sets=nested_sets(part),
+                derived=part.derived_from,
+                summarizes=part.summarizes,
+                requires=part.requires,
+                foreign_edges=part.foreign_edges,
+                adoption_uses=part.adoption_uses,
+                renewals=part.renewals,
+                foundational=part.foundational,
+                supersedes=part.supersedes,
+                transitions=part.transitions,
+                receipts=receipt_rows(part),
+                halts=part.halts,
                 standing=as_values(STANDING_STATUSES),
                 default_lease=self._default_lease,
                 expected_seq=self._expected_seq,
@@ -511,33 +517,23 @@ class PlanWriter:
                 resident_tokens=b["resident_tokens"],
                 work_seq=b["work_seq"],
                 one_use_pending=b["one_use_pending"],
+                ledger_pos=self._head.pos if self._seal else None,
+                ledger_head=self._head.digest,
+                ledger_since_seq=self._first_seq,
             )
         )
         self._expected_seq = b["seq"]
 
     def finish(self, plan: Plan) -> None:
-        """Send the rest of ``plan``, seal it whole and write the seal; wait for every part."""
+        """Seal and send the rest of ``plan``; wait for every part."""
         self.part(plan)
-        boundary = self._boundary
-        head = LedgerHead(boundary.ledger_pos, boundary.ledger_head)
-        head = seal_plan(plan, boundary.id, head) if self._seal else head
-        sealed = self._tx.send(
-            "gate/write_sealed",
-            boundary_id=boundary.id,
-            receipts=receipt_rows(plan),
-            halts=plan.halts,
-            ledger_pos=head.pos if self._seal else None,
-            ledger_head=head.digest,
-            ledger_since_seq=self._first_seq,
-        )
-        advanced = all([written() for written in self._written])
-        sealed()
-        if not advanced:
+        if not all([written() for written in self._written]):
             # Cannot happen while the lock is held; if it ever does, nothing of this
             # transaction may commit.
             raise StateError(
-                f"boundary {boundary.id} moved past seq {self._first_seq} under the gate's lock",
-                boundary_id=boundary.id,
+                f"boundary {self._boundary_id} moved past seq {self._first_seq} under the "
+                "gate's lock",
+                boundary_id=self._boundary_id,
             )
 
 
@@ -550,7 +546,6 @@ def write_plan(
     default_lease: int,
     seal: bool = True,
 ) -> None:
-    """Everything the plan decided, in two statements (``PlanWriter`` with one part:
-    ``cypher/gate/write_plan.cypher``, then ``cypher/gate/write_sealed.cypher``, the plan's
-    decisions sealed onto the boundary's ledger head while the server runs the first)."""
+    """Everything the plan decided, sealed onto the boundary's ledger head, in one statement
+    (``PlanWriter`` with one part: ``cypher/gate/write_plan.cypher``)."""
     PlanWriter(tx, boundary, expected_seq, default_lease=default_lease, seal=seal).finish(plan)
