@@ -113,12 +113,17 @@ def evaluate(
     unreadable: Sequence[UnreadableProposal] = (),
     redecide: bool = False,
     fresh_id: Callable[[str], str] = fresh_set_id,
+    flush: Callable[[Plan], None] | None = None,
+    flush_every: int = 0,
 ) -> tuple[list[Decision], Plan]:
     """Decide every set in order and plan the writes. ``snapshot`` is updated in place.
 
     ``unplaced`` are proposals the set constructor could not place, ``unreadable`` pending
     proposals whose recorded payload cannot be parsed: each is rejected alone. ``redecide``: the
     sets are halted sets an operator decides again (their ids are recorded already, by them).
+    ``flush``: called with the plan so far after every ``flush_every`` sets but the last ones,
+    its index lines counted and its boundary row the boundary after those sets (the store
+    writes each part while the next is decided); the plan returned holds every row.
     """
     serial = halt_serial or (lambda _: 1)
     ctx = Context(snapshot, constitution, now, gateway_id, serial, waive)
@@ -135,7 +140,8 @@ def evaluate(
         decisions.append(plan_refusal(plan, ctx, view, rejection_for_unplaced(proposal), []))
     append_only = _append_only(snapshot.boundary, constitution)
     tokens = _entry_tokens(closed_sets, count_tokens)
-    for declared in closed_sets:
+    counted = 0  # the plan's sets whose index lines are counted
+    for done, declared in enumerate(closed_sets, start=1):
         closed = _untaken(declared, used, fresh_id)
         view = apply_revision_rule(set_view(closed, tokens, append_only), constitution, snapshot)
         view = apply_copy_source_rule(view, constitution, snapshot)
@@ -149,8 +155,13 @@ def evaluate(
             decisions.append(plan_commit(plan, ctx, view, passed))
         else:
             decisions.append(plan_refusal(plan, ctx, view, violation, passed))
+        if flush is not None and flush_every and not done % flush_every and done < len(closed_sets):
+            plan.boundary = boundary_row(snapshot)
+            count_index_tokens(plan, count_tokens, start=counted)
+            counted = len(plan.sets)
+            flush(plan)
     plan.boundary = boundary_row(snapshot)
-    count_index_tokens(plan, count_tokens)
+    count_index_tokens(plan, count_tokens, start=counted)
     return decisions, plan
 
 
