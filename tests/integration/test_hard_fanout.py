@@ -18,10 +18,12 @@ LEASE = 2
 
 
 def _rules(boundary_id: str, name: str, excess: str) -> Any:
-    """The default constitution with ``[hard_fanout] excess = <excess>`` and a short lease."""
+    """The default constitution with ``[hard_fanout] excess = <excess>``, soft edges and a short
+    lease."""
     return constitution_variant(
         f"fan-{name}-{boundary_id[-12:]}",
         ('excess = "soften"', f'excess = "{excess}"'),
+        ('policy = "reconstructible"', 'policy = "soft"'),
         ("lease_sets = 20", f"lease_sets = {LEASE}"),
     )
 
@@ -71,7 +73,12 @@ def _receipts(engine: Any, boundary_id: str, set_id: str) -> dict[str, dict[str,
 
 def test_the_shipped_constitution_budgets_hard_requires_per_entry() -> None:
     rule = load_constitution().hard_fanout
-    assert (rule.per_entry, rule.excess, rule.lease_sets) == (2, "soften", 20)
+    assert (rule.per_entry, rule.excess, rule.policy, rule.lease_sets) == (
+        2,
+        "soften",
+        "reconstructible",
+        20,
+    )
 
 
 def test_under_halt_excess_hard_edges_halt_density_and_the_writer_resubmits_them_soft(

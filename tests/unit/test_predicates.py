@@ -1412,7 +1412,8 @@ def test_a_compaction_set_renews_nothing_and_does_not_advance_the_work_clock() -
 
 def test_hard_requires_beyond_the_budget_commit_soft_and_the_decision_names_the_rule() -> None:
     """Under the default ``[hard_fanout]`` (soften), the hard REQUIRES beyond an entry's budget on
-    entries outside its set commit soft with the rule's lease; the set's own entries don't count."""
+    entries outside its set commit under the rule's policy and lease; the set's own entries don't
+    count."""
     bases = ("base", "base2", "base3")
     scenario = S(
         _proposal(
@@ -1437,10 +1438,10 @@ def test_hard_requires_beyond_the_budget_commit_soft_and_the_decision_names_the_
     assert policies == {
         ("base", "hard", None),
         ("base2", "hard", None),
-        ("base3", "soft", lease),
+        ("base3", RULES.hard_fanout.policy, lease),
         ("d", "hard", None),
     }
     assert decided.rule_made == (
         f"hard_fanout=soften: a requires base3: hard beyond {budget} per entry, "
-        f"committed soft for {lease} work sets",
+        f"committed {RULES.hard_fanout.policy} for {lease} work sets",
     )

@@ -535,7 +535,7 @@ def _name_softened(ctx: Context, view: SetView, effects: _Effects) -> None:
         effects.rule(
             RULE_SOFTEN,
             f"{dependent} requires {target}: hard beyond {rule.per_entry} per entry, "
-            f"committed soft for {rule.lease_sets} work sets",
+            f"committed {rule.policy} for {rule.lease_sets} work sets",
         )
 
 

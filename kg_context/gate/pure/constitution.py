@@ -160,12 +160,14 @@ class HardFanoutRule(_Section):
     """A new entry's hard ``REQUIRES`` on entries outside its own set (defensive residency: each
     one pins its target while both stand, never expiring): ``per_entry`` is the budget, counted in
     the entry's declared order; ``excess`` (``OnHardFanout``) what the edges beyond it do:
-    committed soft with a lease of ``lease_sets`` work sets (the receipts name the rule), or the
-    set halts ``DENSITY``. Absent (``per_entry`` unset): no budget, every hard edge commits as
-    declared (what constitutions before version 12 decided)."""
+    committed under ``policy`` (``soft``, or ``reconstructible``: held only while the record
+    cannot give the target back) with a lease of ``lease_sets`` work sets (the receipts name the
+    rule), or the set halts ``DENSITY``. Absent (``per_entry`` unset): no budget, every hard edge
+    commits as declared (what constitutions before version 12 decided)."""
 
     per_entry: int | None = Field(default=None, ge=0)
     excess: OnHardFanout = OnHardFanout.SOFTEN
+    policy: Literal["soft", "reconstructible"] = "soft"
     lease_sets: int = Field(default=20, ge=1, le=1_000_000)
 
 

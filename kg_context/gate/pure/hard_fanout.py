@@ -5,7 +5,8 @@ expires: a writer that declares one to everything plausibly relevant inflates th
 every component working. The rule gives each new entry a budget of hard ``REQUIRES`` on entries
 outside its own set (a decision's hard edges to the facts derived in the same set are its own
 material and never count), taken in the entry's declared order; the edges beyond it are committed
-soft with the rule's lease (an unrenewed defensive edge then expires, its provenance untouched),
+under the rule's policy and lease (soft: an unrenewed defensive edge expires; reconstructible: it
+holds only while the record cannot give its target back; its provenance is untouched),
 or the set halts ``DENSITY`` with the amendment that would decide it. Counted from the set's
 declarations and which of its targets are its own entries, never from what the entries say.
 """
@@ -58,8 +59,8 @@ def excess_hard(view: SetView, c: Constitution) -> list[Excess]:
 
 
 def apply_hard_fanout_rule(view: SetView, c: Constitution, _snapshot: Snapshot) -> SetView:
-    """The set with the hard ``REQUIRES`` beyond each entry's budget committed soft with the
-    rule's lease, named in ``softened`` (the receipts name the rule), when ``[hard_fanout]
+    """The set with the hard ``REQUIRES`` beyond each entry's budget committed under the rule's
+    policy and lease, named in ``softened`` (the receipts name the rule), when ``[hard_fanout]
     excess`` is ``soften``; the set itself otherwise, or when nothing exceeds the budget."""
     if c.hard_fanout.excess is not OnHardFanout.SOFTEN:
         return view
@@ -68,6 +69,7 @@ def apply_hard_fanout_rule(view: SetView, c: Constitution, _snapshot: Snapshot) 
         return view
     budget = c.hard_fanout.per_entry or 0
     lease = c.hard_fanout.lease_sets
+    policy = ResidencyPolicy(c.hard_fanout.policy)
     by_entry = {x.entry_id for x in found}
     new_ids = view.new_ids
     entries = []
@@ -82,9 +84,7 @@ def apply_hard_fanout_rule(view: SetView, c: Constitution, _snapshot: Snapshot) 
             if ref.policy is ResidencyPolicy.HARD and _outside(ref, new_ids):
                 kept += 1
                 if kept > budget:
-                    ref = ref.model_copy(
-                        update={"policy": ResidencyPolicy.SOFT, "lease_sets": lease}
-                    )
+                    ref = ref.model_copy(update={"policy": policy, "lease_sets": lease})
                     softened.append((entry_id, ref.entry_id))
             requires.append(ref)
         entries.append((proposal, entry_id, entry.model_copy(update={"requires": tuple(requires)})))
@@ -108,7 +108,7 @@ def hard_fanout(view: SetView, c: Constitution, _snapshot: Snapshot) -> Violatio
         f"entry {x.entry_id} declares {x.hard_outside} hard REQUIRES on entries outside its set; "
         f"[hard_fanout] per_entry is {c.hard_fanout.per_entry} (excess: {shown}); "
         f'[hard_fanout] excess is "{OnHardFanout.HALT.value}"',
-        f'resubmit with the REQUIRES on {shown} "soft" with lease_sets = '
+        f'resubmit with the REQUIRES on {shown} "{c.hard_fanout.policy}" with lease_sets = '
         f'{c.hard_fanout.lease_sets}; or [hard_fanout] excess = "{OnHardFanout.SOFTEN.value}"; '
         "or an operator approves the halt to commit them hard",
     )
