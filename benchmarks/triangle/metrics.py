@@ -313,6 +313,7 @@ def targets(workloads: list[dict[str, Any]], params: RunParams) -> list[dict[str
             "met": worst < 0.05,
         }
     )
+    out += _over_declaration(by_name)
     identical = all(
         c["streams_identical"] and c["probes_identical"]
         for w in workloads
@@ -328,6 +329,26 @@ def targets(workloads: list[dict[str, Any]], params: RunParams) -> list[dict[str
         }
     )
     return out
+
+
+def _over_declaration(by_name: dict[str, Any]) -> list[dict[str, Any]]:
+    """The over-declaring writer's window at its last checkpoint against its careful twin's (the
+    same seed and bodies, declared carefully): retention inflation, measured on the same stream."""
+    over, careful = by_name.get("over-declaration"), by_name.get("over-declaration-careful")
+    if over is None or careful is None:
+        return []
+    a = over["systems"]["governed-default"]["checkpoints"][-1]["resident_tokens"]
+    b = careful["systems"]["governed-default"]["checkpoints"][-1]["resident_tokens"]
+    ratio = a / b if b else None
+    return [
+        {
+            "metric": "triangle_over_declaration_resident_tokens_vs_careful_twin",
+            "value": ratio,
+            "unit": f"ratio (over-declaring writer {a} tokens, careful writer, same seed, {b})",
+            "target": "<= 1",
+            "met": ratio is not None and ratio <= 1.0,
+        }
+    ]
 
 
 def aggregate_errors(workloads: list[dict[str, Any]]) -> dict[str, Any]:

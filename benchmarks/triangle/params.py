@@ -121,7 +121,8 @@ def standard_run() -> RunParams:
     small/large (large exceeds B) at medium churn; the medium workload again with every revision
     declared (how much the undeclared ones cost); a writer that declares no residency (its state
     is not rooted: the default constitution does not fit); an over-declaring writer (retention
-    inflation)."""
+    inflation) and its careful twin (the same seed and bodies, declared carefully: the window
+    the over-declaring writer is measured against)."""
     base = WorkloadParams(name="medium", seed=1201, sets=1000, decision_keys=16)
     return RunParams(
         name="standard",
@@ -148,6 +149,7 @@ def standard_run() -> RunParams:
                 writer="over_declaring",
                 standard=False,
             ),
+            replace(base, name="over-declaration-careful", seed=1206, sets=400),
         ),
     )
 

@@ -329,4 +329,13 @@ def findings(report: dict[str, Any]) -> list[str]:
             f"`medium-all-declared`, same seed): governed window {a} versus {b} tokens at the "
             "end; their predecessors stay live and resident with everything they hold."
         )
+    over, careful = by_name.get("over-declaration"), by_name.get("over-declaration-careful")
+    if over and careful:
+        a = over["systems"]["governed-default"]["checkpoints"][-1]["resident_tokens"]
+        b = careful["systems"]["governed-default"]["checkpoints"][-1]["resident_tokens"]
+        out.append(
+            f"Over-declaration (`over-declaration` against its careful twin "
+            f"`over-declaration-careful`: the same seed and bodies, only the declarations "
+            f"differ): governed window {a} versus {b} tokens at the end."
+        )
     return out

@@ -376,6 +376,9 @@ class _Generator:
         self.p = params
         self.run = run
         self.rng = random.Random(params.seed)
+        # The over-declaring writer's own draws: its extra edges never move the main stream, so
+        # the careful writer on the same seed writes the same bodies (its twin).
+        self.over_rng = random.Random(params.seed * 100_019 + 7)
         self.w = World()
         self.seq = 0
         self.events: list[Event] = []
@@ -643,7 +646,7 @@ class _Generator:
             rev = self.w.current_rev(k)
             if k != key and rev is not None:
                 others.extend(rev.derived)
-        self.rng.shuffle(others)
+        self.over_rng.shuffle(others)
         extra.extend(e for e in others[:4] if e not in cites)
         return [e for e in extra if e not in self.w.invalid][:10]
 

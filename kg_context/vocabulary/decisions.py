@@ -28,6 +28,7 @@ __all__ = [
     "HaltStatus",
     "JustificationCase",
     "LeaseRenewalKind",
+    "OnHardFanout",
     "OnRecallCopyDependency",
     "OnRetiredDependency",
     "OnRetiredSupersession",
@@ -322,6 +323,17 @@ class OnRevision(StrEnum):
     SUPERSEDE = "supersede"
     HALT = "halt"
     STAND = "stand"
+
+
+class OnHardFanout(StrEnum):
+    """What the gate does with a new entry's hard ``REQUIRES`` on entries outside its own set
+    beyond the per-entry budget (``[hard_fanout]`` of the constitution). ``soften``: the excess
+    edges, in the entry's declared order, are committed soft with the rule's lease (a rule-made
+    policy, named on the receipts), so an unrenewed defensive edge expires; ``halt``: the set
+    halts ``DENSITY`` with the amendment that would decide it (resubmit the excess edges soft)."""
+
+    SOFTEN = "soften"
+    HALT = "halt"
 
 
 class OnRetiredDependency(StrEnum):

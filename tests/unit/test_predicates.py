@@ -39,6 +39,7 @@ from kg_context.gate.pure.constitution import (
     CrossBoundaryRule,
     DeclaredClass,
     DensityRule,
+    HardFanoutRule,
     Limits,
     default_constitution_text,
     load_constitution,
@@ -66,6 +67,7 @@ from kg_context.gate.pure.predicates import (
     dependency_cycle,
     entry_ids_free,
     fragmentation,
+    hard_fanout,
     non_standing_dependency,
     provenance_required,
     residency_hold,
@@ -90,7 +92,7 @@ from kg_context.gate.pure.snapshot import (
     SetFootprint,
     Snapshot,
 )
-from kg_context.vocabulary import JustificationCase, OnRevision, Outcome, ReasonCode
+from kg_context.vocabulary import JustificationCase, OnHardFanout, OnRevision, Outcome, ReasonCode
 
 B = "b-pure"
 OTHER = "b-other"
@@ -290,6 +292,7 @@ def _footprint(
 _REVISION_HALTS = _rules(on_revision={"decision": OnRevision.HALT})
 _SMALL = _rules(limits=Limits(max_entries_per_set=2))
 _NARROW = _rules(density=DensityRule(max_set_fanout=2))
+_HARD_HALTS = _rules(hard_fanout=HardFanoutRule(per_entry=1, excess=OnHardFanout.HALT))
 _BASES = (_state("base"), _state("base2"))
 _REQ_BASE2 = [{"entry_id": "base"}, {"entry_id": "base2"}]
 # A ratified set in the window on target t by w-1 that declared 2 edges; fan-out limit 3.
@@ -719,6 +722,39 @@ ROWS: list[Row] = [
             _proposal(_entry("a", requires=[{"entry_id": "base"}, {"entry_id": "base2"}])),
             states=(_state("base"), _state("base2")),
             rules=_NARROW,
+        ),
+    ),
+    Row(
+        "hard REQUIRES outside the set over [hard_fanout] per_entry, under halt",
+        ReasonCode.DENSITY,
+        hard_fanout,
+        S(
+            _proposal(_entry("a", requires=[{"entry_id": "base"}, {"entry_id": "base2"}])),
+            states=(_state("base"), _state("base2")),
+            rules=_HARD_HALTS,
+        ),
+        # the second edge soft, within the budget
+        S(
+            _proposal(_entry("a", requires=[{"entry_id": "base"}, *_soft_on("base2")])),
+            states=(_state("base"), _state("base2")),
+            rules=_HARD_HALTS,
+        ),
+    ),
+    Row(
+        "hard REQUIRES over [hard_fanout] per_entry; the neighbour: one on the set's own entry",
+        ReasonCode.DENSITY,
+        hard_fanout,
+        S(
+            _proposal(_entry("a", requires=[{"entry_id": "base"}, {"entry_id": "base2"}])),
+            states=(_state("base"), _state("base2")),
+            rules=_HARD_HALTS,
+        ),
+        S(
+            _proposal(
+                _entry("a", requires=[{"entry_id": "base"}, {"entry_id": "d"}]),
+                _entry("d", cls="fact", key="d", derived_from=[{"entry_id": "a"}]),
+            ),
+            rules=_HARD_HALTS,
         ),
     ),
     Row(
@@ -1372,3 +1408,40 @@ def test_a_compaction_set_renews_nothing_and_does_not_advance_the_work_clock() -
     assert decisions[0].outcome == "commit", decisions[0].detail
     assert plan.renewals == [] and plan.boundary is not None
     assert (plan.boundary["seq"], plan.boundary["work_seq"]) == (8, 0)  # from seq 7, work 0
+
+
+def test_hard_requires_beyond_the_budget_commit_soft_and_the_decision_names_the_rule() -> None:
+    """Under the default ``[hard_fanout]`` (soften), the hard REQUIRES beyond an entry's budget on
+    entries outside its set commit under the rule's policy and lease; the set's own entries don't
+    count."""
+    bases = ("base", "base2", "base3")
+    scenario = S(
+        _proposal(
+            _entry("a", requires=[{"entry_id": b} for b in (*bases, "d")]),
+            _entry("d", cls="fact", key="d", derived_from=[{"entry_id": "a"}]),
+        ),
+        states=tuple(_state(b, key=b) for b in bases),
+    )
+    decisions, plan = evaluate(
+        construct_sets(list(scenario.proposals), 256).sets,
+        scenario.snapshot(),
+        RULES,
+        lambda texts: [1] * len(texts),
+        now="2026-01-01T00:00:00+00:00",
+        gateway_id="g",
+    )
+    (decided,) = decisions
+    assert decided.outcome == "commit"
+    budget, lease = RULES.hard_fanout.per_entry, RULES.hard_fanout.lease_sets
+    assert budget == 2
+    policies = {(r["to"], r["policy"], r["lease_sets"]) for r in plan.requires}
+    assert policies == {
+        ("base", "hard", None),
+        ("base2", "hard", None),
+        ("base3", RULES.hard_fanout.policy, lease),
+        ("d", "hard", None),
+    }
+    assert decided.rule_made == (
+        f"hard_fanout=soften: a requires base3: hard beyond {budget} per entry, "
+        f"committed {RULES.hard_fanout.policy} for {lease} work sets",
+    )

@@ -17,6 +17,7 @@ from kg_context.gate.pure.batch import Context, Decision, receipt, set_props
 from kg_context.gate.pure.contracts import EntryProposal, Proposal
 from kg_context.gate.pure.copy_sources import RULE_SOURCE, copy_uses
 from kg_context.gate.pure.fragmentation import footprint
+from kg_context.gate.pure.hard_fanout import RULE_SOFTEN
 from kg_context.gate.pure.index_entries import index_props
 from kg_context.gate.pure.leases import is_work, plan_foundational, plan_renewals
 from kg_context.gate.pure.one_use import spent_copies, track_copies
@@ -84,6 +85,7 @@ def plan_commit(plan: Plan, ctx: Context, view: SetView, passed: list[str]) -> D
     effects = _Effects()
     _plan_entries(plan, ctx, view, seq, effects)
     _name_rehydrations(view, effects)
+    _name_softened(ctx, view, effects)
     if view.sourced:
         _plan_copy_sources(plan, ctx, view, seq, effects)
     roots = ctx.constitution.root_class_names()
@@ -544,6 +546,17 @@ def _plan_copy_sources(
         effects.note(
             use.copy_id,
             f"transition:{use.copy_id}:{copy.status}->{EntryStatus.RETIRED}:resident=False",
+        )
+
+
+def _name_softened(ctx: Context, view: SetView, effects: _Effects) -> None:
+    """The hard REQUIRES the [hard_fanout] rule committed soft, named for the receipts."""
+    rule = ctx.constitution.hard_fanout
+    for dependent, target in view.softened:
+        effects.rule(
+            RULE_SOFTEN,
+            f"{dependent} requires {target}: hard beyond {rule.per_entry} per entry, "
+            f"committed {rule.policy} for {rule.lease_sets} work sets",
         )
 
 

@@ -24,6 +24,7 @@ from kg_context.vocabulary import (
     EntryClass,
     EntryStatus,
     JustificationCase,
+    OnHardFanout,
     OnRecallCopyDependency,
     OnRetiredDependency,
     OnRetiredSupersession,
@@ -161,6 +162,21 @@ class DensityRule(_Section):
     ratio_floor_entries: int = Field(default=20, ge=0)
 
 
+class HardFanoutRule(_Section):
+    """A new entry's hard ``REQUIRES`` on entries outside its own set (defensive residency: each
+    one pins its target while both stand, never expiring): ``per_entry`` is the budget, counted in
+    the entry's declared order; ``excess`` (``OnHardFanout``) what the edges beyond it do:
+    committed under ``policy`` (``soft``, or ``reconstructible``: held only while the record
+    cannot give the target back) with a lease of ``lease_sets`` work sets (the receipts name the
+    rule), or the set halts ``DENSITY``. Absent (``per_entry`` unset): no budget, every hard edge
+    commits as declared (what constitutions before version 13 decided)."""
+
+    per_entry: int | None = Field(default=None, ge=0)
+    excess: OnHardFanout = OnHardFanout.SOFTEN
+    policy: Literal["soft", "reconstructible"] = "soft"
+    lease_sets: int = Field(default=20, ge=1, le=1_000_000)
+
+
 class WindowRule(_Section):
     """``proposals``: pending proposals within this many submissions of each other are grouped by
     shared targets and dependencies. ``sets``: set-level invariants are evaluated over the sets
@@ -276,6 +292,7 @@ class Constitution(_Section):
     provenance: ProvenanceRule = ProvenanceRule()
     deliberative: DeliberativeRule = DeliberativeRule()
     density: DensityRule = DensityRule()
+    hard_fanout: HardFanoutRule = HardFanoutRule()
     window: WindowRule = WindowRule()
     verse: VerseRule = VerseRule()
     horizon: HorizonRule = HorizonRule()

@@ -22,6 +22,7 @@ from kg_context.gate.pure.commit_plan import plan_commit
 from kg_context.gate.pure.constitution import Constitution, parse_constitution
 from kg_context.gate.pure.contracts import Proposal
 from kg_context.gate.pure.copy_sources import apply_copy_source_rule
+from kg_context.gate.pure.hard_fanout import apply_hard_fanout_rule
 from kg_context.gate.pure.index_entries import constitution_index_props, count_index_tokens
 from kg_context.gate.pure.predicates import HALTS, REJECTS
 from kg_context.gate.pure.refusal import (
@@ -144,6 +145,7 @@ def evaluate(
     for done, declared in enumerate(closed_sets, start=1):
         closed = _untaken(declared, used, fresh_id)
         view = apply_revision_rule(set_view(closed, tokens, append_only), constitution, snapshot)
+        view = apply_hard_fanout_rule(view, constitution, snapshot)
         view = apply_copy_source_rule(view, constitution, snapshot)
         view = apply_dependency_rule(view, constitution, snapshot, count_tokens)
         if closed.set_id != declared.set_id and declared.explicit:

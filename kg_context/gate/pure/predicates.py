@@ -28,6 +28,7 @@ from kg_context.gate.pure.graph_shape import (
     dependency_cycle,
     non_standing_dependency,
 )
+from kg_context.gate.pure.hard_fanout import hard_fanout
 from kg_context.gate.pure.leases import foundational_mark
 from kg_context.gate.pure.rehydration import COPY_MARKER
 from kg_context.gate.pure.revision import undeclared_revision
@@ -70,6 +71,7 @@ __all__ = [
     "dependency_cycle",
     "entry_ids_free",
     "fragmentation",
+    "hard_fanout",
     "non_standing_dependency",
     "provenance_required",
     "residency_hold",
@@ -393,6 +395,7 @@ HALTS: tuple[Check, ...] = (
     verse_adoption,
     adoption_scope,
     density,
+    hard_fanout,
     residency_hold,
     weak_revalidation,
     compaction_pre_authorized,

@@ -59,6 +59,9 @@ class SetView:
     # The dependencies on recall copies the [on_dependency] recall_copy rule moved to the copies'
     # sources, as (dependent id, copy id, source id): a retired source comes back with the set.
     sourced: tuple[tuple[str, str, str], ...] = ()
+    # The hard REQUIRES beyond an entry's [hard_fanout] budget the rule committed soft, as
+    # (dependent id, target id).
+    softened: tuple[tuple[str, str], ...] = ()
 
     @property
     def rehydrated_copies(self) -> frozenset[str]:
