@@ -3,7 +3,8 @@
 **What runs.** Every chain boundary commits its sets through ``Boundary.commit_many`` in
 batches of ``Config.batch`` (500) sets, one locked gate transaction each; then its pending
 entries get their synthetic embeddings. The live boundary commits its live sets and then its
-history the same way. ProposalNodes are created server-side in chunks of 50,000.
+history the same way. ProposalNodes are created server-side in chunks of 10,000 (each a Thought
+with its text and two edges: 50,000 overran the default 1 GB heap's transaction memory).
 
 **Why it is fast** (see docs/benchmarks.md):
 
@@ -49,7 +50,7 @@ from kg_context.record.vector_index import boundary_vector_label, ensure_boundar
 __all__ = ["BASE_TIME", "QUICK", "Config", "Run", "build"]
 
 BASE_TIME = datetime(2024, 1, 1, tzinfo=UTC)
-PROPOSAL_NODE_CHUNK = 50_000
+PROPOSAL_NODE_CHUNK = 10_000
 EMBED_PAGE = 5_000
 
 

@@ -48,7 +48,7 @@ from kg_context.text.embeddings import get_embedder
 # prefix, nodes, specialists; every population lives in the boundary named by its prefix (the
 # "-v3-" populations carry their boundary, as every ProposalNode has since schema version 3)
 Population = tuple[str, int, int]
-BATCH = 50_000
+BATCH = 10_000
 BASE = datetime(2024, 1, 1, tzinfo=UTC)
 
 
@@ -80,7 +80,7 @@ def boundary_of(prefix: str) -> str:
 
 
 def population(engine: Engine, prefix: str, nodes: int, specialists: int) -> None:
-    """Create the population's missing nodes, 50k per transaction, in its boundary."""
+    """Create the population's missing nodes, 10k per transaction, in its boundary."""
     engine.boundary(boundary_of(prefix))
     have = engine.executor.read("bench/count_proposal_nodes_by_prefix", prefix=prefix)[0]["n"]
     started = time.perf_counter()
