@@ -9,8 +9,7 @@
 // - the batch's writers registered in this boundary; the adoption receipts it cites (keys, uses
 //   and validity, the verse of the material they adopt, the uses recorded so far, and the seq of
 //   the receipt's boundary); the entries of other boundaries it references by name; the
-//   ratified sets of the fragment window (the last $window sets up to the boundary's seq; none
-//   when $window is 0) that share a declared target
+//   ratified sets of the fragment window (from $from_seq) that share a declared target
 //   ($targets) or a dependency ($dependencies: the entries its new entries declare edges to)
 //   with it, whoever wrote them;
 //   and which of $taken_ids (its set ids, and the implicit ids of proposals it could not place)
@@ -21,7 +20,8 @@
 //   only (resident_entry_boundary_key), so a key's history is never read;
 // - the operators' revocations that name the batch's writers (in this boundary) or the adoption
 //   receipts it cites (in the receipt's own boundary);
-// - the recall copies whose one use is still to come (the boundary's one_use_pending) that are still standing and resident, with their own lease end
+// - the recall copies whose one use is still to come ($one_use_ids, the boundary's
+//   one_use_pending) that are still standing and resident, with their own lease end
 //   (expires_after_seq) and the REQUIRES edges into them from standing entries (the policy and
 //   the work seq the edge's lease ends at: lease_until_seq, or its set's work seq plus
 //   $default_lease when it declared none). The work set whose work seq reaches a copy's lease
@@ -32,12 +32,6 @@
 // are counted and spent under its own lock, whichever boundary cites it, so two boundaries
 // citing one receipt at once decide one after the other. The lock order is always the citing
 // boundary's, then receipts by id: no two gate transactions wait on each other in a cycle.
-// What it reads of the boundary (its seq, one_use_pending) it reads from the node, not from
-// parameters: it runs after gate/open_batch (or gate/lock_boundary) in the same transaction,
-// under the lock, so the gate sends it without waiting for their rows.
-MATCH (boundary:Boundary {id: $boundary_id})
-WITH CASE WHEN $window > 0 THEN boundary.seq + 1 - $window ELSE 4611686018427387904 END AS from_seq,
-     coalesce(boundary.one_use_pending, []) AS one_use_ids
 CALL {
   UNWIND $entry_ids AS entry_id
   MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
@@ -112,9 +106,9 @@ CALL {
                   class: e.class, writer_id: e.writer_id, resident: e.resident, verse: e.verse,
                   tokens: coalesce(e.tokens, 0)}) AS foreign
 }
-CALL (from_seq) {
+CALL {
   MATCH (s:Set)
-  WHERE s.boundary_id = $boundary_id AND s.seq >= from_seq AND s.status = 'ratified'
+  WHERE s.boundary_id = $boundary_id AND s.seq >= $from_seq AND s.status = 'ratified'
     AND (any(t IN coalesce(s.targets, []) WHERE t IN $targets)
          OR any(d IN coalesce(s.dependencies, []) WHERE d IN $dependencies))
   RETURN collect({id: s.id, seq: s.seq, targets: coalesce(s.targets, []),
@@ -136,8 +130,8 @@ CALL {
   RETURN collect({kind: r.subject_kind, id: r.subject_id, receipt_id: r.id, seq: r.seq,
                   by: r.operator_id, boundary_id: r.boundary_id}) AS revoked
 }
-CALL (one_use_ids) {
-  UNWIND one_use_ids AS copy_id
+CALL {
+  UNWIND $one_use_ids AS copy_id
   MATCH (e:Entry {boundary_id: $boundary_id, id: copy_id})
   WHERE e.status IN $standing AND e.resident = true AND e.expires_after_seq IS NOT NULL
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,

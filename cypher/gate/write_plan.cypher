@@ -1,8 +1,8 @@
-// Everything one gate transaction decided (or one part of it: the gate writes a batch in
-// parts, each statement holding the sets decided since the last, in order), in one statement,
-// part by part in this order (each part a subquery over its own list; an empty list writes
-// nothing). The gate seals the decisions into the ledger (kg_context/gate/pure/ledger.py) before
-// sending them, so their receipts carry their ledger properties from the start. Every node is
+// Everything one gate transaction decided but its receipts, halts and ledger head, in one
+// statement, part by part in this order (each part a subquery over its own list; an empty list
+// writes nothing). The gate sends it and, while the server runs it, seals the decisions into
+// the ledger (kg_context/gate/pure/ledger.py); then gate/write_sealed.cypher writes the
+// sealed receipts, the halts and the ledger's head in the same transaction. Every node is
 // looked up or merged by (boundary_id, id) (targets by (boundary_id, key)): writers and
 // targets are the boundary's own nodes, so nothing here is shared across boundaries. Nothing is
 // deleted: the record keeps every entry. The parts:
@@ -47,12 +47,7 @@
 //    residency labels kept in step, and a TRANSITIONED edge from the ratifying set with the
 //    reason, the case it cited, the failed ancestors it answers to, and the exact edges or facts
 //    that justified the change.
-// 11. Each decided set's receipts FOR it, sealed into the ledger (each record's position on its
-//    receipts and halt, its digest, the previous one and its parts on its outcome receipt), with
-//    the receipt's kind as a label too (:CommitReceipt, ...); and the typed halts, open for an
-//    operator: (:Halt:Open)-[:ON]->(:Set) (the status label is for Neo4j Browser's style;
-//    resolving a halt makes it :Resolved). Receipts are never changed after this.
-// 12. The boundary after the transaction's sets: seq, last ratified set, and its running counts
+// 11. The boundary after the transaction's sets: seq, last ratified set, and its running counts
 //    (work_seq: the sets that are the boundary's work, i.e. not the czar's and not constitution
 //    changes; the lease clock; one_use_pending: the recall copies whose one use is still to
 //    come, kg_context/gate/pure/one_use.py), with an optimistic check on top of the lock: only if the seq is
@@ -208,28 +203,10 @@ CALL () {
                              failed_ancestors: transition.failed_ancestors,
                              justification: transition.justification, seq: transition.seq}]->(e)
 }
-CALL () {
-  UNWIND $receipts AS sealed
-  MATCH (s:Set {boundary_id: $boundary_id, id: sealed.set_id})
-  CREATE (receipt:Receipt:$(toUpper(left(sealed.props.kind, 1)) + substring(sealed.props.kind, 1)
-                            + 'Receipt'))
-  SET receipt = sealed.props
-  CREATE (receipt)-[:FOR]->(s)
-}
-CALL () {
-  UNWIND $halts AS halt
-  MATCH (s:Set {boundary_id: $boundary_id, id: halt.set_id})
-  CREATE (h:Halt:Open)
-  SET h = halt.props
-  CREATE (h)-[:ON]->(s)
-}
 MATCH (b:Boundary {id: $boundary_id})
 WHERE b.seq = $expected_seq
 SET b.seq = $seq, b.last_set_id = $last_set_id, b.live_count = $live_count,
     b.requires_count = $requires_count, b.committed_tokens = $committed_tokens,
     b.resident_tokens = $resident_tokens, b.work_seq = $work_seq,
     b.one_use_pending = $one_use_pending
-FOREACH (_ IN CASE WHEN $ledger_pos IS NULL THEN [] ELSE [1] END |
-  SET b.ledger_pos = $ledger_pos, b.ledger_head = $ledger_head,
-      b.ledger_since_seq = coalesce(b.ledger_since_seq, $ledger_since_seq))
 RETURN b.seq AS seq

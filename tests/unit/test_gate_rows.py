@@ -33,9 +33,8 @@ STATEMENTS: dict[str, dict[str, Any]] = {
         "mark": rows.FoundationalRow,
         "superseded": rows.SupersedesRow,
         "transition": rows.TransitionRow,
-        "sealed": rows.ReceiptRow,
-        "halt": rows.HaltRow,
     },
+    "gate/write_sealed": {"row": rows.ReceiptRow, "halt": rows.HaltRow},
     "gate/write_receipts": {"row": rows.ReceiptRow},
 }
 # Keys a statement's rows carry for the gate's own bookkeeping, never read by the statement:
@@ -64,13 +63,22 @@ def test_rows_carry_exactly_what_the_statement_reads(name: str) -> None:
 def test_write_plan_takes_the_boundary_row_and_every_part_of_the_plan() -> None:
     params = default_catalog()["gate/write_plan"].params
     parts = {"sets", "derived", "summarizes", "requires", "foreign_edges", "adoption_uses"}
-    parts |= {"renewals", "foundational", "supersedes", "transitions", "receipts", "halts"}
+    parts |= {"renewals", "foundational", "supersedes", "transitions"}
     assert params == set(rows.BoundaryRow.__annotations__) | parts | {
         "boundary_id",
         "expected_seq",
         "standing",
         "default_lease",
-    } | {"ledger_pos", "ledger_head", "ledger_since_seq"}  # the ledger's head (gate.pure.ledger)
+    }
+
+
+def test_write_sealed_takes_the_sealed_receipts_the_halts_and_the_ledger_head() -> None:
+    params = default_catalog()["gate/write_sealed"].params
+    assert params == {"boundary_id", "receipts", "halts"} | {
+        "ledger_pos",
+        "ledger_head",
+        "ledger_since_seq",
+    }  # the ledger's head (gate.pure.ledger)
 
 
 def test_every_gate_write_statement_is_covered() -> None:

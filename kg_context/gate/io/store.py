@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
@@ -32,15 +31,11 @@ from kg_context.gate.io.proposal_records import (
     submissions,
 )
 from kg_context.gate.io.transaction_io import (
-    PlanWriter,
-    cites_receipts,
     claimed_entries,
     load_claims,
     load_snapshot,
     lock_boundary,
-    read_snapshot,
-    send_open_batch,
-    send_snapshot,
+    open_batch,
     write_plan,
 )
 from kg_context.gate.pure.authority import refuse_reserved_id
@@ -53,46 +48,8 @@ from kg_context.gate.pure.snapshot import LockedBoundary, Snapshot
 __all__ = ["GateStore", "Submission", "now_iso"]
 
 
-# The sets of a batch written per part: the server writes one part while the gate decides the
-# next (``PlanWriter``).
-PLAN_PART_SETS = 100
-
-
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
-@dataclass(frozen=True, slots=True)
-class _Ahead:
-    """The sets a batch of submitted proposals closes into when they are all the boundary has
-    pending, worked out before its transaction under the constitution version the boundary was
-    last seen with: the transaction then sends the snapshot's read right behind ``open_batch``,
-    and uses it (and these sets) only if what ``open_batch`` read under the lock agrees: the same
-    version, and exactly these proposals (ids and digests, in order) pending."""
-
-    version: str
-    pending_ids: list[tuple[str, str]]
-    pending: Pending
-
-    def holds(self, boundary: LockedBoundary, pending_rows: list[Record]) -> bool:
-        return (
-            boundary.constitution_version == self.version
-            and [(row["id"], row["digest"]) for row in pending_rows] == self.pending_ids
-        )
-
-
-def _cut_at_claims(pending: Pending) -> Pending:
-    """A czar set whose cases the gate checks against the graph is decided first in its
-    transaction: the sets before it are decided now, it and the rest in the next batch."""
-    cut = next((i for i, c in enumerate(pending.sets) if i and claimed_entries(c)), None)
-    if cut is None:
-        return pending
-    return Pending(pending.sets[:cut], pending.unplaced, pending.unreadable, True)
-
-
-def _unplaced_ids(pending: Pending) -> tuple[str, ...]:
-    """The implicit set ids of the proposals the constructor could not place."""
-    return tuple(implicit_set_id([p.id]) for p in pending.unplaced)
 
 
 class GateStore:
@@ -129,8 +86,6 @@ class GateStore:
         self._seal_ledger = seal_ledger
         self._write = partial(write_plan, default_lease=default_lease_sets, seal=seal_ledger)
         self._on_czar_due = on_czar_due  # after a closing transaction left the cadence due
-        # The constitution version each boundary was last read with under its lock (``_Ahead``).
-        self._versions: dict[str, str] = {}
 
     @property
     def constitution_for(self) -> Callable[[str], Constitution]:
@@ -210,7 +165,6 @@ class GateStore:
         replays_close: bool,
     ) -> tuple[list[Submission], list[Decision]]:
         prepared = self._prepare(boundary_id, submit) if submit else None
-        ahead = self._ahead(boundary_id, submit) if submit else None
         decisions: list[Decision] = []
         found: list[Submission] = []
         more = True
@@ -223,7 +177,6 @@ class GateStore:
                         gateway_id=gateway_id,
                         prepared=prepared,
                         replays_close=replays_close,
-                        ahead=ahead,
                     )
                 )
             except QueryError as failed:
@@ -234,7 +187,7 @@ class GateStore:
                     recorded = self._record_prepared(boundary_id, prepared)
                 steps = self._isolation_steps(boundary_id, gateway_id)
                 batch, more = isolate(self._executor, steps)
-            prepared, ahead = None, None
+            prepared = None
             if due and self._on_czar_due is not None:  # committed: the czar runs beside us
                 self._on_czar_due(boundary_id)
             found = found or recorded
@@ -242,21 +195,6 @@ class GateStore:
             self._forget(boundary_id, [pid for d in batch for pid in d.proposal_ids])
         self._forget(boundary_id, [s.proposal_id for s in found if not s.new])
         return found, decisions
-
-    def _ahead(self, boundary_id: str, submit: Sequence[Proposal]) -> _Ahead | None:
-        """``submit`` closed into sets before the transaction (``_Ahead``), when the boundary's
-        constitution version is known and no set cites an adoption receipt (whose lock the
-        snapshot's read takes: only in the transaction that decides it)."""
-        version = self._versions.get(boundary_id)
-        proposals = list({p.id: p for p in submit}.values())
-        if version is None or len(proposals) > self._batch_limit:
-            return None
-        constitution = self._constitution_for(version)
-        construction = construct_sets(proposals, constitution.window.proposals)
-        pending = _cut_at_claims(Pending(construction.sets, construction.unplaced, [], False))
-        if cites_receipts(pending.sets):
-            return None
-        return _Ahead(version, [(p.id, p.digest()) for p in proposals], pending)
 
     def _record_prepared(
         self, boundary_id: str, prepared: tuple[list[dict[str, Any]], dict[str, str]]
@@ -334,23 +272,9 @@ class GateStore:
         gateway_id: str,
         prepared: tuple[list[dict[str, Any]], dict[str, str]] | None,
         replays_close: bool,
-        ahead: _Ahead | None = None,
     ) -> tuple[list[Decision], bool, list[Submission], bool]:
         rows, digests = prepared if prepared is not None else ([], {})
-        opening = send_open_batch(
-            tx, boundary_id, proposals=rows, now=now_iso(), limit=self._read_limit
-        )
-        sent = None
-        if ahead is not None:  # read right behind the lock, while open_batch's rows come back
-            sent = send_snapshot(
-                tx,
-                boundary_id,
-                ahead.pending.sets,
-                self._constitution_for(ahead.version),
-                default_lease=self._default_lease,
-                extra_set_ids=_unplaced_ids(ahead.pending),
-            )
-        opened = opening()
+        opened = open_batch(tx, boundary_id, proposals=rows, now=now_iso(), limit=self._read_limit)
         if opened is None:  # no such boundary: nothing was written
             if not replays_close:  # commit() says what submit() says
                 submissions([], digests, boundary_id)
@@ -362,13 +286,13 @@ class GateStore:
         if prepared is not None and not replays_close and not any(s.new for s in found):
             return [], False, found, False  # decided before: the record has its decision
         boundary = opened.boundary
-        self._versions[boundary_id] = boundary.constitution_version
-        if ahead is not None and ahead.holds(boundary, opened.pending):
-            pending = ahead.pending
-        else:  # read again for the sets as they are (what was sent ahead is left unread)
-            pending = _cut_at_claims(self._closed_sets(tx, boundary, opened.pending))
-            sent = None
-        decisions = self._decide(tx, boundary, pending, gateway_id, frozenset(), sent=sent)
+        pending = self._closed_sets(tx, boundary, opened.pending)
+        # A czar set whose cases the gate checks against the graph is decided first in its
+        # transaction: the sets before it are decided now, it and the rest in the next batch.
+        cut = next((i for i, c in enumerate(pending.sets) if i and claimed_entries(c)), None)
+        if cut is not None:
+            pending = Pending(pending.sets[:cut], pending.unplaced, pending.unreadable, True)
+        decisions = self._decide(tx, boundary, pending, gateway_id, frozenset())
         return decisions, pending.more, found, boundary.czar_due(boundary.seq)
 
     def _decide(
@@ -381,25 +305,21 @@ class GateStore:
         *,
         redecide: bool = False,
         under: Constitution | None = None,
-        sent: Callable[[], list[Record]] | None = None,
     ) -> list[Decision]:
-        """``sent``: the snapshot's read, sent already for exactly these sets."""
         if pending.empty:
             return []
         constitution = under or self._constitution_for(boundary.constitution_version)
         expected_seq = boundary.seq  # evaluate advances the in-memory state
         sets = pending.sets
-        if sent is not None:
-            snapshot = read_snapshot(tx, boundary, sets, constitution, sent)
-        else:
-            snapshot = load_snapshot(
-                tx,
-                boundary,
-                sets,
-                constitution,
-                default_lease=self._default_lease,
-                extra_set_ids=_unplaced_ids(pending),
-            )
+        unplaced_ids = tuple(implicit_set_id([p.id]) for p in pending.unplaced)
+        snapshot = load_snapshot(
+            tx,
+            boundary,
+            sets,
+            constitution,
+            default_lease=self._default_lease,
+            extra_set_ids=unplaced_ids,
+        )
         if sets:
             claimed = claimed_entries(sets[0])
             load_claims(
@@ -411,9 +331,6 @@ class GateStore:
                 recall_max_entries=self._recall_caps[0],
                 recall_max_depth=self._recall_caps[1],
             )
-        writer = PlanWriter(
-            tx, boundary, expected_seq, default_lease=self._default_lease, seal=self._seal_ledger
-        )
         decisions, plan = evaluate(
             sets,
             snapshot,
@@ -426,10 +343,8 @@ class GateStore:
             unplaced=pending.unplaced,
             unreadable=pending.unreadable,
             redecide=redecide,
-            flush=writer.part,
-            flush_every=PLAN_PART_SETS,
         )
-        writer.finish(plan)
+        self._write(tx, boundary, plan, expected_seq)
         return decisions
 
     def _isolation_steps(self, boundary_id: str, gateway_id: str) -> IsolationSteps:

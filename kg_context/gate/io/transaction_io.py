@@ -9,7 +9,6 @@ transaction of three round trips."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,19 +48,16 @@ from kg_context.vocabulary import (
 
 __all__ = [
     "OpenedBatch",
-    "PlanWriter",
-    "cites_receipts",
     "claimed_entries",
     "load_claims",
     "load_snapshot",
     "lock_boundary",
     "open_batch",
-    "read_snapshot",
     "registered_writers",
-    "send_open_batch",
-    "send_snapshot",
     "write_plan",
 ]
+
+_NO_WINDOW = 2**62
 
 
 def _boundary(row: Record) -> LockedBoundary:
@@ -113,14 +109,7 @@ def open_batch(
     the boundary (with the czar's cadence it records) and its pending proposals (at most
     ``limit``): one statement. ``None``: there
     is no such boundary (nothing was written)."""
-    return send_open_batch(tx, boundary_id, proposals=proposals, now=now, limit=limit)()
-
-
-def send_open_batch(
-    tx: Transaction, boundary_id: str, *, proposals: list[dict[str, Any]], now: str, limit: int
-) -> Callable[[], OpenedBatch | None]:
-    """``open_batch`` sent without waiting: the function returned reads what it read."""
-    sent = tx.send(
+    rows = tx.run(
         "gate/open_batch",
         boundary_id=boundary_id,
         proposals=proposals,
@@ -128,15 +117,10 @@ def send_open_batch(
         limit=limit,
         default_czar_every=DEFAULT_CZAR_EVERY_COMMITS,
     )
-
-    def opened() -> OpenedBatch | None:
-        rows = sent()
-        if not rows:
-            return None
-        row = rows[0]
-        return OpenedBatch(_boundary(row), row["submitted"], row["pending"])
-
-    return opened
+    if not rows:
+        return None
+    row = rows[0]
+    return OpenedBatch(_boundary(row), row["submitted"], row["pending"])
 
 
 def _entry(e: dict[str, Any]) -> EntryState:
@@ -161,19 +145,20 @@ def _entry(e: dict[str, Any]) -> EntryState:
     )
 
 
-def send_snapshot(
+def load_snapshot(
     tx: Transaction,
-    boundary_id: str,
+    boundary: LockedBoundary,
     sets: list[ClosedSet],
     constitution: Constitution,
     *,
     default_lease: int,
     extra_set_ids: tuple[str, ...] = (),
-) -> Callable[[], list[Record]]:
-    """Send ``gate/load_snapshot`` for ``sets`` without waiting for its rows (``read_snapshot``
-    reads them). Its parameters depend on the sets alone: what it reads of the boundary it reads
-    from the node, under the lock taken before it in the same transaction, so the gate may send
-    it right behind ``open_batch``."""
+) -> Snapshot:
+    """The boundary and everything the sets refer to: entries (and entries of other boundaries
+    they name), registered writers, cited adoption receipts, the fragment window, recorded set
+    ids (the batch's, and ``extra_set_ids``), earlier halts, the recall copies whose one use is
+    still to come (those no longer standing and resident leave the pending list), and the live
+    resident entries of the (class, key) slots its new entries would revise (``revision``)."""
     entry_ids: set[str] = set()
     receipt_ids: set[str] = set()
     foreign: set[tuple[str, str]] = set()
@@ -199,9 +184,9 @@ def send_snapshot(
         }
     )
     window = constitution.window.sets
-    return tx.send(
+    state = tx.run(
         "gate/load_snapshot",
-        boundary_id=boundary_id,
+        boundary_id=boundary.id,
         entry_ids=sorted(entry_ids),
         set_ids=set_ids,
         standing=as_values(STANDING_STATUSES),
@@ -210,28 +195,13 @@ def send_snapshot(
         foreign=[{"boundary_id": b, "entry_id": e} for b, e in sorted(foreign)],
         targets=targets,
         dependencies=depends,
-        window=window if window and (targets or depends) else 0,
+        from_seq=boundary.seq + 1 - window if window and (targets or depends) else _NO_WINDOW,
         taken_ids=sorted({*set_ids, *extra_set_ids}),
+        one_use_ids=boundary.one_use_pending,
         default_lease=default_lease,
         slots=revision_slots(sets, constitution),
         live=as_values(LIVE_STATUSES),
-    )
-
-
-def cites_receipts(sets: list[ClosedSet]) -> bool:
-    """Whether a proposal of ``sets`` cites an adoption receipt (``load_snapshot`` locks it)."""
-    return any(p.adoption_receipt_id for closed in sets for p in closed.proposals)
-
-
-def read_snapshot(
-    tx: Transaction,
-    boundary: LockedBoundary,
-    sets: list[ClosedSet],
-    constitution: Constitution,
-    sent: Callable[[], list[Record]],
-) -> Snapshot:
-    """The snapshot from the rows of ``send_snapshot`` (``sent``), and what depends on them."""
-    state = sent()[0]
+    )[0]
     snapshot = Snapshot(boundary=boundary)
     for e in (*state["entries"], *state["on_slots"]):
         snapshot.add_entry(_entry(e))
@@ -243,31 +213,6 @@ def read_snapshot(
     if constitution.on_dependency.recall_copy is OnRecallCopyDependency.SOURCE:
         _fill_copy_sources(tx, snapshot, copy_reference_ids(sets, snapshot))
     return snapshot
-
-
-def load_snapshot(
-    tx: Transaction,
-    boundary: LockedBoundary,
-    sets: list[ClosedSet],
-    constitution: Constitution,
-    *,
-    default_lease: int,
-    extra_set_ids: tuple[str, ...] = (),
-) -> Snapshot:
-    """The boundary and everything the sets refer to: entries (and entries of other boundaries
-    they name), registered writers, cited adoption receipts, the fragment window, recorded set
-    ids (the batch's, and ``extra_set_ids``), earlier halts, the recall copies whose one use is
-    still to come (those no longer standing and resident leave the pending list), and the live
-    resident entries of the (class, key) slots its new entries would revise (``revision``)."""
-    sent = send_snapshot(
-        tx,
-        boundary.id,
-        sets,
-        constitution,
-        default_lease=default_lease,
-        extra_set_ids=extra_set_ids,
-    )
-    return read_snapshot(tx, boundary, sets, constitution, sent)
 
 
 def _fill_copy_sources(tx: Transaction, snapshot: Snapshot, ids: list[str]) -> None:
@@ -433,114 +378,6 @@ def registered_writers(tx: Transaction, boundary_id: str, writer_ids: set[str]) 
     return {row["id"]: row["kind"] for row in rows}
 
 
-# The parts of a plan ``write_plan`` writes row lists of, in the order they are planned.
-_PLAN_LISTS = (
-    "derived_from",
-    "summarizes",
-    "requires",
-    "foreign_edges",
-    "adoption_uses",
-    "renewals",
-    "foundational",
-    "supersedes",
-    "transitions",
-    "halts",
-)
-
-
-class PlanWriter:
-    """Writes a plan in parts while the gate decides it: ``part`` seals the decisions planned
-    since the last part onto the ledger head (read under the lock, then advanced part by part:
-    ``gate.pure.ledger``) and sends them with ``cypher/gate/write_plan.cypher`` (the boundary
-    advanced to the plan's boundary row and checked against the seq the last part left) without
-    waiting for the server, so it writes one part while the next is decided; ``finish`` sends
-    the rest and waits for every part. Statements of one transaction run in order, so each part
-    sees what the parts before it wrote (a NEXT link to the last set of the part before, the
-    flip of an entry it created). Every row of a set is planned while the set is decided, so a
-    part holds its sets whole and each record is sealed exactly as in the plan whole.
-    ``default_lease``: the lease of an edge that declared none, which a renewal restarts;
-    ``seal=False`` writes the decisions unchained: only for measuring what the ledger costs."""
-
-    def __init__(
-        self,
-        tx: Transaction,
-        boundary: LockedBoundary,
-        expected_seq: int,
-        *,
-        default_lease: int,
-        seal: bool = True,
-    ) -> None:
-        self._tx = tx
-        self._boundary_id = boundary.id
-        self._first_seq = expected_seq
-        self._expected_seq = expected_seq
-        self._head = LedgerHead(boundary.ledger_pos, boundary.ledger_head)
-        self._default_lease = default_lease
-        self._seal = seal
-        self._sets = 0
-        self._marks = dict.fromkeys(_PLAN_LISTS, 0)
-        self._written: list[Callable[[], list[Record]]] = []
-
-    def part(self, plan: Plan) -> None:
-        """Seal and send what ``plan`` holds beyond the parts sent before, the boundary as its
-        row."""
-        b = plan.boundary
-        assert b is not None, "the gate plans the boundary row of every part"
-        part = Plan(sets=plan.sets[self._sets :], decided=plan.decided)
-        self._sets = len(plan.sets)
-        for name, mark in self._marks.items():
-            found = getattr(plan, name)
-            setattr(part, name, found[mark:])
-            self._marks[name] = len(found)
-        if self._seal:
-            self._head = seal_plan(part, self._boundary_id, self._head)
-        self._written.append(
-            self._tx.send(
-                "gate/write_plan",
-                boundary_id=self._boundary_id,
-                sets=nested_sets(part),
-                derived=part.derived_from,
-                summarizes=part.summarizes,
-                requires=part.requires,
-                foreign_edges=part.foreign_edges,
-                adoption_uses=part.adoption_uses,
-                renewals=part.renewals,
-                foundational=part.foundational,
-                supersedes=part.supersedes,
-                transitions=part.transitions,
-                receipts=receipt_rows(part),
-                halts=part.halts,
-                standing=as_values(STANDING_STATUSES),
-                default_lease=self._default_lease,
-                expected_seq=self._expected_seq,
-                seq=b["seq"],
-                last_set_id=b["last_set_id"],
-                live_count=b["live_count"],
-                requires_count=b["requires_count"],
-                committed_tokens=b["committed_tokens"],
-                resident_tokens=b["resident_tokens"],
-                work_seq=b["work_seq"],
-                one_use_pending=b["one_use_pending"],
-                ledger_pos=self._head.pos if self._seal else None,
-                ledger_head=self._head.digest,
-                ledger_since_seq=self._first_seq,
-            )
-        )
-        self._expected_seq = b["seq"]
-
-    def finish(self, plan: Plan) -> None:
-        """Seal and send the rest of ``plan``; wait for every part."""
-        self.part(plan)
-        if not all([written() for written in self._written]):
-            # Cannot happen while the lock is held; if it ever does, nothing of this
-            # transaction may commit.
-            raise StateError(
-                f"boundary {self._boundary_id} moved past seq {self._first_seq} under the "
-                "gate's lock",
-                boundary_id=self._boundary_id,
-            )
-
-
 def write_plan(
     tx: Transaction,
     boundary: LockedBoundary,
@@ -550,6 +387,57 @@ def write_plan(
     default_lease: int,
     seal: bool = True,
 ) -> None:
-    """Everything the plan decided, sealed onto the boundary's ledger head, in one statement
-    (``PlanWriter`` with one part: ``cypher/gate/write_plan.cypher``)."""
-    PlanWriter(tx, boundary, expected_seq, default_lease=default_lease, seal=seal).finish(plan)
+    """Everything the plan decided, in two statements (``cypher/gate/write_plan.cypher``: each
+    part skips an empty list; ``default_lease``: the lease of an edge that declared none, which a
+    renewal restarts; then ``cypher/gate/write_sealed.cypher``). The plan's decisions are
+    sealed onto the boundary's ledger head as read under the lock (``gate.pure.ledger``) while
+    the server runs the first; ``seal=False`` writes them unchained: only for measuring what the
+    ledger costs."""
+    b = plan.boundary
+    assert b is not None, "the gate plans the boundary row of every batch"
+    boundary_id = boundary.id
+    written = tx.send(
+        "gate/write_plan",
+        boundary_id=boundary_id,
+        sets=nested_sets(plan),
+        derived=plan.derived_from,
+        summarizes=plan.summarizes,
+        requires=plan.requires,
+        foreign_edges=plan.foreign_edges,
+        adoption_uses=plan.adoption_uses,
+        renewals=plan.renewals,
+        foundational=plan.foundational,
+        supersedes=plan.supersedes,
+        transitions=plan.transitions,
+        standing=as_values(STANDING_STATUSES),
+        default_lease=default_lease,
+        expected_seq=expected_seq,
+        seq=b["seq"],
+        last_set_id=b["last_set_id"],
+        live_count=b["live_count"],
+        requires_count=b["requires_count"],
+        committed_tokens=b["committed_tokens"],
+        resident_tokens=b["resident_tokens"],
+        work_seq=b["work_seq"],
+        one_use_pending=b["one_use_pending"],
+    )
+    head = LedgerHead(boundary.ledger_pos, boundary.ledger_head)
+    head = seal_plan(plan, boundary_id, head) if seal else head
+    sealed = tx.send(
+        "gate/write_sealed",
+        boundary_id=boundary_id,
+        receipts=receipt_rows(plan),
+        halts=plan.halts,
+        ledger_pos=head.pos if seal else None,
+        ledger_head=head.digest,
+        ledger_since_seq=expected_seq,
+    )
+    advanced = written()
+    sealed()
+    if not advanced:
+        # Cannot happen while the lock is held; if it ever does, nothing of this
+        # transaction may commit.
+        raise StateError(
+            f"boundary {boundary_id} moved past seq {expected_seq} under the gate's lock",
+            boundary_id=boundary_id,
+        )

@@ -114,17 +114,12 @@ def evaluate(
     unreadable: Sequence[UnreadableProposal] = (),
     redecide: bool = False,
     fresh_id: Callable[[str], str] = fresh_set_id,
-    flush: Callable[[Plan], None] | None = None,
-    flush_every: int = 0,
 ) -> tuple[list[Decision], Plan]:
     """Decide every set in order and plan the writes. ``snapshot`` is updated in place.
 
     ``unplaced`` are proposals the set constructor could not place, ``unreadable`` pending
     proposals whose recorded payload cannot be parsed: each is rejected alone. ``redecide``: the
     sets are halted sets an operator decides again (their ids are recorded already, by them).
-    ``flush``: called with the plan so far after every ``flush_every`` sets but the last ones,
-    its index lines counted and its boundary row the boundary after those sets (the store
-    writes each part while the next is decided); the plan returned holds every row.
     """
     serial = halt_serial or (lambda _: 1)
     ctx = Context(snapshot, constitution, now, gateway_id, serial, waive)
@@ -141,8 +136,7 @@ def evaluate(
         decisions.append(plan_refusal(plan, ctx, view, rejection_for_unplaced(proposal), []))
     append_only = _append_only(snapshot.boundary, constitution)
     tokens = _entry_tokens(closed_sets, count_tokens)
-    counted = 0  # the plan's sets whose index lines are counted
-    for done, declared in enumerate(closed_sets, start=1):
+    for declared in closed_sets:
         closed = _untaken(declared, used, fresh_id)
         view = apply_revision_rule(set_view(closed, tokens, append_only), constitution, snapshot)
         view = apply_hard_fanout_rule(view, constitution, snapshot)
@@ -157,13 +151,8 @@ def evaluate(
             decisions.append(plan_commit(plan, ctx, view, passed))
         else:
             decisions.append(plan_refusal(plan, ctx, view, violation, passed))
-        if flush is not None and flush_every and not done % flush_every and done < len(closed_sets):
-            plan.boundary = boundary_row(snapshot)
-            count_index_tokens(plan, count_tokens, start=counted)
-            counted = len(plan.sets)
-            flush(plan)
     plan.boundary = boundary_row(snapshot)
-    count_index_tokens(plan, count_tokens, start=counted)
+    count_index_tokens(plan, count_tokens)
     return decisions, plan
 
 

@@ -90,11 +90,8 @@ def constitution_index_props(
     return _props(ctx, set_id, seq, kind, [writer_id], line)
 
 
-def count_index_tokens(
-    plan: Plan, count_tokens: Callable[[Sequence[str]], list[int]], *, start: int = 0
-) -> None:
-    """Count every index line of the plan's sets from the ``start``-th on in one call (before
-    they are written)."""
-    lines = [ix for s in plan.sets[start:] for ix in plan.decided[s["id"]].index]
+def count_index_tokens(plan: Plan, count_tokens: Callable[[Sequence[str]], list[int]]) -> None:
+    """Count every index line of the plan in one call (before the plan is written)."""
+    lines = [ix for s in plan.sets for ix in plan.decided[s["id"]].index]
     for props, tokens in zip(lines, count_tokens([p["summary"] for p in lines]), strict=True):
         props["tokens"] = tokens

@@ -250,11 +250,11 @@ class Plan:
         return not self.sets
 
 
-def nested_sets(plan: Plan, start: int = 0) -> list[SetWriteRow]:
-    """The plan's set rows (from the ``start``-th on) with their writers, proposals and entries
-    nested, for ``write_plan`` (the receipts: ``receipt_rows``)."""
+def nested_sets(plan: Plan) -> list[SetWriteRow]:
+    """The plan's set rows with their writers, proposals and entries nested, for ``write_plan``
+    (the receipts are ``write_sealed``': ``receipt_rows``)."""
     out: list[SetWriteRow] = []
-    for row in plan.sets[start:]:
+    for row in plan.sets:
         decided = plan.decided[row["id"]]
         out.append(
             {
@@ -272,7 +272,7 @@ def nested_sets(plan: Plan, start: int = 0) -> list[SetWriteRow]:
 
 def receipt_rows(plan: Plan) -> list[ReceiptRow]:
     """Every receipt of the plan FOR the set it was decided with, in the order decided, for
-    ``write_plan``."""
+    ``write_sealed``."""
     return [
         {"set_id": s["id"], "props": r["props"]}
         for s in plan.sets
