@@ -2,9 +2,10 @@
 // - the referenced entries ($entry_ids), each with the set that created it and that set's
 //   writers, the standing entries that hold it through a hard REQUIRES edge, and (for an at-risk
 //   entry) the failed ancestors its at-risk transitions named, and the standing entries that
-//   require it through a hard or soft edge (required_by: the policy and the work seq the lease
-//   ends at; what [roots] successors passes to the entry that supersedes it, named in the
-//   receipt);
+//   require it through a hard or soft edge (required_by, only for the entries the batch declares
+//   superseded, $superseded_ids: the policy and the work seq the lease ends at; what [roots]
+//   successors passes to the entry that supersedes it, named in the receipt; a popular entry
+//   required by thousands costs a commit that merely cites it nothing);
 //   and how many halts each set of the batch has;
 // - the batch's writers registered in this boundary; the adoption receipts it cites (keys, uses
 //   and validity, the verse of the material they adopt, the uses recorded so far, and the seq of
@@ -43,12 +44,13 @@ CALL {
                   hard_held_by: [(d:Entry)-[h:REQUIRES]->(e)
                                  WHERE h.policy = 'hard' AND d.status IN $standing
                                  | d.id],
-                  required_by: [(d:Entry)-[h:REQUIRES]->(e)
-                                WHERE h.policy IN ['hard', 'soft'] AND d.status IN $standing
-                                | {id: d.id, policy: h.policy,
-                                   until: coalesce(h.lease_until_seq,
-                                                   coalesce(h.set_work, h.set_seq)
-                                                   + $default_lease)}],
+                  required_by: CASE WHEN e.id IN $superseded_ids
+                    THEN [(d:Entry)-[h:REQUIRES]->(e)
+                          WHERE h.policy IN ['hard', 'soft'] AND d.status IN $standing
+                          | {id: d.id, policy: h.policy,
+                             until: coalesce(h.lease_until_seq,
+                                             coalesce(h.set_work, h.set_seq) + $default_lease)}]
+                    ELSE [] END,
                   failed_ancestors: CASE WHEN e.status = 'at_risk'
                     THEN reduce(acc = [], a IN [(:Set)-[t:TRANSITIONED]->(e)
                                                 WHERE t.to = 'at_risk'

@@ -40,6 +40,7 @@ def test_the_revision_read_of_a_slot_reads_its_resident_entries_only(
         "PROFILE " + default_catalog()["gate/load_snapshot"].text,
         boundary_id=boundary_id,
         entry_ids=[],
+        superseded_ids=[],
         set_ids=[],
         standing=as_values(STANDING_STATUSES),
         writer_ids=[],

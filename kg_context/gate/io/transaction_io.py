@@ -188,6 +188,15 @@ def load_snapshot(
         "gate/load_snapshot",
         boundary_id=boundary.id,
         entry_ids=sorted(entry_ids),
+        superseded_ids=sorted(
+            {
+                ref.entry_id
+                for p in (p for c in sets for p in c.proposals)
+                for e in p.entries
+                for ref in e.supersedes
+                if ref.boundary_id is None
+            }
+        ),
         set_ids=set_ids,
         standing=as_values(STANDING_STATUSES),
         writer_ids=sorted({p.writer_id for closed in sets for p in closed.proposals}),
