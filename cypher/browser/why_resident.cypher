@@ -27,13 +27,14 @@ MATCH (b:Boundary {id: $boundary_id})
 WITH b, rebuildable, coalesce(b.work_seq, b.seq) AS work
 MATCH (target:Entry {boundary_id: $boundary_id, id: $entry_id})
 // The path ends at the entry itself or, under [roots] successors ($successors), at an entry it
-// superseded (over a chain of SUPERSEDES in its boundary) that is now replaced: a held hard edge,
+// superseded (over a chain of executed SUPERSEDES in its boundary) that is now replaced: a held hard edge,
 // or a soft one inside its lease, into that entry holds the standing entry in its place.
 MATCH s = (target)-[:SUPERSEDES*0..]->(via:Entry)
-WHERE via = target
+WHERE all(x IN relationships(s) WHERE coalesce(x.executed, true))
+  AND (via = target
    OR ($successors AND via.boundary_id = $boundary_id
        AND via.status IN ['superseded', 'invalidated']
-       AND target.status IN ['live', 'revalidated', 'challenged', 'at_risk'])
+       AND target.status IN ['live', 'revalidated', 'challenged', 'at_risk']))
 WITH b, rebuildable, work, target, via, s
 MATCH (root:Entry)
 WHERE root.boundary_id = $boundary_id

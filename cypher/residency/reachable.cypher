@@ -23,7 +23,9 @@
 // inside its lease, whose target was replaced (status in $replaced: superseded, invalidated)
 // holds the standing entries that superseded it, over a chain of SUPERSEDES in the target's
 // boundary, as it would hold its target (a reconstructible edge holds no successor: the record
-// rebuilds it).
+// rebuilds it). Only executed SUPERSEDES edges count: an entry whose declared supersession the
+// gate recorded but did not execute (its target was already replaced, say by another entry of
+// the same set) replaced nothing and is held by nothing through it.
 // The scan starts from the (boundary_id, status) index, so retired history is never read.
 // $own: read the boundary's own entries; $foreign: entries of other boundaries (each
 // {boundary_id, id}) that a held edge reached, whose edges the walk follows in turn (never
@@ -73,8 +75,9 @@ WITH e,
                                        ELSE false END)))))
       | t]
      + CASE WHEN $successors
-            THEN [(e)-[r:REQUIRES]->(t:Entry)<-[:SUPERSEDES*1..]-(s:Entry)
+            THEN [q = (e)-[r:REQUIRES]->(t:Entry)<-[:SUPERSEDES*1..]-(s:Entry)
                   WHERE t.status IN $replaced AND s.status IN $standing
+                    AND all(x IN relationships(q)[1..] WHERE coalesce(x.executed, true))
                     AND s.boundary_id = t.boundary_id
                     AND (r.policy = 'hard'
                          OR (r.policy = 'soft'

@@ -149,3 +149,49 @@ def test_a_successor_is_not_held_once_its_holder_is_replaced_nor_under_the_rule_
         ),
     )
     assert f"{b}-p2" not in reachable(boundary, constitution=_no_grace(b)).reached
+
+
+def test_a_writer_cannot_hang_extra_entries_on_another_writers_held_edge(
+    engine: Any, boundary_id: str
+) -> None:
+    """Another writer supersedes an entry a decision holds with two entries of one set: the gate
+    executes the first supersession and records the second (its target is no longer live), so
+    only the first is held in the replaced entry's place, and the receipt names only it."""
+    b = boundary_id
+    boundary = engine.boundary(b, constitution=_no_grace(b))
+    boundary.after_commit = None
+    _commit(boundary, b, entry(key="region", body="region = eu"))
+    _commit(boundary, b, _fact(f"{b}-p1", "ev/p99", "40ms"))
+    _commit(
+        boundary,
+        b,
+        entry(
+            key="cache",
+            body="cache = redis",
+            id=f"{b}-cache",
+            requires=[{"entry_id": f"{b}-p1", "policy": "hard"}],
+        ),
+    )
+    decision = boundary.commit(
+        proposal(
+            b,
+            _fact(f"{b}-z1", "ev/p99", "41ms", supersedes=f"{b}-p1"),
+            _fact(f"{b}-z2", "ev/p99", "padding", supersedes=f"{b}-p1"),
+            writer_id="writer-2",
+            targets=["t-hostile"],
+        )
+    )
+    assert decision.outcome == "commit", (decision.reason_code, decision.detail)
+    assert decision.rule_made == (
+        f"{RULE_SUCCESSORS}: {b}-z1 held through the REQUIRES of {b}-cache on {b}-p1 (hard)",
+    )
+    held = reachable(boundary).reached
+    assert f"{b}-z1" in held
+    assert f"{b}-z2" not in held  # its supersession was recorded, not executed: it replaced nothing
+    assert not why(boundary, f"{b}-z2").held
+    assert not engine.run_audit("why_resident", boundary_id=b, params={"entry_id": f"{b}-z2"}).rows
+    (row,) = engine.run_audit("why_resident", boundary_id=b, params={"entry_id": f"{b}-z1"}).rows
+    assert (row["root"], row["in_place_of"]) == (f"{b}-cache", f"{b}-p1")
+    run_czar(boundary)
+    assert _status(engine, b, f"{b}-z1") == ("live", True)
+    assert _status(engine, b, f"{b}-z2") == ("retired", False)
