@@ -28,7 +28,6 @@ BOUNDARY_TOKEN_LENGTH = 25  # "b" and 24 hex digits
 
 
 @lru_cache(maxsize=4096)
-@lru_cache(maxsize=1024)
 def boundary_token(boundary_id: str) -> str:
     """The one-token form of a boundary id that ``Entry.boundary_token`` holds (kept per id:
     every new entry asks)."""
