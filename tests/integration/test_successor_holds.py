@@ -46,6 +46,16 @@ def _fact(entry_id: str, key: str, value: str, supersedes: str | None = None) ->
     )
 
 
+def _cache_requiring(boundary: Any, b: str, target: str, **edge: Any) -> Any:
+    """Commit the decision ``cache = redis`` (id ``<b>-cache``) with one REQUIRES on ``target``."""
+    requirement = {"entry_id": target, **edge}
+    return _commit(
+        boundary,
+        b,
+        entry(key="cache", body="cache = redis", id=f"{b}-cache", requires=[requirement]),
+    )
+
+
 def _no_grace(boundary_id: str, *more: tuple[str, str]) -> Any:
     """The default constitution without the fresh grace (a fact is held by reachability only)."""
     return constitution_variant(
@@ -77,16 +87,7 @@ def test_a_successor_is_held_only_through_a_held_edge_into_what_it_replaced(
     # Held: a decision requires the first p99 measurement for LEASE work sets; a newer
     # measurement supersedes it, and the decision's edge holds the newer one in its place.
     _commit(boundary, b, _fact(f"{b}-p1", "ev/p99", "40ms"))
-    cache = _commit(
-        boundary,
-        b,
-        entry(
-            key="cache",
-            body="cache = redis",
-            id=f"{b}-cache",
-            requires=[{"entry_id": f"{b}-p1", "policy": "soft", "lease_sets": LEASE}],
-        ),
-    )
+    cache = _cache_requiring(boundary, b, f"{b}-p1", policy="soft", lease_sets=LEASE)
     newer = _commit(boundary, b, _fact(f"{b}-p2", "ev/p99", "55ms", supersedes=f"{b}-p1"))
     assert newer.rule_made == (
         f"{RULE_SUCCESSORS}: {b}-p2 held through the REQUIRES of {b}-cache on {b}-p1 "
@@ -124,16 +125,7 @@ def test_a_successor_is_not_held_once_its_holder_is_replaced_nor_under_the_rule_
     boundary = engine.boundary(b, constitution=off)
     boundary.after_commit = None
     _commit(boundary, b, _fact(f"{b}-p1", "ev/p99", "40ms"))
-    _commit(
-        boundary,
-        b,
-        entry(
-            key="cache",
-            body="cache = redis",
-            id=f"{b}-cache",
-            requires=[{"entry_id": f"{b}-p1", "policy": "soft", "lease_sets": 100}],
-        ),
-    )
+    _cache_requiring(boundary, b, f"{b}-p1", policy="soft", lease_sets=100)
     _commit(boundary, b, _fact(f"{b}-p2", "ev/p99", "55ms", supersedes=f"{b}-p1"))
     # Without the rule (what version 11 decided), nothing holds the new measurement.
     assert f"{b}-p2" not in reachable(boundary).reached
@@ -162,16 +154,7 @@ def test_a_writer_cannot_hang_extra_entries_on_another_writers_held_edge(
     boundary.after_commit = None
     _commit(boundary, b, entry(key="region", body="region = eu"))
     _commit(boundary, b, _fact(f"{b}-p1", "ev/p99", "40ms"))
-    _commit(
-        boundary,
-        b,
-        entry(
-            key="cache",
-            body="cache = redis",
-            id=f"{b}-cache",
-            requires=[{"entry_id": f"{b}-p1", "policy": "hard"}],
-        ),
-    )
+    _cache_requiring(boundary, b, f"{b}-p1", policy="hard")
     decision = boundary.commit(
         proposal(
             b,
