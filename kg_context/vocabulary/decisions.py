@@ -327,10 +327,10 @@ class OnRevision(StrEnum):
 
 class OnHardFanout(StrEnum):
     """What the gate does with a new entry's hard ``REQUIRES`` on entries outside its own set
-    beyond the per-entry budget (``[hard_fanout]`` of the constitution). ``soften``: the excess
-    edges, in the entry's declared order, are committed soft with the rule's lease (a rule-made
-    policy, named on the receipts), so an unrenewed defensive edge expires; ``halt``: the set
-    halts ``DENSITY`` with the amendment that would decide it (resubmit the excess edges soft)."""
+    that the per-entry or per-set budget gives up (``[hard_fanout]`` of the constitution; which
+    ones: ``over_budget``). ``soften``: those edges are committed soft with the rule's lease (a
+    rule-made policy, named on the receipts), so an unrenewed defensive edge expires; ``halt``:
+    the set halts ``DENSITY`` with the amendment that would decide it (resubmit them soft)."""
 
     SOFTEN = "soften"
     HALT = "halt"

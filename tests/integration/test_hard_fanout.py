@@ -2,7 +2,9 @@
 Neo4j): a new entry's hard ``REQUIRES`` on entries outside its own set beyond the per-entry budget
 either halt ``DENSITY`` with the amendment a writer can act on by itself (resubmit them soft), or
 commit soft with the rule's lease, named in the receipts, so a defensive edge nothing renews
-expires and its target leaves the window while the edges within the budget keep theirs."""
+expires and its target leaves the window while the edges within the budget keep theirs. The set
+has a budget too: a writer that splits its pins across tiny entries of one set, each within its
+own budget, is over the set's."""
 
 from __future__ import annotations
 
@@ -18,27 +20,28 @@ LEASE = 2
 
 
 def _rules(boundary_id: str, name: str, excess: str) -> Any:
-    """The default constitution with ``[hard_fanout] excess = <excess>``, soft edges and a short
-    lease."""
+    """The default constitution with ``[hard_fanout] excess = <excess>``, only the edges beyond
+    the budget given up, soft edges and a short lease."""
     return constitution_variant(
         f"fan-{name}-{boundary_id[-12:]}",
         ('excess = "soften"', f'excess = "{excess}"'),
+        ('over_budget = "all"', 'over_budget = "beyond"'),
         ('policy = "reconstructible"', 'policy = "soft"'),
         ("lease_sets = 20", f"lease_sets = {LEASE}"),
     )
 
 
-def _facts(boundary: Any, boundary_id: str) -> list[str]:
+def _facts(boundary: Any, boundary_id: str, prefix: str = "ev") -> list[str]:
     """Three measurements, each its own set, held by nothing yet."""
     ids = []
     for n in range(3):
-        fact = f"{boundary_id}-ev{n}"
+        fact = f"{boundary_id}-{prefix}{n}"
         done = boundary.commit(
             proposal(
                 boundary_id,
                 entry(
                     cls="fact",
-                    key=f"ev/{n}",
+                    key=f"{prefix}/{n}",
                     body=f"p99 = {40 + n}ms",
                     id=fact,
                     attributes={"source": "measurement"},
@@ -73,12 +76,14 @@ def _receipts(engine: Any, boundary_id: str, set_id: str) -> dict[str, dict[str,
 
 def test_the_shipped_constitution_budgets_hard_requires_per_entry() -> None:
     rule = load_constitution().hard_fanout
-    assert (rule.per_entry, rule.excess, rule.policy, rule.lease_sets) == (
-        2,
-        "soften",
-        "reconstructible",
-        20,
-    )
+    assert (
+        rule.per_entry,
+        rule.per_set,
+        rule.over_budget,
+        rule.excess,
+        rule.policy,
+        rule.lease_sets,
+    ) == (2, 2, "all", "soften", "reconstructible", 20)
 
 
 def test_under_halt_excess_hard_edges_halt_density_and_the_writer_resubmits_them_soft(
@@ -137,3 +142,68 @@ def test_under_soften_excess_hard_edges_commit_soft_named_in_the_receipts_and_ex
     assert _status(engine, boundary_id, facts[0]) == ("live", True)
     assert boundary.verify_ledger().ok
     assert [a.audit.name for a in engine.invariants(boundary_id) if not a.clean] == []
+
+
+def _split_set(boundary_id: str, facts: list[str]) -> dict[str, Any]:
+    """A hostile writer's set: the decision holds three tiny facts of its own set hard (never
+    counted), and each tiny fact holds two of the earlier facts hard, within its own budget."""
+    tiny = [
+        entry(
+            cls="fact",
+            key=f"note/{n}",
+            body=f"see {facts[2 * n]}",
+            id=f"{boundary_id}-t{n}",
+            derived_from=[{"entry_id": facts[2 * n]}],
+            requires=[
+                {"entry_id": facts[2 * n], "policy": "hard"},
+                {"entry_id": facts[2 * n + 1], "policy": "hard"},
+            ],
+        )
+        for n in range(3)
+    ]
+    decision = entry(
+        key="cache/policy",
+        body="LRU",
+        id=f"{boundary_id}-dec",
+        requires=[{"entry_id": t["id"], "policy": "hard"} for t in tiny],
+    )
+    return proposal(boundary_id, decision, *tiny)
+
+
+def _six_facts(boundary: Any, boundary_id: str) -> list[str]:
+    return _facts(boundary, boundary_id) + _facts(boundary, boundary_id, "more")
+
+
+def test_a_writer_splitting_its_pins_across_tiny_entries_of_one_set_is_over_the_set_budget(
+    czar_free_engine: Any, boundary_id: str
+) -> None:
+    engine = czar_free_engine
+    boundary = engine.boundary(boundary_id)
+    facts = _six_facts(boundary, boundary_id)
+    decided = boundary.commit(_split_set(boundary_id, facts))
+    assert decided.outcome == "commit", (decided.reason_code, decided.detail)
+    assert len(decided.rule_made) == 6
+    assert all("hard beyond 2 per set, committed reconstructible" in m for m in decided.rule_made)
+    # The tiny entries stay (the decision holds them hard, within its set); the six pins are
+    # reconstructible, and the record gives each fact back, so none of them holds.
+    reached = reachable(boundary).reached
+    assert {f"{boundary_id}-t{n}" for n in range(3)} <= reached
+    assert not set(facts) & reached
+    run_czar(boundary)
+    assert {_status(engine, boundary_id, f)[1] for f in facts} == {False}
+    assert boundary.verify_ledger().ok
+
+
+def test_without_a_set_budget_the_split_pins_every_fact(
+    czar_free_engine: Any, boundary_id: str
+) -> None:
+    """What the set budget closes: with no ``per_set`` (the version 13 rule), each tiny entry is
+    within its own budget and the split pins all six facts hard."""
+    engine = czar_free_engine
+    rules = constitution_variant(f"fan-noset-{boundary_id[-12:]}", ("per_set = 2\n", ""))
+    boundary = engine.boundary(boundary_id, constitution=rules)
+    facts = _six_facts(boundary, boundary_id)
+    decided = boundary.commit(_split_set(boundary_id, facts))
+    assert decided.outcome == "commit", (decided.reason_code, decided.detail)
+    assert decided.rule_made == ()
+    assert set(facts) <= reachable(boundary).reached

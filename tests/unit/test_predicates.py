@@ -1410,10 +1410,28 @@ def test_a_compaction_set_renews_nothing_and_does_not_advance_the_work_clock() -
     assert (plan.boundary["seq"], plan.boundary["work_seq"]) == (8, 0)  # from seq 7, work 0
 
 
+def _decide_one(scenario: Any, rules: Constitution = RULES) -> tuple[Any, Any]:
+    decisions, plan = evaluate(
+        construct_sets(list(scenario.proposals), 256).sets,
+        scenario.snapshot(),
+        rules,
+        lambda texts: [1] * len(texts),
+        now="2026-01-01T00:00:00+00:00",
+        gateway_id="g",
+    )
+    (decided,) = decisions
+    return decided, plan
+
+
+def test_the_shipped_hard_fanout_budgets_entries_and_sets_and_gives_up_every_edge_over() -> None:
+    rule = RULES.hard_fanout
+    assert (rule.per_entry, rule.per_set, rule.over_budget) == (2, 2, "all")
+
+
 def test_hard_requires_beyond_the_budget_commit_soft_and_the_decision_names_the_rule() -> None:
-    """Under the default ``[hard_fanout]`` (soften), the hard REQUIRES beyond an entry's budget on
-    entries outside its set commit under the rule's policy and lease; the set's own entries don't
-    count."""
+    """Under ``[hard_fanout] over_budget = "beyond"`` (soften), the hard REQUIRES beyond an
+    entry's budget on entries outside its set commit under the rule's policy and lease; the set's
+    own entries don't count."""
     bases = ("base", "base2", "base3")
     scenario = S(
         _proposal(
@@ -1422,15 +1440,8 @@ def test_hard_requires_beyond_the_budget_commit_soft_and_the_decision_names_the_
         ),
         states=tuple(_state(b, key=b) for b in bases),
     )
-    decisions, plan = evaluate(
-        construct_sets(list(scenario.proposals), 256).sets,
-        scenario.snapshot(),
-        RULES,
-        lambda texts: [1] * len(texts),
-        now="2026-01-01T00:00:00+00:00",
-        gateway_id="g",
-    )
-    (decided,) = decisions
+    beyond = RULES.hard_fanout.model_copy(update={"over_budget": "beyond"})
+    decided, plan = _decide_one(scenario, _rules(hard_fanout=beyond))
     assert decided.outcome == "commit"
     budget, lease = RULES.hard_fanout.per_entry, RULES.hard_fanout.lease_sets
     assert budget == 2
@@ -1445,3 +1456,90 @@ def test_hard_requires_beyond_the_budget_commit_soft_and_the_decision_names_the_
         f"hard_fanout=soften: a requires base3: hard beyond {budget} per entry, "
         f"committed {RULES.hard_fanout.policy} for {lease} work sets",
     )
+
+
+def test_an_entry_over_its_budget_gives_up_every_hard_requires_outside_its_set() -> None:
+    """Under the shipped ``over_budget = "all"``, an entry declaring more hard REQUIRES outside
+    its set than its budget keeps none of them hard (its declared order names no essential one);
+    its hard edge to its own derived fact stays; an entry within budget keeps its edges."""
+    bases = ("base", "base2", "base3")
+    over = S(
+        _proposal(
+            _entry("a", requires=[{"entry_id": b} for b in (*bases, "d")]),
+            _entry("d", cls="fact", key="d", derived_from=[{"entry_id": "a"}]),
+        ),
+        states=tuple(_state(b, key=b) for b in bases),
+    )
+    decided, plan = _decide_one(over)
+    assert decided.outcome == "commit"
+    policy, lease = RULES.hard_fanout.policy, RULES.hard_fanout.lease_sets
+    assert {(r["to"], r["policy"]) for r in plan.requires} == {
+        ("base", policy),
+        ("base2", policy),
+        ("base3", policy),
+        ("d", "hard"),
+    }
+    assert len(decided.rule_made) == 3
+    within = S(
+        _proposal(_entry("a", requires=[{"entry_id": b} for b in bases[:2]])),
+        states=tuple(_state(b, key=b) for b in bases),
+    )
+    decided, plan = _decide_one(within)
+    assert decided.outcome == "commit" and decided.rule_made == ()
+    assert {r["policy"] for r in plan.requires} == {"hard"}
+    assert lease == 20
+
+
+def _split(n: int) -> Any:
+    """A hostile writer's set: a decision holding ``n`` tiny facts of its own set hard, each fact
+    within the per-entry budget with two hard REQUIRES on earlier entries: ``2 * n`` pins that
+    no single entry of the set is over its budget for."""
+    bases = tuple(f"base{i}" for i in range(2 * n))
+    tiny = [
+        _entry(
+            f"t{i}",
+            cls="fact",
+            key=f"t{i}",
+            requires=[{"entry_id": bases[2 * i]}, {"entry_id": bases[2 * i + 1]}],
+            derived_from=[{"entry_id": bases[2 * i]}],
+        )
+        for i in range(n)
+    ]
+    return S(
+        _proposal(_entry("a", requires=[{"entry_id": f"t{i}"} for i in range(n)]), *tiny),
+        states=tuple(_state(b, key=b) for b in bases),
+    )
+
+
+def test_a_writer_splitting_its_hard_requires_across_tiny_entries_is_over_the_set_budget() -> None:
+    """The set is the unit: hard REQUIRES outside the set counted over all its new entries; a set
+    over ``per_set`` gives up every one of them (under ``all``), the entries' hard edges to one
+    another stay, and the receipts name the set's budget."""
+    decided, plan = _decide_one(_split(3))
+    assert decided.outcome == "commit"
+    policy = RULES.hard_fanout.policy
+    outside = {r["to"]: r["policy"] for r in plan.requires if r["to"].startswith("base")}
+    assert outside == {f"base{i}": policy for i in range(6)}
+    assert {r["policy"] for r in plan.requires if r["to"].startswith("t")} == {"hard"}
+    assert len(decided.rule_made) == 6
+    assert all("hard beyond 2 per set" in m for m in decided.rule_made)
+    # Within the set's budget: one tiny entry with two pins commits them hard.
+    decided, plan = _decide_one(_split(1))
+    assert decided.outcome == "commit" and decided.rule_made == ()
+    assert {r["policy"] for r in plan.requires} == {"hard"}
+
+
+def test_without_a_set_budget_the_split_keeps_every_pin_hard() -> None:
+    """What the set budget closes: with ``per_set`` unset (version 13), each tiny entry is
+    within its own budget and all six pins commit hard."""
+    open_rule = RULES.hard_fanout.model_copy(update={"per_set": None})
+    decided, plan = _decide_one(_split(3), _rules(hard_fanout=open_rule))
+    assert decided.outcome == "commit" and decided.rule_made == ()
+    assert {r["policy"] for r in plan.requires} == {"hard"}
+
+
+def test_under_halt_a_split_set_halts_density_naming_the_set_budget() -> None:
+    halting = RULES.hard_fanout.model_copy(update={"excess": OnHardFanout.HALT})
+    decided, _plan = _decide_one(_split(3), _rules(hard_fanout=halting))
+    assert (decided.outcome, decided.reason_code) == ("halt", "DENSITY")
+    assert "[hard_fanout] per_set is 2" in (decided.detail or "")

@@ -552,10 +552,10 @@ def _plan_copy_sources(
 def _name_softened(ctx: Context, view: SetView, effects: _Effects) -> None:
     """The hard REQUIRES the [hard_fanout] rule committed soft, named for the receipts."""
     rule = ctx.constitution.hard_fanout
-    for dependent, target in view.softened:
+    for dependent, target, budget in view.softened:
         effects.rule(
             RULE_SOFTEN,
-            f"{dependent} requires {target}: hard beyond {rule.per_entry} per entry, "
+            f"{dependent} requires {target}: hard beyond {budget}, "
             f"committed {rule.policy} for {rule.lease_sets} work sets",
         )
 

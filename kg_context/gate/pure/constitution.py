@@ -164,14 +164,21 @@ class DensityRule(_Section):
 
 class HardFanoutRule(_Section):
     """A new entry's hard ``REQUIRES`` on entries outside its own set (defensive residency: each
-    one pins its target while both stand, never expiring): ``per_entry`` is the budget, counted in
-    the entry's declared order; ``excess`` (``OnHardFanout``) what the edges beyond it do:
-    committed under ``policy`` (``soft``, or ``reconstructible``: held only while the record
-    cannot give the target back) with a lease of ``lease_sets`` work sets (the receipts name the
-    rule), or the set halts ``DENSITY``. Absent (``per_entry`` unset): no budget, every hard edge
-    commits as declared (what constitutions before version 13 decided)."""
+    one pins its target while both stand, never expiring): ``per_entry`` is each entry's budget,
+    ``per_set`` the budget of the set's new entries together (so splitting the edges across
+    several entries of one set buys nothing); ``over_budget`` which edges an entry or set over its
+    budget gives up: ``beyond`` the edges past the budget, in declared order, or ``all`` every
+    one of them (an over-budget declaration names no edge that is essential, and its order is the
+    writer's); ``excess`` (``OnHardFanout``) what those edges do: committed under ``policy``
+    (``soft``, or ``reconstructible``: held only while the record cannot give the target back)
+    with a lease of ``lease_sets`` work sets (the receipts name the rule), or the set halts
+    ``DENSITY``. Absent (``per_entry`` and ``per_set`` unset): no budget, every hard edge commits
+    as declared (what constitutions before version 13 decided); ``per_set`` and ``over_budget``
+    absent: no set budget, ``beyond`` (what version 13 decided)."""
 
     per_entry: int | None = Field(default=None, ge=0)
+    per_set: int | None = Field(default=None, ge=0)
+    over_budget: Literal["beyond", "all"] = "beyond"
     excess: OnHardFanout = OnHardFanout.SOFTEN
     policy: Literal["soft", "reconstructible"] = "soft"
     lease_sets: int = Field(default=20, ge=1, le=1_000_000)

@@ -59,9 +59,9 @@ class SetView:
     # The dependencies on recall copies the [on_dependency] recall_copy rule moved to the copies'
     # sources, as (dependent id, copy id, source id): a retired source comes back with the set.
     sourced: tuple[tuple[str, str, str], ...] = ()
-    # The hard REQUIRES beyond an entry's [hard_fanout] budget the rule committed soft, as
-    # (dependent id, target id).
-    softened: tuple[tuple[str, str], ...] = ()
+    # The hard REQUIRES beyond an entry's or the set's [hard_fanout] budget the rule committed
+    # soft, as (dependent id, target id, the budget: "2 per entry", "4 per set").
+    softened: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def rehydrated_copies(self) -> frozenset[str]:
