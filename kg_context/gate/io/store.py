@@ -16,6 +16,7 @@ from typing import Any
 
 from kg_context.db.executor import QueryExecutor, Record, Transaction
 from kg_context.errors import InputValidationError, QueryError, StateError
+from kg_context.gate.io.collector import collector_held
 from kg_context.gate.io.constitution_change import ConstitutionChange, change_constitution
 from kg_context.gate.io.isolation import (
     IsolationSteps,
@@ -162,6 +163,16 @@ class GateStore:
         gateway_id: str,
         submit: Sequence[Proposal],
         *,
+        replays_close: bool,
+    ) -> tuple[list[Submission], list[Decision]]:
+        with collector_held():  # a batch's objects live until it is written (``collector``)
+            return self._close_held(boundary_id, gateway_id, submit, replays_close)
+
+    def _close_held(
+        self,
+        boundary_id: str,
+        gateway_id: str,
+        submit: Sequence[Proposal],
         replays_close: bool,
     ) -> tuple[list[Submission], list[Decision]]:
         prepared = self._prepare(boundary_id, submit) if submit else None
