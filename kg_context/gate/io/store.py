@@ -42,7 +42,7 @@ from kg_context.gate.io.transaction_io import (
 from kg_context.gate.pure.authority import refuse_reserved_id
 from kg_context.gate.pure.constitution import Constitution
 from kg_context.gate.pure.contracts import Proposal
-from kg_context.gate.pure.decision import Decision, evaluate
+from kg_context.gate.pure.decision import Decision, entry_tokens, evaluate
 from kg_context.gate.pure.set_constructor import ClosedSet, construct_sets, implicit_set_id
 from kg_context.gate.pure.snapshot import LockedBoundary, Snapshot
 
@@ -323,6 +323,7 @@ class GateStore:
         expected_seq = boundary.seq  # evaluate advances the in-memory state
         sets = pending.sets
         unplaced_ids = tuple(implicit_set_id([p.id]) for p in pending.unplaced)
+        tokens: dict[str, int] = {}  # counted while the server reads the snapshot
         snapshot = load_snapshot(
             tx,
             boundary,
@@ -330,6 +331,7 @@ class GateStore:
             constitution,
             default_lease=self._default_lease,
             extra_set_ids=unplaced_ids,
+            meanwhile=lambda: tokens.update(entry_tokens(sets, self._count_tokens)),
         )
         if sets:
             claimed = claimed_entries(sets[0])
@@ -354,6 +356,7 @@ class GateStore:
             unplaced=pending.unplaced,
             unreadable=pending.unreadable,
             redecide=redecide,
+            tokens=tokens,
         )
         self._write(tx, boundary, plan, expected_seq)
         return decisions
