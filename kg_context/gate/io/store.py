@@ -16,6 +16,7 @@ from typing import Any
 
 from kg_context.db.executor import QueryExecutor, Record, Transaction
 from kg_context.errors import InputValidationError, QueryError, StateError
+from kg_context.gate.io.collector import collector_held
 from kg_context.gate.io.constitution_change import ConstitutionChange, change_constitution
 from kg_context.gate.io.isolation import (
     IsolationSteps,
@@ -41,7 +42,7 @@ from kg_context.gate.io.transaction_io import (
 from kg_context.gate.pure.authority import refuse_reserved_id
 from kg_context.gate.pure.constitution import Constitution
 from kg_context.gate.pure.contracts import Proposal
-from kg_context.gate.pure.decision import Decision, evaluate
+from kg_context.gate.pure.decision import Decision, entry_tokens, evaluate
 from kg_context.gate.pure.set_constructor import ClosedSet, construct_sets, implicit_set_id
 from kg_context.gate.pure.snapshot import LockedBoundary, Snapshot
 
@@ -162,6 +163,16 @@ class GateStore:
         gateway_id: str,
         submit: Sequence[Proposal],
         *,
+        replays_close: bool,
+    ) -> tuple[list[Submission], list[Decision]]:
+        with collector_held():  # a batch's objects live until it is written (``collector``)
+            return self._close_held(boundary_id, gateway_id, submit, replays_close)
+
+    def _close_held(
+        self,
+        boundary_id: str,
+        gateway_id: str,
+        submit: Sequence[Proposal],
         replays_close: bool,
     ) -> tuple[list[Submission], list[Decision]]:
         prepared = self._prepare(boundary_id, submit) if submit else None
@@ -312,6 +323,7 @@ class GateStore:
         expected_seq = boundary.seq  # evaluate advances the in-memory state
         sets = pending.sets
         unplaced_ids = tuple(implicit_set_id([p.id]) for p in pending.unplaced)
+        tokens: dict[str, int] = {}  # counted while the server reads the snapshot
         snapshot = load_snapshot(
             tx,
             boundary,
@@ -319,6 +331,7 @@ class GateStore:
             constitution,
             default_lease=self._default_lease,
             extra_set_ids=unplaced_ids,
+            meanwhile=lambda: tokens.update(entry_tokens(sets, self._count_tokens)),
         )
         if sets:
             claimed = claimed_entries(sets[0])
@@ -343,6 +356,7 @@ class GateStore:
             unplaced=pending.unplaced,
             unreadable=pending.unreadable,
             redecide=redecide,
+            tokens=tokens,
         )
         self._write(tx, boundary, plan, expected_seq)
         return decisions

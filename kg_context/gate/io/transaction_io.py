@@ -9,6 +9,7 @@ transaction of three round trips."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,6 +146,19 @@ def _entry(e: dict[str, Any]) -> EntryState:
     )
 
 
+def _superseded_ids(sets: list[ClosedSet]) -> list[str]:
+    """The boundary's own entries the sets' new entries declare they supersede."""
+    return sorted(
+        {
+            ref.entry_id
+            for p in (p for c in sets for p in c.proposals)
+            for e in p.entries
+            for ref in e.supersedes
+            if ref.boundary_id is None
+        }
+    )
+
+
 def load_snapshot(
     tx: Transaction,
     boundary: LockedBoundary,
@@ -153,12 +167,15 @@ def load_snapshot(
     *,
     default_lease: int,
     extra_set_ids: tuple[str, ...] = (),
+    meanwhile: Callable[[], object] | None = None,
 ) -> Snapshot:
     """The boundary and everything the sets refer to: entries (and entries of other boundaries
     they name), registered writers, cited adoption receipts, the fragment window, recorded set
     ids (the batch's, and ``extra_set_ids``), earlier halts, the recall copies whose one use is
     still to come (those no longer standing and resident leave the pending list), and the live
-    resident entries of the (class, key) slots its new entries would revise (``revision``)."""
+    resident entries of the (class, key) slots its new entries would revise (``revision``).
+    ``meanwhile``: work that needs none of it, done while the server reads (its statement sent,
+    its rows not yet read)."""
     entry_ids: set[str] = set()
     receipt_ids: set[str] = set()
     foreign: set[tuple[str, str]] = set()
@@ -184,19 +201,11 @@ def load_snapshot(
         }
     )
     window = constitution.window.sets
-    state = tx.run(
+    reply = tx.send(
         "gate/load_snapshot",
         boundary_id=boundary.id,
         entry_ids=sorted(entry_ids),
-        superseded_ids=sorted(
-            {
-                ref.entry_id
-                for p in (p for c in sets for p in c.proposals)
-                for e in p.entries
-                for ref in e.supersedes
-                if ref.boundary_id is None
-            }
-        ),
+        superseded_ids=_superseded_ids(sets),
         set_ids=set_ids,
         standing=as_values(STANDING_STATUSES),
         writer_ids=sorted({p.writer_id for closed in sets for p in closed.proposals}),
@@ -210,7 +219,10 @@ def load_snapshot(
         default_lease=default_lease,
         slots=revision_slots(sets, constitution),
         live=as_values(LIVE_STATUSES),
-    )[0]
+    )
+    if meanwhile is not None:
+        meanwhile()
+    state = reply()[0]
     snapshot = Snapshot(boundary=boundary)
     for e in (*state["entries"], *state["on_slots"]):
         snapshot.add_entry(_entry(e))

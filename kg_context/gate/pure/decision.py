@@ -50,6 +50,7 @@ from kg_context.vocabulary import (
 __all__ = [
     "Decision",
     "Plan",
+    "entry_tokens",
     "evaluate",
     "evaluate_constitution",
     "rejection_for_unplaced",
@@ -93,7 +94,7 @@ def _append_only(boundary: LockedBoundary, constitution: Constitution) -> bool:
     return horizon is not None and horizon < constitution.horizon.append_only_below
 
 
-def _entry_tokens(closed_sets: Sequence[ClosedSet], count_tokens: CountTokens) -> dict[str, int]:
+def entry_tokens(closed_sets: Sequence[ClosedSet], count_tokens: CountTokens) -> dict[str, int]:
     """Tokens per new entry of the batch, counted in one call."""
     bodies = [e.body for c in closed_sets for p in c.proposals for e in p.entries]
     ids = [i for c in closed_sets for p in c.proposals for i in p.entry_ids()]
@@ -114,12 +115,15 @@ def evaluate(
     unreadable: Sequence[UnreadableProposal] = (),
     redecide: bool = False,
     fresh_id: Callable[[str], str] = fresh_set_id,
+    tokens: dict[str, int] | None = None,
 ) -> tuple[list[Decision], Plan]:
     """Decide every set in order and plan the writes. ``snapshot`` is updated in place.
 
     ``unplaced`` are proposals the set constructor could not place, ``unreadable`` pending
     proposals whose recorded payload cannot be parsed: each is rejected alone. ``redecide``: the
     sets are halted sets an operator decides again (their ids are recorded already, by them).
+    ``tokens``: ``entry_tokens`` of ``closed_sets``, when the caller counted them already (the
+    store counts them while the server reads the snapshot).
     """
     serial = halt_serial or (lambda _: 1)
     ctx = Context(snapshot, constitution, now, gateway_id, serial, waive)
@@ -135,7 +139,8 @@ def evaluate(
         view = set_view(alone, {i: 0 for i in proposal.entry_ids()}, False)
         decisions.append(plan_refusal(plan, ctx, view, rejection_for_unplaced(proposal), []))
     append_only = _append_only(snapshot.boundary, constitution)
-    tokens = _entry_tokens(closed_sets, count_tokens)
+    if tokens is None:
+        tokens = entry_tokens(closed_sets, count_tokens)
     for declared in closed_sets:
         closed = _untaken(declared, used, fresh_id)
         view = apply_revision_rule(set_view(closed, tokens, append_only), constitution, snapshot)
