@@ -75,7 +75,9 @@ class RuleKind(StrEnum):
 # instead of a string record of its own; the new token is the old one's prefix). Version 11
 # changes no rule: the gate stores a set's ``lineage`` and ``dependencies`` and a proposal's
 # ``targets`` only when not empty (an empty string list costs a 128-byte record of its own), and
-# its data step removes the empty ones written before it (``drop_empty_lists``).
+# its data step removes the empty ones written before it (``drop_empty_lists``); a thought whose
+# text is uncut no longer stores that text's length and SHA-256 again (thoughts written before
+# keep theirs: readers take either, and no step deletes a digest).
 OBSOLETE: tuple[tuple[RuleKind, str], ...] = (
     (RuleKind.CONSTRAINT, "entry_id_unique"),
     (RuleKind.CONSTRAINT, "set_id_unique"),
