@@ -402,6 +402,12 @@ def _full_rows(
                 writer_id="bench-writer", proposal_id=p["id"], attributes="{}", created_at=now,
                 verse="local", initial_status="live",
             )  # fmt: skip
+        # The gate stores a set's lineage and dependencies, and a proposal's targets, only when
+        # they are not empty.
+        for props, key in ((row["props"], "lineage"), (row["props"], "dependencies"),
+                           (row["proposal"], "targets")):  # fmt: skip
+            if not props[key]:
+                del props[key]
     return [sets, supersedes, derived, requires]
 
 

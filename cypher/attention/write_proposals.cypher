@@ -3,7 +3,8 @@
 // Every ProposalNode records the boundary its wave ran for ($boundary_id; null for a wave with no
 // boundary, which only the global scope counts).
 // Every ProposalNode is a Thought too: its text, bounded (text_truncated,
-// text_chars, text_bound, text_sha256 of the full text: kg_context/text/thoughts.py), what it
+// text_bound, and for a cut text text_chars and text_sha256 of the full text, null otherwise:
+// kg_context/text/thoughts.py), what it
 // came to in its wave (thought_outcome won|lost, thought_reason) and boundary_token, so the
 // thought_text_fulltext index finds it by boundary. Never an Entry: no window cost. The output's
 // embedding is not stored: the wave is scored in memory (relevance, the cosine of query and

@@ -1,10 +1,11 @@
 // Benchmark only (the scale and attention benchmarks): ProposalNodes $start..$end-1 spread over
 // the run's boundaries ($boundaries, with their boundary tokens $tokens in the same order) and
 // $specialists specialists each, two of three selected, one second apart, written with what
-// attention/write_proposals.cypher writes for one (a Thought with its text, the text's length,
-// bound and digests, what it came to in its wave, the boundary token, PROPOSED_BY its Specialist
-// and PROPOSED_FOR the run's Task; no embedding, as the engine stores none). The digests are
-// 64 hex-like characters, as long as a SHA-256 in hex. Ids are deterministic, so the count tells
+// attention/write_proposals.cypher writes for one (a Thought with its text, uncut: its bound but
+// no length or digest of its own, as kg_context/text/thoughts.py stores an uncut text; its
+// content digest, what it came to in its wave, the boundary token, PROPOSED_BY its Specialist and
+// PROPOSED_FOR the run's Task; no embedding, as the engine stores none). The digest is 64
+// hex-like characters, as long as a SHA-256 in hex. Ids are deterministic, so the count tells
 // where a run resumes.
 UNWIND range($start, $end - 1) AS i
 WITH i, i % size($boundaries) AS b
@@ -31,8 +32,6 @@ CREATE (p:ProposalNode:Thought {
   at: $base + duration({seconds: i}),
   digest: digest,
   text: text,
-  text_sha256: digest,
-  text_chars: size(text),
   text_truncated: false,
   text_bound: 262144,
   thought_source: 'attention',

@@ -5,7 +5,8 @@
 // (a different $at: a cycle run id reused in the boundary) is returned in `clashes`, and the
 // caller refuses it: the first broadcast's thought is never overwritten, nor silently kept in
 // place of the new one. The text is bounded (text_truncated,
-// text_chars, text_bound, text_sha256 of the full text: kg_context/text/thoughts.py);
+// text_bound, and for a cut text text_chars and text_sha256 of the full text, null otherwise:
+// kg_context/text/thoughts.py);
 // boundary_token lets the thought_text_fulltext index find it by boundary.
 // $rows: [{id, subscriber, kind, key, priority, exact, entry_ids, targets, penalty,
 //          effective_priority, thought_outcome, thought_reason, inhibited_by, text, text_sha256,

@@ -29,6 +29,7 @@ __all__ = [
     "apply_schema",
     "backfill_entries",
     "check_schema",
+    "drop_empty_lists",
     "ensure_schema",
     "package_rules",
     "plan_schema",
@@ -40,7 +41,7 @@ __all__ = [
 
 # The package's schema version: bump it whenever a file in cypher/schema/ changes (a unit test
 # holds the digest of the rules to this version, so a change without a bump fails).
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 # What the database runs to put it right, named in every refusal.
 APPLY_COMMAND = "kg-context schema apply"
 
@@ -71,7 +72,12 @@ class RuleKind(StrEnum):
 # no longer stores the embedding; the embeddings stored before stay on their nodes), and its data
 # step shortens every boundary token written before it to the 25 characters the gate now writes
 # (``shorten_boundary_tokens``: a token short enough to sit in the node's property record
-# instead of a string record of its own; the new token is the old one's prefix).
+# instead of a string record of its own; the new token is the old one's prefix). Version 11
+# changes no rule: the gate stores a set's ``lineage`` and ``dependencies`` and a proposal's
+# ``targets`` only when not empty (an empty string list costs a 128-byte record of its own), and
+# its data step removes the empty ones written before it (``drop_empty_lists``); a thought whose
+# text is uncut no longer stores that text's length and SHA-256 again (thoughts written before
+# keep theirs: readers take either, and no step deletes a digest).
 OBSOLETE: tuple[tuple[RuleKind, str], ...] = (
     (RuleKind.CONSTRAINT, "entry_id_unique"),
     (RuleKind.CONSTRAINT, "set_id_unique"),
@@ -261,8 +267,8 @@ def check_schema(
 def schema_steps() -> int:
     """How many steps ``apply_schema`` reports: one per rule, the wait for indexes, the labels
     of sets, halts and receipts written before those existed, the entry backfill, the
-    essential edges and the boundary tokens."""
-    return len(package_rules()) + 5
+    essential edges, the boundary tokens and the empty lists."""
+    return len(package_rules()) + 6
 
 
 def apply_schema(
@@ -273,8 +279,8 @@ def apply_schema(
 ) -> list[str]:
     """``kg-context schema apply``: ``ensure_schema`` with ``everything``; returns the names of
     the package's rules. ``on_step`` is told each rule as it is applied, then ``await indexes``,
-    ``labels``, ``backfill``, ``essential edges`` and ``boundary tokens`` (a progress bar counts
-    them: ``schema_steps``)."""
+    ``labels``, ``backfill``, ``essential edges``, ``boundary tokens`` and ``empty lists`` (a
+    progress bar counts them: ``schema_steps``)."""
     ensure_schema(executor, everything=True, await_timeout_s=await_timeout_s, on_step=on_step)
     return [rule.name for rule in package_rules()]
 
@@ -318,6 +324,9 @@ def _apply(
     on_step("boundary tokens")
     if plan.recorded is None or plan.recorded.version < 10:
         shorten_boundary_tokens(executor)
+    on_step("empty lists")
+    if plan.recorded is None or plan.recorded.version < 11:
+        drop_empty_lists(executor)
     rules = package_rules()
     executor.write(
         "admin/record_schema",
@@ -377,6 +386,23 @@ def shorten_boundary_tokens(executor: QueryExecutor, batch: int = 10_000) -> int
     for statement in ("admin/shorten_entry_tokens", "admin/shorten_thought_tokens"):
         while True:
             written = executor.write(statement, length=BOUNDARY_TOKEN_LENGTH, batch=batch)
+            count = int(written[0]["written"]) if written else 0
+            total += count
+            if count < batch:
+                break
+    return total
+
+
+def drop_empty_lists(executor: QueryExecutor, batch: int = 10_000) -> int:
+    """Schema version 11 on sets and proposals written before it: an empty ``lineage`` or
+    ``dependencies`` of a set and an empty ``targets`` of a proposal removed, in batches (each
+    its own transaction). Every reader takes an absent one as empty, and the ledger seals none
+    of them (a set's ``targets``, which it seals, stays as written). Returns how many nodes it
+    changed; a current database changes none."""
+    total = 0
+    for statement in ("admin/drop_empty_set_lists", "admin/drop_empty_proposal_targets"):
+        while True:
+            written = executor.write(statement, batch=batch)
             count = int(written[0]["written"]) if written else 0
             total += count
             if count < batch:

@@ -79,7 +79,9 @@ def _line(row: Any) -> ThoughtLine:
         set_id=row["set_id"],
         text=str(row["text"]),
         truncated=bool(row["truncated"]),
-        chars=int(row["chars"]),
+        # An uncut text stores no length of its own: it is the whole (Python's count of
+        # characters, as the writer's; Cypher's size() counts UTF-16 units).
+        chars=len(str(row["text"])) if row["chars"] is None else int(row["chars"]),
         bound=int(row["bound"]),
         at=at.to_native() if hasattr(at, "to_native") else at,
         score=float(row["score"]),

@@ -6,9 +6,11 @@ entry body (``kg_context.gate.pure.contracts.MAX_BODY_CHARS``; a unit test holds
 thought is never stored larger than an entry could be. A bus proposal is already bounded there
 (``BusProposal.text``), so only an attention output can exceed it. Above the bound the text is
 kept truncated to the bound, never dropped and never refused (one writer's long output must not
-fail its whole wave): the node records ``text_truncated``, the full length ``text_chars``, the
-bound ``text_bound`` and ``text_sha256``, the SHA-256 of the full text, so a copy kept elsewhere
-can be checked against the record. Pure: no I/O.
+fail its whole wave): the node records ``text_truncated`` and the bound ``text_bound``, and for a
+cut text the full length ``text_chars`` and ``text_sha256``, the SHA-256 of the full text, so a
+copy kept elsewhere can be checked against the record. An uncut text is the whole: its length
+and digest are its own, and storing them again would cost every thought a 128-byte string
+record for the digest alone. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -31,12 +33,13 @@ class ThoughtText:
     truncated: bool
     bound: int
 
-    def row(self) -> dict[str, str | int | bool]:
-        """The node properties (the write statements' ``text*`` fields)."""
+    def row(self) -> dict[str, str | int | bool | None]:
+        """The node properties (the write statements' ``text*`` fields): ``text_sha256`` and
+        ``text_chars`` only for a cut text (``None``: not stored)."""
         return {
             "text": self.text,
-            "text_sha256": self.sha256,
-            "text_chars": self.chars,
+            "text_sha256": self.sha256 if self.truncated else None,
+            "text_chars": self.chars if self.truncated else None,
             "text_truncated": self.truncated,
             "text_bound": self.bound,
         }

@@ -29,6 +29,7 @@ from kg_context.db.schema import (
     SCHEMA_VERSION,
     RuleKind,
     add_essential_edges,
+    drop_empty_lists,
     package_rules,
     shorten_boundary_tokens,
 )
@@ -344,6 +345,36 @@ def test_a_version_9_database_drops_the_proposal_node_vector_index_and_cuts_its_
         assert [row["entry_id"] for row in found] == ["old-entry"]
         thoughts = search_thoughts(boundary, "payments ledger")
         assert [t.thought_id for t in thoughts] == [f"{b}/old-thought"]
+    assert fixtures.read("fixture/counts")[0] == before  # nothing deleted
+
+
+def test_a_version_10_database_drops_its_empty_lists(
+    fresh: Target, fixtures: Neo4jExecutor
+) -> None:
+    """Version 11 removes the empty lists the gate no longer stores (a set's lineage and
+    dependencies, a proposal's targets) from what was written before it; the non-empty ones,
+    and a set's targets (sealed into the ledger), stay as written; the step runs once and
+    deletes nothing."""
+    b = "v10-team"
+    fixtures.write("fixture/old_empty_lists", boundary_id=b)
+    fixtures.write("fixture/set_record", version=10, rules=[r.line for r in package_rules()])
+    before = fixtures.read("fixture/counts")[0]
+    with Engine.connect(fresh, settings=_settings(auto_apply=True)) as engine:
+        (record,) = fixtures.read("fixture/record")
+        assert record["version"] == SCHEMA_VERSION
+        assert drop_empty_lists(engine.executor) == 0  # once only
+    lists = {row["id"]: dict(row) for row in fixtures.read("fixture/lists", boundary_id=b)}
+    assert lists == {
+        "empty-set": {"id": "empty-set", "targets": [], "lineage": None, "dependencies": None},
+        "full-set": {
+            "id": "full-set",
+            "targets": ["t"],
+            "lineage": ["empty-set"],
+            "dependencies": ["e1"],
+        },
+        "no-target": {"id": "no-target", "targets": None, "lineage": None, "dependencies": None},
+        "one-target": {"id": "one-target", "targets": ["t"], "lineage": None, "dependencies": None},
+    }
     assert fixtures.read("fixture/counts")[0] == before  # nothing deleted
 
 

@@ -38,6 +38,9 @@ VERSION_DIGEST = {
     # 10: no vector index over ProposalNode embeddings (no statement queried it); a data step
     # cuts the boundary tokens written before it to 25 characters.
     10: "34c84ad7c68e7e587d8a0f2ec68cc071b6ddd7848db553215fba30ecbf7b4fd1",
+    # 11: the same rules; a data step removes the empty lists written before it (a set's
+    # lineage and dependencies, a proposal's targets), which the gate no longer stores.
+    11: "34c84ad7c68e7e587d8a0f2ec68cc071b6ddd7848db553215fba30ecbf7b4fd1",
 }
 
 

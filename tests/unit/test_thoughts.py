@@ -34,6 +34,14 @@ def test_a_text_within_the_bound_is_kept_whole() -> None:
     kept = thought_text("the whole of it", bound=15)
     assert (kept.text, kept.truncated, kept.chars, kept.bound) == ("the whole of it", False, 15, 15)
     assert kept.sha256 == hashlib.sha256(b"the whole of it").hexdigest()
+    # The record stores no length or digest of its own for the whole text: the text is both.
+    assert kept.row() == {
+        "text": "the whole of it",
+        "text_sha256": None,
+        "text_chars": None,
+        "text_truncated": False,
+        "text_bound": 15,
+    }
 
 
 def test_a_text_above_the_bound_is_cut_to_it_and_says_so_with_the_whole_texts_digest() -> None:
@@ -42,6 +50,7 @@ def test_a_text_above_the_bound_is_cut_to_it_and_says_so_with_the_whole_texts_di
     assert (kept.text, kept.truncated, kept.chars, kept.bound) == ("abcdefghijab", True, 30, 12)
     assert kept.sha256 == hashlib.sha256(whole.encode()).hexdigest()
     assert kept.row()["text_truncated"] is True and kept.row()["text_chars"] == 30
+    assert kept.row()["text_sha256"] == kept.sha256
 
 
 def _scored(composite: float, selected: bool) -> ScoredProposal:

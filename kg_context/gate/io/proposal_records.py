@@ -69,20 +69,22 @@ def submissions(
 
 
 def proposal_row(p: Proposal) -> dict[str, Any]:
-    return {
+    """A proposal as the record keeps it: its header and its canonical payload (``targets``
+    only when it declares some: an empty string list costs a 128-byte record of its own, and
+    the payload holds the targets either way)."""
+    props: dict[str, Any] = {
         "id": p.id,
-        "props": {
-            "id": p.id,
-            "boundary_id": p.boundary_id,
-            "writer_id": p.writer_id,
-            "writer_kind": p.writer_kind.value,
-            "declared_set_id": p.set_id,
-            "targets": list(p.targets),
-            "kind": p.kind,
-            "payload": p.payload(),
-            "digest": p.digest(),
-        },
+        "boundary_id": p.boundary_id,
+        "writer_id": p.writer_id,
+        "writer_kind": p.writer_kind.value,
+        "declared_set_id": p.set_id,
+        "kind": p.kind,
+        "payload": p.payload(),
+        "digest": p.digest(),
     }
+    if p.targets:
+        props["targets"] = list(p.targets)
+    return {"id": p.id, "props": props}
 
 
 def declared_version(text: str) -> str | None:

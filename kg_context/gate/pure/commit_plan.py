@@ -125,13 +125,14 @@ def _plan_set(plan: Plan, ctx: Context, view: SetView, seq: int) -> SetRow:
     boundary = snapshot.boundary
     mark = footprint(view, seq, snapshot, ctx.constitution.window.sets)
     props = set_props(ctx, view, SetStatus.RATIFIED)
-    props.update(
-        seq=seq,
-        work_seq=boundary.work_seq,
-        mode=_mode(view).value,
-        lineage=sorted(mark.lineage),
-        dependencies=sorted(mark.dependencies),
-    )
+    props.update(seq=seq, work_seq=boundary.work_seq, mode=_mode(view).value)
+    # The fragment check's lists, stored only when not empty: an empty string list costs a
+    # 128-byte record of its own, and most sets have no lineage (gate/load_snapshot reads an
+    # absent one as []; neither is sealed into the ledger).
+    if mark.lineage:
+        props["lineage"] = sorted(mark.lineage)
+    if mark.dependencies:
+        props["dependencies"] = sorted(mark.dependencies)
     row: SetRow = {"id": view.closed.set_id, "prev_id": boundary.last_set_id, "props": props}
     decided = plan.add_set(row)
     boundary.last_set_id = view.closed.set_id
