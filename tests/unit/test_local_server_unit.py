@@ -141,3 +141,17 @@ def test_auth_is_on_the_home_is_private_and_http_can_be_turned_off(tmp_path: Pat
     conf = (neo4j_local._write_config(off) / "neo4j.conf").read_text()
     assert "server.http.enabled=false" in conf
     assert "off" in off.browser_url
+
+
+def test_the_replan_interval_is_neo4js_unless_set(tmp_path: Path) -> None:
+    import pytest
+    from pydantic import ValidationError
+
+    default = LocalServerSettings(home_dir=tmp_path / "default", cypher_min_replan_interval=None)
+    conf = (neo4j_local._write_config(default) / "neo4j.conf").read_text()
+    assert "dbms.cypher.min_replan_interval" not in conf
+    longer = LocalServerSettings(home_dir=tmp_path / "longer", cypher_min_replan_interval="1h")
+    conf = (neo4j_local._write_config(longer) / "neo4j.conf").read_text()
+    assert "dbms.cypher.min_replan_interval=1h" in conf
+    with pytest.raises(ValidationError):
+        LocalServerSettings(cypher_min_replan_interval="an hour")
