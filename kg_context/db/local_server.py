@@ -329,6 +329,7 @@ def start(
         f"-Xms{settings.heap_size}",
         f"-Xmx{settings.heap_size}",
         *JVM_FLAGS,
+        *settings.jvm_options.split(),
         "-cp",
         _classpath(lib_dir),
         ENTRY_POINT,
