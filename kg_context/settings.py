@@ -87,6 +87,16 @@ class LocalServerSettings(BaseSettings):
     http_enabled: bool = True
     heap_size: str = "1g"
     pagecache_size: str = "512m"
+    # How long Neo4j keeps a cached Cypher plan before it checks whether the statistics the plan
+    # was made on moved enough to plan the statement again (``dbms.cypher.min_replan_interval``);
+    # unset, Neo4j's own (10s). A store that grows from empty moves them past Neo4j's threshold
+    # again and again, so in its first minutes every statement is planned over and over: the
+    # test suite's server, which starts empty every run, sets it longer (an hour).
+    cypher_min_replan_interval: str | None = Field(default=None, pattern=r"^[0-9]+(ms|s|m|h|d)$")
+    # More options for the server's JVM, space-separated, after kg-context's own: the test
+    # suite's servers run only the JIT's quick tier (``-XX:TieredStopAtLevel=1``), which starts
+    # them faster and spends less CPU compiling in a run of minutes; unset for a long-running one.
+    jvm_options: str = ""
     start_timeout_s: float = Field(default=180.0, gt=0)
     stop_timeout_s: float = Field(default=60.0, gt=0)
 

@@ -36,6 +36,13 @@ from tests.ports import free_port
 # work after every commit would multiply the suite's time, and no other test reads an embedding.
 # Subprocesses the tests start inherit it; a test that wants embedding sets it explicitly.
 os.environ.setdefault("KG_CONTEXT_EMBEDDING_ON_COMMIT", "false")
+# A server the suite starts (the test database when none runs, and the servers of its own) keeps
+# its Cypher plans for the run: its store grows from empty, which otherwise has Neo4j plan every
+# statement again and again in the first minutes, on the CPU the tests need
+# (``KG_CONTEXT_LOCAL_CYPHER_MIN_REPLAN_INTERVAL``; ``make test`` starts the test database so).
+os.environ.setdefault("KG_CONTEXT_LOCAL_CYPHER_MIN_REPLAN_INTERVAL", "1h")
+# Their JVMs run only the JIT's quick tier: they start faster and compile less in a short run.
+os.environ.setdefault("KG_CONTEXT_LOCAL_JVM_OPTIONS", "-XX:TieredStopAtLevel=1")
 
 _RESOLVED: dict[str, Any] = {}
 

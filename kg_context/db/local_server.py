@@ -180,8 +180,10 @@ def _write_config(settings: LocalServerSettings) -> Path:
         # two kept after a checkpoint.
         "db.tx_log.rotation.size=32M",
         "db.tx_log.rotation.retention_policy=2 files",
-        "",
     ]
+    if settings.cypher_min_replan_interval is not None:
+        lines.append(f"dbms.cypher.min_replan_interval={settings.cypher_min_replan_interval}")
+    lines.append("")
     (conf_dir / "neo4j.conf").write_text("\n".join(lines), encoding="utf-8")
     return conf_dir
 
@@ -327,6 +329,7 @@ def start(
         f"-Xms{settings.heap_size}",
         f"-Xmx{settings.heap_size}",
         *JVM_FLAGS,
+        *settings.jvm_options.split(),
         "-cp",
         _classpath(lib_dir),
         ENTRY_POINT,

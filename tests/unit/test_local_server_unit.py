@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from pydantic import SecretStr, ValidationError
+
 from kg_context.db import local_server as neo4j_local
 from kg_context.settings import LocalServerSettings
 
@@ -78,7 +81,6 @@ def test_the_environment_overrides_the_password_file_and_writes_none(tmp_path: P
 
 
 def test_a_server_without_its_password_is_an_error_saying_what_to_do(tmp_path: Path) -> None:
-    import pytest
 
     from kg_context.errors import LocalServerError
 
@@ -95,8 +97,6 @@ def test_the_initial_password_never_reaches_a_command_line(
     tmp_path: Path, monkeypatch: object
 ) -> None:
     import subprocess
-
-    import pytest
 
     settings = _settings(tmp_path)
     conf_dir = neo4j_local._write_config(settings)
@@ -141,3 +141,43 @@ def test_auth_is_on_the_home_is_private_and_http_can_be_turned_off(tmp_path: Pat
     conf = (neo4j_local._write_config(off) / "neo4j.conf").read_text()
     assert "server.http.enabled=false" in conf
     assert "off" in off.browser_url
+
+
+def test_the_replan_interval_is_neo4js_unless_set(tmp_path: Path) -> None:
+
+    default = LocalServerSettings(home_dir=tmp_path / "default", cypher_min_replan_interval=None)
+    conf = (neo4j_local._write_config(default) / "neo4j.conf").read_text()
+    assert "dbms.cypher.min_replan_interval" not in conf
+    longer = LocalServerSettings(home_dir=tmp_path / "longer", cypher_min_replan_interval="1h")
+    conf = (neo4j_local._write_config(longer) / "neo4j.conf").read_text()
+    assert "dbms.cypher.min_replan_interval=1h" in conf
+    with pytest.raises(ValidationError):
+        LocalServerSettings(cypher_min_replan_interval="an hour")
+
+
+def test_more_jvm_options_follow_kg_contexts_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[list[str]] = []
+
+    class _Started(Exception):
+        pass
+
+    def popen(command: list[str], **_: object) -> None:
+        started.append(command)
+        raise _Started
+
+    settings = LocalServerSettings(
+        home_dir=tmp_path / "home",
+        password=SecretStr("a-password"),
+        jvm_options="-XX:TieredStopAtLevel=1  -Xss2m",
+    )
+    (tmp_path / "home" / "data" / "dbms").mkdir(parents=True)
+    monkeypatch.setattr(neo4j_local, "provision", lambda _settings: tmp_path / "lib")
+    monkeypatch.setattr(neo4j_local, "_port_open", lambda _host, _port: False)
+    monkeypatch.setattr(neo4j_local.subprocess, "Popen", popen)
+    with pytest.raises(_Started):
+        neo4j_local.start(settings)
+    command = started[0]
+    flags = command.index(neo4j_local.JVM_FLAGS[-1])
+    assert command[flags + 1 : flags + 3] == ["-XX:TieredStopAtLevel=1", "-Xss2m"]
