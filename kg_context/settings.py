@@ -93,9 +93,9 @@ class LocalServerSettings(BaseSettings):
     # again and again, so in its first minutes every statement is planned over and over: the
     # test suite's server, which starts empty every run, sets it longer (an hour).
     cypher_min_replan_interval: str | None = Field(default=None, pattern=r"^[0-9]+(ms|s|m|h|d)$")
-    # More options for the server's JVM, space-separated, after kg-context's own: the test
-    # suite's servers run only the JIT's quick tier (``-XX:TieredStopAtLevel=1``), which starts
-    # them faster and spends less CPU compiling in a run of minutes; unset for a long-running one.
+    # More options for the server's JVM, space-separated, after kg-context's own (for example
+    # ``-XX:TieredStopAtLevel=1``, the JIT's quick tier only: a faster start, but slower
+    # compiled code; the test suite measured its long tests slower with it and does not set it).
     jvm_options: str = ""
     start_timeout_s: float = Field(default=180.0, gt=0)
     stop_timeout_s: float = Field(default=60.0, gt=0)

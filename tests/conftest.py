@@ -41,8 +41,6 @@ os.environ.setdefault("KG_CONTEXT_EMBEDDING_ON_COMMIT", "false")
 # statement again and again in the first minutes, on the CPU the tests need
 # (``KG_CONTEXT_LOCAL_CYPHER_MIN_REPLAN_INTERVAL``; ``make test`` starts the test database so).
 os.environ.setdefault("KG_CONTEXT_LOCAL_CYPHER_MIN_REPLAN_INTERVAL", "1h")
-# Their JVMs run only the JIT's quick tier: they start faster and compile less in a short run.
-os.environ.setdefault("KG_CONTEXT_LOCAL_JVM_OPTIONS", "-XX:TieredStopAtLevel=1")
 
 _RESOLVED: dict[str, Any] = {}
 
