@@ -1428,18 +1428,24 @@ def test_the_shipped_hard_fanout_budgets_entries_and_sets_and_gives_up_every_edg
     assert (rule.per_entry, rule.per_set, rule.over_budget) == (2, 2, "all")
 
 
-def test_hard_requires_beyond_the_budget_commit_soft_and_the_decision_names_the_rule() -> None:
-    """Under ``[hard_fanout] over_budget = "beyond"`` (soften), the hard REQUIRES beyond an
-    entry's budget on entries outside its set commit under the rule's policy and lease; the set's
-    own entries don't count."""
+def _three_hard_outside_and_one_inside() -> Any:
+    """Entry ``a`` with hard REQUIRES on three earlier entries (``base``, ``base2``, ``base3``)
+    and on ``d``, a fact of its own set derived from it."""
     bases = ("base", "base2", "base3")
-    scenario = S(
+    return S(
         _proposal(
             _entry("a", requires=[{"entry_id": b} for b in (*bases, "d")]),
             _entry("d", cls="fact", key="d", derived_from=[{"entry_id": "a"}]),
         ),
         states=tuple(_state(b, key=b) for b in bases),
     )
+
+
+def test_hard_requires_beyond_the_budget_commit_soft_and_the_decision_names_the_rule() -> None:
+    """Under ``[hard_fanout] over_budget = "beyond"`` (soften), the hard REQUIRES beyond an
+    entry's budget on entries outside its set commit under the rule's policy and lease; the set's
+    own entries don't count."""
+    scenario = _three_hard_outside_and_one_inside()
     beyond = RULES.hard_fanout.model_copy(update={"over_budget": "beyond"})
     decided, plan = _decide_one(scenario, _rules(hard_fanout=beyond))
     assert decided.outcome == "commit"
@@ -1463,13 +1469,7 @@ def test_an_entry_over_its_budget_gives_up_every_hard_requires_outside_its_set()
     its set than its budget keeps none of them hard (its declared order names no essential one);
     its hard edge to its own derived fact stays; an entry within budget keeps its edges."""
     bases = ("base", "base2", "base3")
-    over = S(
-        _proposal(
-            _entry("a", requires=[{"entry_id": b} for b in (*bases, "d")]),
-            _entry("d", cls="fact", key="d", derived_from=[{"entry_id": "a"}]),
-        ),
-        states=tuple(_state(b, key=b) for b in bases),
-    )
+    over = _three_hard_outside_and_one_inside()
     decided, plan = _decide_one(over)
     assert decided.outcome == "commit"
     policy, lease = RULES.hard_fanout.policy, RULES.hard_fanout.lease_sets
