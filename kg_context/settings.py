@@ -93,6 +93,22 @@ class LocalServerSettings(BaseSettings):
     # again and again, so in its first minutes every statement is planned over and over: the
     # test suite's server, which starts empty every run, sets it longer (an hour).
     cypher_min_replan_interval: str | None = Field(default=None, pattern=r"^[0-9]+(ms|s|m|h|d)$")
+    # The transaction logs are recovery's, not the record's: the store holds every set, and
+    # nothing of kg-context reads a log. How many are kept after a checkpoint
+    # (``db.tx_log.rotation.retention_policy``: ``2 files``; ``keep_all``, ``7 days``, ``2G size``
+    # keep more, for point-in-time recovery or a differential backup from the logs) and how
+    # many bytes of them a checkpoint waits for (``db.checkpoint=VOLUME`` with
+    # ``db.checkpoint.interval.volume``: 64 MiB, two log files; Neo4j's own policy checkpoints
+    # every 15 minutes, so a fast build kept every log it wrote until then, about twice the
+    # store it built).
+    tx_log_retention: str = Field(
+        default="2 files",
+        pattern=(
+            r"^(keep_all|keep_none|true|false"
+            r"|[0-9]+[KkMmGg]? (files|size|txs|entries|hours|days))$"
+        ),
+    )
+    checkpoint_volume: str = Field(default="64m", pattern=r"^[0-9]+[KkMmGg]$")
     # More options for the server's JVM, space-separated, after kg-context's own (for example
     # ``-XX:TieredStopAtLevel=1``, the JIT's quick tier only: a faster start, but slower
     # compiled code; the test suite measured its long tests slower with it and does not set it).

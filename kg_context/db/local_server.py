@@ -177,9 +177,12 @@ def _write_config(settings: LocalServerSettings) -> Path:
         "dbms.usage_report.enabled=false",
         # The transaction logs are recovery's, not the record's (the store holds every set):
         # files of 32 MiB (the default, 256 MiB, is preallocated in full for each database),
-        # two kept after a checkpoint.
+        # as many kept after a checkpoint as the retention says, and a checkpoint after every
+        # checkpoint_volume of them (Neo4j's own: every 15 minutes, whatever was written).
         "db.tx_log.rotation.size=32M",
-        "db.tx_log.rotation.retention_policy=2 files",
+        f"db.tx_log.rotation.retention_policy={settings.tx_log_retention}",
+        "db.checkpoint=VOLUME",
+        f"db.checkpoint.interval.volume={settings.checkpoint_volume}",
     ]
     if settings.cypher_min_replan_interval is not None:
         lines.append(f"dbms.cypher.min_replan_interval={settings.cypher_min_replan_interval}")

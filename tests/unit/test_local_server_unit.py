@@ -155,6 +155,25 @@ def test_the_replan_interval_is_neo4js_unless_set(tmp_path: Path) -> None:
         LocalServerSettings(cypher_min_replan_interval="an hour")
 
 
+def test_the_transaction_logs_are_kept_short_and_checkpointed_by_volume(tmp_path: Path) -> None:
+    default = LocalServerSettings(home_dir=tmp_path / "default")
+    conf = (neo4j_local._write_config(default) / "neo4j.conf").read_text()
+    assert "db.tx_log.rotation.retention_policy=2 files" in conf
+    assert "db.checkpoint=VOLUME" in conf and "db.checkpoint.interval.volume=64m" in conf
+    kept = LocalServerSettings(
+        home_dir=tmp_path / "kept", tx_log_retention="7 days", checkpoint_volume="256m"
+    )
+    conf = (neo4j_local._write_config(kept) / "neo4j.conf").read_text()
+    assert "db.tx_log.rotation.retention_policy=7 days" in conf
+    assert "db.checkpoint.interval.volume=256m" in conf
+    assert LocalServerSettings(tx_log_retention="keep_all").tx_log_retention == "keep_all"
+    for retention in ("forever", "2 weeks", "7 days\ndbms.security.auth_enabled=false"):
+        with pytest.raises(ValidationError):
+            LocalServerSettings(tx_log_retention=retention)
+    with pytest.raises(ValidationError):
+        LocalServerSettings(checkpoint_volume="a lot")
+
+
 def test_more_jvm_options_follow_kg_contexts_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
