@@ -55,14 +55,15 @@ def summary_line(
     return f"{head}: {'; '.join(parts)}" if parts else head
 
 
-def _props(ctx: Context, set_id: str, seq: int, kind: str, writers: list[str], line: str) -> Props:
+def _props(ctx: Context, set_id: str, seq: int, kind: str, line: str) -> Props:
+    """The line's properties. Not its writers: they are the set's ``writer_ids`` (the set it
+    INDEXES) and are named in ``summary``; lines written before schema version 12 keep a copy."""
     return {
         "id": ctx.record_id(set_id, "index"),
         "boundary_id": ctx.boundary_id,
         "set_id": set_id,
         "seq": seq,
         "kind": kind,
-        "writer_ids": writers,
         "summary": line,
         "tokens": 0,  # counted for the whole batch at once (count_index_tokens)
         "at": ctx.now,
@@ -78,7 +79,7 @@ def index_props(ctx: Context, view: SetView, seq: int, superseded: Sequence[str]
     entries = [(e.entry_class, e.key) for _, _, e in view.entries]
     statuses = [t.to.value for _, t in view.transitions if t.to is not None]
     line = summary_line(kind, writers, entries, superseded, statuses)
-    return _props(ctx, view.closed.set_id, seq, kind, writers, line)
+    return _props(ctx, view.closed.set_id, seq, kind, line)
 
 
 def constitution_index_props(
@@ -87,7 +88,7 @@ def constitution_index_props(
     """The index line of a ratified constitution change."""
     kind = SetKind.CONSTITUTION.value
     line = f"{kind} by {writer_id}: {ctx.constitution.version} -> {new_version}"
-    return _props(ctx, set_id, seq, kind, [writer_id], line)
+    return _props(ctx, set_id, seq, kind, line)
 
 
 def count_index_tokens(plan: Plan, count_tokens: Callable[[Sequence[str]], list[int]]) -> None:
