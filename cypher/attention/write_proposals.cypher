@@ -9,6 +9,10 @@
 // thought_text_fulltext index finds it by boundary. Never an Entry: no window cost. The output's
 // embedding is not stored: the wave is scored in memory (relevance, the cosine of query and
 // output, is stored), and no statement reads an embedding back from a ProposalNode.
+// What a node's label and its other properties already say is not stored again: its writer is
+// specialist_id (no writer_id), its thought source is its label (no thought_source: readers take
+// 'attention' for a ProposalNode), and its content digest is stored only for a cut text (row.digest
+// null otherwise: an uncut text's digest is the digest of its text, kg_context/attention/scoring.py).
 // $rows: [{id, specialist_id, task_id, wave_id, relevance, track_record, confidence,
 //          confidence_source, composite, selected, rank, at, digest, text,
 //          text_sha256, text_chars, text_truncated, text_bound, thought_outcome, thought_reason}]
@@ -35,10 +39,8 @@ MERGE (p:ProposalNode {id: row.id})
                 p.text_chars = row.text_chars,
                 p.text_truncated = row.text_truncated,
                 p.text_bound = row.text_bound,
-                p.thought_source = $thought_source,
                 p.thought_outcome = row.thought_outcome,
                 p.thought_reason = row.thought_reason,
-                p.writer_id = row.specialist_id,
                 p.boundary_token = $boundary_token,
                 p:Thought
 MERGE (p)-[:PROPOSED_BY]->(s)

@@ -2,18 +2,15 @@
 // the run's boundaries ($boundaries, with their boundary tokens $tokens in the same order) and
 // $specialists specialists each, two of three selected, one second apart, written with what
 // attention/write_proposals.cypher writes for one (a Thought with its text, uncut: its bound but
-// no length or digest of its own, as kg_context/text/thoughts.py stores an uncut text; its
-// content digest, what it came to in its wave, the boundary token, PROPOSED_BY its Specialist and
-// PROPOSED_FOR the run's Task; no embedding, as the engine stores none). The digest is 64
-// hex-like characters, as long as a SHA-256 in hex. Ids are deterministic, so the count tells
-// where a run resumes.
+// no length, SHA-256 or content digest of its own, as an uncut text is stored, and no writer id
+// or thought source, which its specialist_id and its label say; what it came to in its wave, the
+// boundary token, PROPOSED_BY its Specialist and PROPOSED_FOR the run's Task; no embedding, as
+// the engine stores none). Ids are deterministic, so the count tells where a run resumes.
 UNWIND range($start, $end - 1) AS i
 WITH i, i % size($boundaries) AS b
 WITH i, $boundaries[b] AS boundary_id, $tokens[b] AS token,
      $prefix + 's' + toString((i / size($boundaries)) % $specialists) AS specialist_id,
-     'specialist output ' + toString(i) + ': use plan ' + toString(i % 97) AS text,
-     left(toString(i) + 'f0e1d2c3b4a5968778695a4b3c2d1e0f0123456789abcdef0123456789abcdef', 64)
-       AS digest
+     'specialist output ' + toString(i) + ': use plan ' + toString(i % 97) AS text
 MERGE (s:Specialist {id: specialist_id})
 MERGE (t:Task {id: $prefix + 'task'})
 CREATE (p:ProposalNode:Thought {
@@ -30,14 +27,11 @@ CREATE (p:ProposalNode:Thought {
   selected: i % 3 <> 0,
   rank: 1 + i % 3,
   at: $base + duration({seconds: i}),
-  digest: digest,
   text: text,
   text_truncated: false,
   text_bound: 262144,
-  thought_source: 'attention',
   thought_outcome: CASE WHEN i % 3 <> 0 THEN 'won' ELSE 'lost' END,
   thought_reason: CASE WHEN i % 3 <> 0 THEN 'selected' ELSE 'outranked' END,
-  writer_id: specialist_id,
   boundary_token: token
 })
 CREATE (p)-[:PROPOSED_BY]->(s)

@@ -23,7 +23,6 @@ from kg_context.vocabulary import (
     FAILED_WORK,
     LIVE_STATUSES,
     ThoughtOutcome,
-    ThoughtSource,
     WaveReason,
     as_values,
 )
@@ -79,10 +78,12 @@ class AttentionStore:
     ) -> int:
         """Every proposal of a wave, winners and losers, with its Specialist and Task links,
         recorded for the boundary the wave ran for (``None``: no boundary), each a thought: its
-        text (bounded, ``kg_context.text.thoughts``), won or lost, and ``reasons[id]``."""
+        text (bounded, ``kg_context.text.thoughts``), won or lost, and ``reasons[id]``. Not
+        stored again: the writer (``specialist_id`` is), the thought source (the label is) and an
+        uncut text's digest (its text's)."""
         rows = [
             {
-                **thought_text(p.text).row(),
+                **(kept := thought_text(p.text)).row(),
                 "thought_outcome": (
                     ThoughtOutcome.WON if p.selected else ThoughtOutcome.LOST
                 ).value,
@@ -99,7 +100,8 @@ class AttentionStore:
                 "selected": p.selected,
                 "rank": p.rank,
                 "at": p.at,
-                "digest": p.digest,
+                # Only a cut text's: an uncut one's is the digest of its stored text.
+                "digest": p.digest if kept.truncated else None,
             }
             for p in proposals
         ]
@@ -110,7 +112,6 @@ class AttentionStore:
             rows=rows,
             boundary_id=boundary_id,
             boundary_token=None if boundary_id is None else boundary_token(boundary_id),
-            thought_source=ThoughtSource.ATTENTION.value,
         )
         return int(records[0]["written"])
 

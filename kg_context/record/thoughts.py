@@ -20,6 +20,7 @@ from typing import Any
 from kg_context.db.text_index import boundary_fulltext_query
 from kg_context.errors import InputValidationError
 from kg_context.gate.io.boundary import Boundary
+from kg_context.vocabulary import ThoughtSource
 
 __all__ = ["ThoughtLine", "search_thoughts"]
 
@@ -99,6 +100,10 @@ def search_thoughts(boundary: Boundary, text: str, *, k: int = 10) -> list[Thoug
     if query is None:
         return []
     rows = boundary.executor.read(
-        "record/search_thoughts", query=query, boundary_id=boundary.id, k=k
+        "record/search_thoughts",
+        query=query,
+        boundary_id=boundary.id,
+        k=k,
+        attention_source=ThoughtSource.ATTENTION.value,
     )
     return [_line(r) for r in rows]

@@ -600,3 +600,48 @@ def test_insight_proposal_validates_as_a_gate_proposal() -> None:
     proposal = insight_proposal(ranked[0], "boundary-1")
     assert Proposal.model_validate(proposal.model_dump(by_alias=True)) == proposal
     assert proposal.entries[0].attributes["proposal_node_id"] == ranked[0].id
+
+
+def test_a_proposal_node_stores_no_writer_source_or_uncut_digest_of_its_own() -> None:
+    from kg_context.attention.store import AttentionStore
+    from kg_context.text.thoughts import THOUGHT_MAX_CHARS
+    from kg_context.vocabulary import WaveReason
+
+    ex = _executor()
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    texts = {"short": "Cache the hot rows.", "long": "x" * (THOUGHT_MAX_CHARS + 1)}
+    proposals = [
+        ScoredProposal(
+            id=f"w/{name}",
+            wave_id="w",
+            specialist_id=name,
+            task_id="t",
+            text=text,
+            digest=content_digest(text),
+            relevance=0.5,
+            track_record=0.5,
+            confidence=0.5,
+            confidence_source=ConfidenceSource.DEFAULT,
+            composite=0.5,
+            rank=1,
+            at=at,
+            embedding=(0.0,),
+        )
+        for name, text in texts.items()
+    ]
+    reasons = {p.id: WaveReason.OUTRANKED for p in proposals}
+    assert AttentionStore(ex).write_wave(proposals, "b1", reasons) == 2
+    ((_, name, params),) = ex.calls
+    assert name == "attention/write_proposals" and "thought_source" not in params
+    rows = {r["specialist_id"]: r for r in params["rows"]}
+    assert all("writer_id" not in r for r in rows.values())  # specialist_id is the writer
+    # An uncut text's digest is its text's (content_digest of the stored text): not stored.
+    assert rows["short"]["digest"] is None and rows["short"]["text"] == texts["short"]
+    assert rows["long"]["digest"] == content_digest(texts["long"])  # the whole text's
+    assert rows["long"]["text_truncated"] is True
+    code = " ".join(
+        line
+        for line in default_catalog()["attention/write_proposals"].text.splitlines()
+        if not line.lstrip().startswith("//")
+    )
+    assert "writer_id" not in code and "thought_source" not in code
