@@ -20,6 +20,7 @@ from kg_context.attention import (
     reset_workspace_attention_telemetry,
     workspace_attention_telemetry,
 )
+from kg_context.attention.scoring import content_digest
 from kg_context.db.catalog import default_catalog
 from kg_context.db.connection import Target
 from kg_context.engine import Engine
@@ -133,9 +134,13 @@ def test_a_wave_is_recorded_in_full_with_its_links_and_no_embedding(
     first = nodes[0]["p"]
     assert set(first) >= {
         "id", "specialist_id", "task_id", "relevance", "track_record", "confidence",
-        "composite", "selected", "at", "digest", "wave_id",
+        "composite", "selected", "at", "wave_id", "text",
     }  # fmt: skip
     assert "embedding" not in first  # scored in memory; nothing reads it back
+    # Nothing its label or other properties say is stored again: the writer is specialist_id,
+    # the source is the label, and an uncut text's content digest is its stored text's.
+    assert {"writer_id", "thought_source", "digest"}.isdisjoint(first)
+    assert content_digest(first["text"]) == result.proposals[0].digest
     assert all(n["task"] == f"{run_id}-task" for n in nodes)
     by_id = {n["specialist"]: n["p"] for n in nodes}
     assert by_id[f"{run_id}-a"]["confidence_source"] == "metadata"
