@@ -1,11 +1,14 @@
 """The gate transaction's reads and writes (I/O inside the locked transaction): take the
 boundary's lock, load the snapshot the pure gate decides on, write the plan it returns.
 
-A closing transaction is three statements whatever the batch holds: ``open_batch`` (the lock,
-the submission, the boundary, the pending proposals), ``load_snapshot`` (everything the sets
-refer to) and ``write_plan`` (everything decided, the boundary advanced); a czar set whose cases
-the gate checks against the graph adds ``czar_claims``. So a single ``commit()`` is one
-transaction of three round trips."""
+A closing transaction is at most three statements whatever the batch holds: ``open_batch`` (the
+lock, the submission, the boundary, the pending proposals), ``load_snapshot`` (everything the
+sets refer to) and ``write_plan`` (everything decided, the boundary advanced); a czar set whose
+cases the gate checks against the graph adds ``czar_claims``. When the proposals a transaction
+submits are all the boundary turns out to have pending (a ``commit()``), ``open_batch`` reads
+their snapshot too, right after the lock, for parameters guessed before the transaction and
+used only if they prove the very ones the gate works out under the lock: then a single
+``commit()`` is one transaction of two statements."""
 
 from __future__ import annotations
 
@@ -48,13 +51,16 @@ from kg_context.vocabulary import (
 )
 
 __all__ = [
+    "NO_SNAPSHOT",
     "OpenedBatch",
+    "SnapshotRead",
     "claimed_entries",
     "load_claims",
     "load_snapshot",
     "lock_boundary",
     "open_batch",
     "registered_writers",
+    "snapshot_params",
     "write_plan",
 ]
 
@@ -101,27 +107,43 @@ class OpenedBatch:
     boundary: LockedBoundary
     submitted: list[Record]
     pending: list[Record]
+    snapshot: SnapshotRead | None = None
 
 
 def open_batch(
-    tx: Transaction, boundary_id: str, *, proposals: list[dict[str, Any]], now: str, limit: int
+    tx: Transaction,
+    boundary_id: str,
+    *,
+    proposals: list[dict[str, Any]],
+    now: str,
+    limit: int,
+    snapshot: dict[str, Any] | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> OpenedBatch | None:
     """Take the boundary's lock (as ``lock_boundary``), record ``proposals`` as pending, and read
     the boundary (with the czar's cadence it records) and its pending proposals (at most
-    ``limit``): one statement. ``None``: there
-    is no such boundary (nothing was written)."""
-    rows = tx.run(
+    ``limit``): one statement. ``snapshot``: the parameters of the snapshot's reads
+    (``snapshot_params``), guessed before the transaction: the same statement reads them under
+    the lock (``load_snapshot`` uses what they read only if they prove the right ones).
+    ``meanwhile``: work done while the server runs it. ``None``: there is no such boundary
+    (nothing was written)."""
+    reads = {**NO_SNAPSHOT, **(snapshot or {}), "boundary_id": boundary_id}
+    reply = tx.send(
         "gate/open_batch",
-        boundary_id=boundary_id,
         proposals=proposals,
         now=now,
         limit=limit,
         default_czar_every=DEFAULT_CZAR_EVERY_COMMITS,
+        **reads,
     )
+    if meanwhile is not None:
+        meanwhile()
+    rows = reply()
     if not rows:
         return None
     row = rows[0]
-    return OpenedBatch(_boundary(row), row["submitted"], row["pending"])
+    read = SnapshotRead(reads, row) if snapshot is not None else None
+    return OpenedBatch(_boundary(row), row["submitted"], row["pending"], read)
 
 
 def _entry(e: dict[str, Any]) -> EntryState:
@@ -159,23 +181,19 @@ def _superseded_ids(sets: list[ClosedSet]) -> list[str]:
     )
 
 
-def load_snapshot(
-    tx: Transaction,
-    boundary: LockedBoundary,
+def snapshot_params(
+    boundary_id: str,
+    seq: int,
+    one_use_pending: list[str],
     sets: list[ClosedSet],
     constitution: Constitution,
     *,
     default_lease: int,
     extra_set_ids: tuple[str, ...] = (),
-    meanwhile: Callable[[], object] | None = None,
-) -> Snapshot:
-    """The boundary and everything the sets refer to: entries (and entries of other boundaries
-    they name), registered writers, cited adoption receipts, the fragment window, recorded set
-    ids (the batch's, and ``extra_set_ids``), earlier halts, the recall copies whose one use is
-    still to come (those no longer standing and resident leave the pending list), and the live
-    resident entries of the (class, key) slots its new entries would revise (``revision``).
-    ``meanwhile``: work that needs none of it, done while the server reads (its statement sent,
-    its rows not yet read)."""
+) -> dict[str, Any]:
+    """The parameters of the snapshot's reads (``gate/load_snapshot``, and the same reads in
+    ``gate/open_batch``) for ``sets`` in a boundary at ``seq`` whose recall copies
+    ``one_use_pending`` await their one use: a function of these alone."""
     entry_ids: set[str] = set()
     receipt_ids: set[str] = set()
     foreign: set[tuple[str, str]] = set()
@@ -201,28 +219,92 @@ def load_snapshot(
         }
     )
     window = constitution.window.sets
-    reply = tx.send(
-        "gate/load_snapshot",
-        boundary_id=boundary.id,
-        entry_ids=sorted(entry_ids),
-        superseded_ids=_superseded_ids(sets),
-        set_ids=set_ids,
-        standing=as_values(STANDING_STATUSES),
-        writer_ids=sorted({p.writer_id for closed in sets for p in closed.proposals}),
-        receipt_ids=sorted(receipt_ids),
-        foreign=[{"boundary_id": b, "entry_id": e} for b, e in sorted(foreign)],
-        targets=targets,
-        dependencies=depends,
-        from_seq=boundary.seq + 1 - window if window and (targets or depends) else _NO_WINDOW,
-        taken_ids=sorted({*set_ids, *extra_set_ids}),
-        one_use_ids=boundary.one_use_pending,
+    return {
+        "boundary_id": boundary_id,
+        "entry_ids": sorted(entry_ids),
+        "superseded_ids": _superseded_ids(sets),
+        "set_ids": set_ids,
+        "standing": as_values(STANDING_STATUSES),
+        "writer_ids": sorted({p.writer_id for closed in sets for p in closed.proposals}),
+        "receipt_ids": sorted(receipt_ids),
+        "foreign": [{"boundary_id": b, "entry_id": e} for b, e in sorted(foreign)],
+        "targets": targets,
+        "dependencies": depends,
+        "from_seq": seq + 1 - window if window and (targets or depends) else _NO_WINDOW,
+        "taken_ids": sorted({*set_ids, *extra_set_ids}),
+        "one_use_ids": list(one_use_pending),
+        "default_lease": default_lease,
+        "slots": revision_slots(sets, constitution),
+        "live": as_values(LIVE_STATUSES),
+    }
+
+
+# The snapshot's parameters when ``gate/open_batch`` is to read nothing of it (every list empty).
+NO_SNAPSHOT: dict[str, Any] = {
+    "entry_ids": [],
+    "superseded_ids": [],
+    "set_ids": [],
+    "standing": [],
+    "writer_ids": [],
+    "receipt_ids": [],
+    "foreign": [],
+    "targets": [],
+    "dependencies": [],
+    "from_seq": _NO_WINDOW,
+    "taken_ids": [],
+    "one_use_ids": [],
+    "default_lease": 0,
+    "slots": [],
+    "live": [],
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotRead:
+    """What the snapshot's reads returned (``state``) for the parameters ``params``."""
+
+    params: dict[str, Any]
+    state: Record
+
+
+def load_snapshot(
+    tx: Transaction,
+    boundary: LockedBoundary,
+    sets: list[ClosedSet],
+    constitution: Constitution,
+    *,
+    default_lease: int,
+    extra_set_ids: tuple[str, ...] = (),
+    meanwhile: Callable[[], object] | None = None,
+    read: SnapshotRead | None = None,
+) -> Snapshot:
+    """The boundary and everything the sets refer to: entries (and entries of other boundaries
+    they name), registered writers, cited adoption receipts, the fragment window, recorded set
+    ids (the batch's, and ``extra_set_ids``), earlier halts, the recall copies whose one use is
+    still to come (those no longer standing and resident leave the pending list), and the live
+    resident entries of the (class, key) slots its new entries would revise (``revision``).
+    ``meanwhile``: work that needs none of it, done while the server reads (its statement sent,
+    its rows not yet read). ``read``: what the same reads returned earlier in this transaction,
+    under its lock (``gate/open_batch``): used, and nothing sent, when its parameters are the
+    very ones these sets call for."""
+    params = snapshot_params(
+        boundary.id,
+        boundary.seq,
+        boundary.one_use_pending,
+        sets,
+        constitution,
         default_lease=default_lease,
-        slots=revision_slots(sets, constitution),
-        live=as_values(LIVE_STATUSES),
+        extra_set_ids=extra_set_ids,
     )
-    if meanwhile is not None:
-        meanwhile()
-    state = reply()[0]
+    if read is not None and read.params == params:
+        if meanwhile is not None:
+            meanwhile()
+        state = read.state
+    else:
+        reply = tx.send("gate/load_snapshot", **params)
+        if meanwhile is not None:
+            meanwhile()
+        state = reply()[0]
     snapshot = Snapshot(boundary=boundary)
     for e in (*state["entries"], *state["on_slots"]):
         snapshot.add_entry(_entry(e))
