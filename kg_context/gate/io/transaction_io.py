@@ -1,14 +1,15 @@
 """The gate transaction's reads and writes (I/O inside the locked transaction): take the
 boundary's lock, load the snapshot the pure gate decides on, write the plan it returns.
 
-A closing transaction is at most three statements whatever the batch holds: ``open_batch`` (the
-lock, the submission, the boundary, the pending proposals), ``load_snapshot`` (everything the
-sets refer to) and ``write_plan`` (everything decided, the boundary advanced); a czar set whose
-cases the gate checks against the graph adds ``czar_claims``. When the proposals a transaction
-submits are all the boundary turns out to have pending (a ``commit()``), ``open_batch`` reads
-their snapshot too, right after the lock, for parameters guessed before the transaction and
-used only if they prove the very ones the gate works out under the lock: then a single
-``commit()`` is one transaction of two statements."""
+A closing transaction is ``open_batch`` (the lock, the submission, the boundary, the pending
+proposals), ``load_snapshot`` (everything the sets refer to) and ``write_plan`` (everything
+decided, the boundary advanced, and for a plan of a few sets its sealed receipts, halts and
+ledger head; a larger plan's follow in ``write_sealed``); a czar set whose cases the gate checks
+against the graph adds ``czar_claims``. When the proposals a transaction submits are all the
+boundary turns out to have pending (a ``commit()``), ``open_batch`` reads their snapshot too,
+right after the lock, for parameters guessed before the transaction and used only if they prove
+the very ones the gate works out under the lock: then a single ``commit()`` is one transaction
+of two statements."""
 
 from __future__ import annotations
 
@@ -481,6 +482,13 @@ def registered_writers(tx: Transaction, boundary_id: str, writer_ids: set[str]) 
     return {row["id"]: row["kind"] for row in rows}
 
 
+# A plan of at most this many sets is sealed before it is sent, its receipts, halts and ledger
+# head written by ``gate/write_plan`` too (one statement); a larger one is sealed while the
+# server writes it, and they follow in ``gate/write_sealed`` (the seal of one set takes a
+# fraction of a round trip; a batch's, a share of its write worth overlapping).
+SEAL_BEFORE_SETS = 4
+
+
 def write_plan(
     tx: Transaction,
     boundary: LockedBoundary,
@@ -490,15 +498,36 @@ def write_plan(
     default_lease: int,
     seal: bool = True,
 ) -> None:
-    """Everything the plan decided, in two statements (``cypher/gate/write_plan.cypher``: each
-    part skips an empty list; ``default_lease``: the lease of an edge that declared none, which a
-    renewal restarts; then ``cypher/gate/write_sealed.cypher``). The plan's decisions are
-    sealed onto the boundary's ledger head as read under the lock (``gate.pure.ledger``) while
-    the server runs the first; ``seal=False`` writes them unchained: only for measuring what the
-    ledger costs."""
+    """Everything the plan decided (``cypher/gate/write_plan.cypher``: each part skips an empty
+    list; ``default_lease``: the lease of an edge that declared none, which a renewal restarts),
+    its decisions sealed onto the boundary's ledger head as read under the lock
+    (``gate.pure.ledger``): a plan of at most ``SEAL_BEFORE_SETS`` sets in that one statement,
+    sealed first; a larger one in two, sealed while the server runs the first, its receipts,
+    halts and ledger head then in ``cypher/gate/write_sealed.cypher``. ``seal=False`` writes
+    the decisions unchained: only for measuring what the ledger costs."""
     b = plan.boundary
     assert b is not None, "the gate plans the boundary row of every batch"
     boundary_id = boundary.id
+    head = LedgerHead(boundary.ledger_pos, boundary.ledger_head)
+
+    def sealed_rows() -> dict[str, Any]:
+        after = seal_plan(plan, boundary_id, head) if seal else head
+        return {
+            "receipts": receipt_rows(plan),
+            "halts": plan.halts,
+            "ledger_pos": after.pos if seal else None,
+            "ledger_head": after.digest,
+            "ledger_since_seq": expected_seq,
+        }
+
+    together = len(plan.sets) <= SEAL_BEFORE_SETS
+    unsealed: dict[str, Any] = {  # a larger plan's: write_sealed writes them
+        "receipts": [],
+        "halts": [],
+        "ledger_pos": None,
+        "ledger_head": None,
+        "ledger_since_seq": None,
+    }
     written = tx.send(
         "gate/write_plan",
         boundary_id=boundary_id,
@@ -523,20 +552,14 @@ def write_plan(
         resident_tokens=b["resident_tokens"],
         work_seq=b["work_seq"],
         one_use_pending=b["one_use_pending"],
+        **(sealed_rows() if together else unsealed),
     )
-    head = LedgerHead(boundary.ledger_pos, boundary.ledger_head)
-    head = seal_plan(plan, boundary_id, head) if seal else head
-    sealed = tx.send(
-        "gate/write_sealed",
-        boundary_id=boundary_id,
-        receipts=receipt_rows(plan),
-        halts=plan.halts,
-        ledger_pos=head.pos if seal else None,
-        ledger_head=head.digest,
-        ledger_since_seq=expected_seq,
-    )
+    sealed = None
+    if not together:
+        sealed = tx.send("gate/write_sealed", boundary_id=boundary_id, **sealed_rows())
     advanced = written()
-    sealed()
+    if sealed is not None:
+        sealed()
     if not advanced:
         # Cannot happen while the lock is held; if it ever does, nothing of this
         # transaction may commit.
