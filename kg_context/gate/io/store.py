@@ -139,7 +139,7 @@ class GateStore:
         self._seal_ledger = seal_ledger
         self._write = partial(write_plan, default_lease=default_lease_sets, seal=seal_ledger)
         self._on_czar_due = on_czar_due  # after a closing transaction left the cadence due
-        self._seen: dict[str, _Seen] = {}  # each boundary as last left under its lock (_Ahead)
+        self._seen: OrderedDict[str, _Seen] = OrderedDict()  # each boundary as last left (_Ahead)
 
     @property
     def constitution_for(self) -> Callable[[str], Constitution]:
@@ -463,6 +463,9 @@ class GateStore:
                 plan.boundary["seq"],
                 list(plan.boundary["one_use_pending"]),
             )
+            self._seen.move_to_end(boundary.id)
+            while len(self._seen) > self._submitted_cap:
+                self._seen.popitem(last=False)
         return decisions
 
     def _isolation_steps(self, boundary_id: str, gateway_id: str) -> IsolationSteps:
