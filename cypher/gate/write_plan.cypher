@@ -1,8 +1,10 @@
-// Everything one gate transaction decided but its receipts, halts and ledger head, in one
-// statement, part by part in this order (each part a subquery over its own list; an empty list
-// writes nothing). The gate sends it and, while the server runs it, seals the decisions into
-// the ledger (kg_context/gate/pure/ledger.py); then gate/write_sealed.cypher writes the
-// sealed receipts, the halts and the ledger's head in the same transaction. Every node is
+// Everything one gate transaction decided, in one statement, part by part in this order (each
+// part a subquery over its own list; an empty list writes nothing). A plan of a few sets is
+// sealed into the ledger (kg_context/gate/pure/ledger.py) before it is sent, and its sealed
+// receipts, halts and ledger head travel here too (parts 11 and 12, exactly as
+// gate/write_sealed.cypher writes them); a larger plan is sent without them (no receipts, no
+// halts, no $ledger_pos) and, while the server runs it, sealed; then gate/write_sealed.cypher
+// writes them in the same transaction. Every node is
 // looked up or merged by (boundary_id, id) (targets by (boundary_id, key)): writers and
 // targets are the boundary's own nodes, so nothing here is shared across boundaries. Nothing is
 // deleted: the record keeps every entry. The parts:
@@ -47,11 +49,14 @@
 //    residency labels kept in step, and a TRANSITIONED edge from the ratifying set with the
 //    reason, the case it cited, the failed ancestors it answers to, and the exact edges or facts
 //    that justified the change.
-// 11. The boundary after the transaction's sets: seq, last ratified set, and its running counts
+// 11. Each decided set's sealed receipts FOR it, and the typed halts, open for an operator
+//    (gate/write_sealed.cypher says what each holds).
+// 12. The boundary after the transaction's sets: seq, last ratified set, and its running counts
 //    (work_seq: the sets that are the boundary's work, i.e. not the czar's and not constitution
 //    changes; the lease clock; one_use_pending: the recall copies whose one use is still to
 //    come, kg_context/gate/pure/one_use.py), with an optimistic check on top of the lock: only if the seq is
-//    still the one read under the lock (no row back: nothing of the transaction may commit).
+//    still the one read under the lock (no row back: nothing of the transaction may commit);
+//    and, when the plan was sealed before it was sent ($ledger_pos), the ledger's head.
 // Each part sees what the parts before it wrote (a renewal skips the entries of its own set; a
 // supersession flips an entry the renewals have read as standing).
 CALL () {
@@ -203,10 +208,28 @@ CALL () {
                              failed_ancestors: transition.failed_ancestors,
                              justification: transition.justification, seq: transition.seq}]->(e)
 }
+CALL () {
+  UNWIND $receipts AS row
+  MATCH (s:Set {boundary_id: $boundary_id, id: row.set_id})
+  CREATE (receipt:Receipt:$(toUpper(left(row.props.kind, 1)) + substring(row.props.kind, 1)
+                            + 'Receipt'))
+  SET receipt = row.props
+  CREATE (receipt)-[:FOR]->(s)
+}
+CALL () {
+  UNWIND $halts AS halt
+  MATCH (s:Set {boundary_id: $boundary_id, id: halt.set_id})
+  CREATE (h:Halt:Open)
+  SET h = halt.props
+  CREATE (h)-[:ON]->(s)
+}
 MATCH (b:Boundary {id: $boundary_id})
 WHERE b.seq = $expected_seq
 SET b.seq = $seq, b.last_set_id = $last_set_id, b.live_count = $live_count,
     b.requires_count = $requires_count, b.committed_tokens = $committed_tokens,
     b.resident_tokens = $resident_tokens, b.work_seq = $work_seq,
     b.one_use_pending = $one_use_pending
+FOREACH (_ IN CASE WHEN $ledger_pos IS NULL THEN [] ELSE [1] END |
+  SET b.ledger_pos = $ledger_pos, b.ledger_head = $ledger_head,
+      b.ledger_since_seq = coalesce(b.ledger_since_seq, $ledger_since_seq))
 RETURN b.seq AS seq

@@ -128,3 +128,13 @@ def test_every_audit_header_parses_and_names_what_it_answers() -> None:
     library = audit_library()
     assert len(library) >= 30
     assert all(audit.question for audit in library.values())
+
+
+def test_open_batch_reads_the_snapshot_exactly_as_load_snapshot_does() -> None:
+    # The gate uses the snapshot open_batch read only when its parameters are the ones
+    # load_snapshot would be sent: the reads themselves must be the same text.
+    catalog = default_catalog()
+    snapshot = _code_only(catalog["gate/load_snapshot"].text)
+    reads = snapshot[snapshot.index("CALL {") : snapshot.index("RETURN entries,")].strip()
+    assert reads in _code_only(catalog["gate/open_batch"].text)
+    assert catalog["gate/load_snapshot"].params < catalog["gate/open_batch"].params

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from kg_context.db.catalog import default_catalog
+from kg_context.db.catalog import _code_only, default_catalog
 from kg_context.gate.pure import rows
 
 # statement -> {the variable the file binds: the TypedDict of what it reads from it}
@@ -64,12 +64,22 @@ def test_write_plan_takes_the_boundary_row_and_every_part_of_the_plan() -> None:
     params = default_catalog()["gate/write_plan"].params
     parts = {"sets", "derived", "summarizes", "requires", "foreign_edges", "adoption_uses"}
     parts |= {"renewals", "foundational", "supersedes", "transitions"}
-    assert params == set(rows.BoundaryRow.__annotations__) | parts | {
+    sealed = {"receipts", "halts", "ledger_pos", "ledger_head", "ledger_since_seq"}
+    assert params == set(rows.BoundaryRow.__annotations__) | parts | sealed | {
         "boundary_id",
         "expected_seq",
         "standing",
         "default_lease",
     }
+
+
+def test_write_plan_writes_receipts_and_halts_exactly_as_write_sealed_does() -> None:
+    # A plan of a few sets is written whole by write_plan, a larger one by write_plan and then
+    # write_sealed: the receipts and halts must be the same writes either way.
+    catalog = default_catalog()
+    sealed = _code_only(catalog["gate/write_sealed"].text)
+    parts = sealed[sealed.index("CALL () {") : sealed.index("MATCH (b:Boundary")].strip()
+    assert parts in _code_only(catalog["gate/write_plan"].text)
 
 
 def test_write_sealed_takes_the_sealed_receipts_the_halts_and_the_ledger_head() -> None:

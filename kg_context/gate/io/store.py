@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
@@ -32,11 +33,13 @@ from kg_context.gate.io.proposal_records import (
     submissions,
 )
 from kg_context.gate.io.transaction_io import (
+    SnapshotRead,
     claimed_entries,
     load_claims,
     load_snapshot,
     lock_boundary,
     open_batch,
+    snapshot_params,
     write_plan,
 )
 from kg_context.gate.pure.authority import refuse_reserved_id
@@ -51,6 +54,55 @@ __all__ = ["GateStore", "Submission", "now_iso"]
 
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """A boundary as this store last left it under its lock: its constitution version, seq and
+    the recall copies awaiting their one use (a guess for the next transaction, never a fact:
+    ``_Ahead``)."""
+
+    version: str
+    seq: int
+    one_use_pending: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class _Ahead:
+    """The sets submitted proposals close into when they are all the boundary has pending, and
+    the parameters of their snapshot's reads, worked out before the transaction from the
+    boundary as last seen (``_Seen``): ``gate/open_batch`` then reads that snapshot right after
+    taking the lock, in the same statement. Only a guess: the transaction uses these sets only if
+    ``open_batch`` read under the lock the same constitution version and exactly these proposals
+    (ids and digests, in order) pending, and the snapshot only if the parameters it works out
+    from what it read under the lock are the very same (``load_snapshot``). ``tokens``: the new
+    entries' tokens, counted while ``open_batch`` runs."""
+
+    version: str
+    pending_ids: list[tuple[str, str]]
+    pending: Pending
+    params: dict[str, Any]
+    tokens: dict[str, int] = field(default_factory=dict)
+
+    def holds(self, boundary: LockedBoundary, pending_rows: list[Record]) -> bool:
+        return (
+            boundary.constitution_version == self.version
+            and [(row["id"], row["digest"]) for row in pending_rows] == self.pending_ids
+        )
+
+
+def _cut_at_claims(pending: Pending) -> Pending:
+    """A czar set whose cases the gate checks against the graph is decided first in its
+    transaction: the sets before it are decided now, it and the rest in the next batch."""
+    cut = next((i for i, c in enumerate(pending.sets) if i and claimed_entries(c)), None)
+    if cut is None:
+        return pending
+    return Pending(pending.sets[:cut], pending.unplaced, pending.unreadable, True)
+
+
+def _unplaced_ids(pending: Pending) -> tuple[str, ...]:
+    """The implicit set ids of the proposals the set constructor could not place."""
+    return tuple(implicit_set_id([p.id]) for p in pending.unplaced)
 
 
 class GateStore:
@@ -87,6 +139,7 @@ class GateStore:
         self._seal_ledger = seal_ledger
         self._write = partial(write_plan, default_lease=default_lease_sets, seal=seal_ledger)
         self._on_czar_due = on_czar_due  # after a closing transaction left the cadence due
+        self._seen: OrderedDict[str, _Seen] = OrderedDict()  # each boundary as last left (_Ahead)
 
     @property
     def constitution_for(self) -> Callable[[str], Constitution]:
@@ -176,6 +229,7 @@ class GateStore:
         replays_close: bool,
     ) -> tuple[list[Submission], list[Decision]]:
         prepared = self._prepare(boundary_id, submit) if submit else None
+        ahead = self._ahead(boundary_id, submit) if submit else None
         decisions: list[Decision] = []
         found: list[Submission] = []
         more = True
@@ -188,6 +242,7 @@ class GateStore:
                         gateway_id=gateway_id,
                         prepared=prepared,
                         replays_close=replays_close,
+                        ahead=ahead,
                     )
                 )
             except QueryError as failed:
@@ -198,7 +253,7 @@ class GateStore:
                     recorded = self._record_prepared(boundary_id, prepared)
                 steps = self._isolation_steps(boundary_id, gateway_id)
                 batch, more = isolate(self._executor, steps)
-            prepared = None
+            prepared, ahead = None, None
             if due and self._on_czar_due is not None:  # committed: the czar runs beside us
                 self._on_czar_due(boundary_id)
             found = found or recorded
@@ -206,6 +261,30 @@ class GateStore:
             self._forget(boundary_id, [pid for d in batch for pid in d.proposal_ids])
         self._forget(boundary_id, [s.proposal_id for s in found if not s.new])
         return found, decisions
+
+    def _ahead(self, boundary_id: str, submit: Sequence[Proposal]) -> _Ahead | None:
+        """``submit`` closed into sets before the transaction, with their snapshot's parameters
+        (``_Ahead``), when the boundary was seen before and no set cites an adoption receipt (the
+        snapshot's read locks a cited receipt: only the read the decision uses may)."""
+        seen = self._seen.get(boundary_id)
+        proposals = list({p.id: p for p in submit}.values())
+        if seen is None or len(proposals) > self._batch_limit:
+            return None
+        constitution = self._constitution_for(seen.version)
+        construction = construct_sets(proposals, constitution.window.proposals)
+        pending = _cut_at_claims(Pending(construction.sets, construction.unplaced, [], False))
+        params = snapshot_params(
+            boundary_id,
+            seen.seq,
+            seen.one_use_pending,
+            pending.sets,
+            constitution,
+            default_lease=self._default_lease,
+            extra_set_ids=_unplaced_ids(pending),
+        )
+        if params["receipt_ids"]:
+            return None
+        return _Ahead(seen.version, [(p.id, p.digest()) for p in proposals], pending, params)
 
     def _record_prepared(
         self, boundary_id: str, prepared: tuple[list[dict[str, Any]], dict[str, str]]
@@ -283,9 +362,18 @@ class GateStore:
         gateway_id: str,
         prepared: tuple[list[dict[str, Any]], dict[str, str]] | None,
         replays_close: bool,
+        ahead: _Ahead | None = None,
     ) -> tuple[list[Decision], bool, list[Submission], bool]:
         rows, digests = prepared if prepared is not None else ([], {})
-        opened = open_batch(tx, boundary_id, proposals=rows, now=now_iso(), limit=self._read_limit)
+        opened = open_batch(
+            tx,
+            boundary_id,
+            proposals=rows,
+            now=now_iso(),
+            limit=self._read_limit,
+            snapshot=None if ahead is None else ahead.params,
+            meanwhile=None if ahead is None else partial(self._count_ahead, ahead),
+        )
         if opened is None:  # no such boundary: nothing was written
             if not replays_close:  # commit() says what submit() says
                 submissions([], digests, boundary_id)
@@ -297,14 +385,18 @@ class GateStore:
         if prepared is not None and not replays_close and not any(s.new for s in found):
             return [], False, found, False  # decided before: the record has its decision
         boundary = opened.boundary
-        pending = self._closed_sets(tx, boundary, opened.pending)
-        # A czar set whose cases the gate checks against the graph is decided first in its
-        # transaction: the sets before it are decided now, it and the rest in the next batch.
-        cut = next((i for i, c in enumerate(pending.sets) if i and claimed_entries(c)), None)
-        if cut is not None:
-            pending = Pending(pending.sets[:cut], pending.unplaced, pending.unreadable, True)
-        decisions = self._decide(tx, boundary, pending, gateway_id, frozenset())
+        if ahead is not None and ahead.holds(boundary, opened.pending):
+            pending, read, tokens = ahead.pending, opened.snapshot, ahead.tokens
+        else:
+            pending = _cut_at_claims(self._closed_sets(tx, boundary, opened.pending))
+            read, tokens = None, None
+        decisions = self._decide(
+            tx, boundary, pending, gateway_id, frozenset(), read=read, tokens=tokens
+        )
         return decisions, pending.more, found, boundary.czar_due(boundary.seq)
+
+    def _count_ahead(self, ahead: _Ahead) -> None:
+        ahead.tokens.update(entry_tokens(ahead.pending.sets, self._count_tokens))
 
     def _decide(
         self,
@@ -316,22 +408,28 @@ class GateStore:
         *,
         redecide: bool = False,
         under: Constitution | None = None,
+        read: SnapshotRead | None = None,
+        tokens: dict[str, int] | None = None,
     ) -> list[Decision]:
+        """``read``: the snapshot ``open_batch`` read under the lock for guessed parameters;
+        ``tokens``: the new entries' tokens, counted already."""
         if pending.empty:
             return []
         constitution = under or self._constitution_for(boundary.constitution_version)
         expected_seq = boundary.seq  # evaluate advances the in-memory state
         sets = pending.sets
-        unplaced_ids = tuple(implicit_set_id([p.id]) for p in pending.unplaced)
-        tokens: dict[str, int] = {}  # counted while the server reads the snapshot
+        counted: dict[str, int] = {}  # counted while the server reads the snapshot
         snapshot = load_snapshot(
             tx,
             boundary,
             sets,
             constitution,
             default_lease=self._default_lease,
-            extra_set_ids=unplaced_ids,
-            meanwhile=lambda: tokens.update(entry_tokens(sets, self._count_tokens)),
+            extra_set_ids=_unplaced_ids(pending),
+            meanwhile=lambda: counted.update(
+                tokens if tokens is not None else entry_tokens(sets, self._count_tokens)
+            ),
+            read=read,
         )
         if sets:
             claimed = claimed_entries(sets[0])
@@ -356,9 +454,18 @@ class GateStore:
             unplaced=pending.unplaced,
             unreadable=pending.unreadable,
             redecide=redecide,
-            tokens=tokens,
+            tokens=counted,
         )
         self._write(tx, boundary, plan, expected_seq)
+        if plan.boundary is not None:
+            self._seen[boundary.id] = _Seen(
+                boundary.constitution_version,
+                plan.boundary["seq"],
+                list(plan.boundary["one_use_pending"]),
+            )
+            self._seen.move_to_end(boundary.id)
+            while len(self._seen) > self._submitted_cap:
+                self._seen.popitem(last=False)
         return decisions
 
     def _isolation_steps(self, boundary_id: str, gateway_id: str) -> IsolationSteps:

@@ -1,11 +1,15 @@
 """The gate transaction's reads and writes (I/O inside the locked transaction): take the
 boundary's lock, load the snapshot the pure gate decides on, write the plan it returns.
 
-A closing transaction is three statements whatever the batch holds: ``open_batch`` (the lock,
-the submission, the boundary, the pending proposals), ``load_snapshot`` (everything the sets
-refer to) and ``write_plan`` (everything decided, the boundary advanced); a czar set whose cases
-the gate checks against the graph adds ``czar_claims``. So a single ``commit()`` is one
-transaction of three round trips."""
+A closing transaction is ``open_batch`` (the lock, the submission, the boundary, the pending
+proposals), ``load_snapshot`` (everything the sets refer to) and ``write_plan`` (everything
+decided, the boundary advanced, and for a plan of a few sets its sealed receipts, halts and
+ledger head; a larger plan's follow in ``write_sealed``); a czar set whose cases the gate checks
+against the graph adds ``czar_claims``. When the proposals a transaction submits are all the
+boundary turns out to have pending (a ``commit()``), ``open_batch`` reads their snapshot too,
+right after the lock, for parameters guessed before the transaction and used only if they prove
+the very ones the gate works out under the lock: then a single ``commit()`` is one transaction
+of two statements."""
 
 from __future__ import annotations
 
@@ -48,13 +52,16 @@ from kg_context.vocabulary import (
 )
 
 __all__ = [
+    "NO_SNAPSHOT",
     "OpenedBatch",
+    "SnapshotRead",
     "claimed_entries",
     "load_claims",
     "load_snapshot",
     "lock_boundary",
     "open_batch",
     "registered_writers",
+    "snapshot_params",
     "write_plan",
 ]
 
@@ -101,27 +108,43 @@ class OpenedBatch:
     boundary: LockedBoundary
     submitted: list[Record]
     pending: list[Record]
+    snapshot: SnapshotRead | None = None
 
 
 def open_batch(
-    tx: Transaction, boundary_id: str, *, proposals: list[dict[str, Any]], now: str, limit: int
+    tx: Transaction,
+    boundary_id: str,
+    *,
+    proposals: list[dict[str, Any]],
+    now: str,
+    limit: int,
+    snapshot: dict[str, Any] | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> OpenedBatch | None:
     """Take the boundary's lock (as ``lock_boundary``), record ``proposals`` as pending, and read
     the boundary (with the czar's cadence it records) and its pending proposals (at most
-    ``limit``): one statement. ``None``: there
-    is no such boundary (nothing was written)."""
-    rows = tx.run(
+    ``limit``): one statement. ``snapshot``: the parameters of the snapshot's reads
+    (``snapshot_params``), guessed before the transaction: the same statement reads them under
+    the lock (``load_snapshot`` uses what they read only if they prove the right ones).
+    ``meanwhile``: work done while the server runs it. ``None``: there is no such boundary
+    (nothing was written)."""
+    reads = {**NO_SNAPSHOT, **(snapshot or {}), "boundary_id": boundary_id}
+    reply = tx.send(
         "gate/open_batch",
-        boundary_id=boundary_id,
         proposals=proposals,
         now=now,
         limit=limit,
         default_czar_every=DEFAULT_CZAR_EVERY_COMMITS,
+        **reads,
     )
+    if meanwhile is not None:
+        meanwhile()
+    rows = reply()
     if not rows:
         return None
     row = rows[0]
-    return OpenedBatch(_boundary(row), row["submitted"], row["pending"])
+    read = SnapshotRead(reads, row) if snapshot is not None else None
+    return OpenedBatch(_boundary(row), row["submitted"], row["pending"], read)
 
 
 def _entry(e: dict[str, Any]) -> EntryState:
@@ -159,23 +182,19 @@ def _superseded_ids(sets: list[ClosedSet]) -> list[str]:
     )
 
 
-def load_snapshot(
-    tx: Transaction,
-    boundary: LockedBoundary,
+def snapshot_params(
+    boundary_id: str,
+    seq: int,
+    one_use_pending: list[str],
     sets: list[ClosedSet],
     constitution: Constitution,
     *,
     default_lease: int,
     extra_set_ids: tuple[str, ...] = (),
-    meanwhile: Callable[[], object] | None = None,
-) -> Snapshot:
-    """The boundary and everything the sets refer to: entries (and entries of other boundaries
-    they name), registered writers, cited adoption receipts, the fragment window, recorded set
-    ids (the batch's, and ``extra_set_ids``), earlier halts, the recall copies whose one use is
-    still to come (those no longer standing and resident leave the pending list), and the live
-    resident entries of the (class, key) slots its new entries would revise (``revision``).
-    ``meanwhile``: work that needs none of it, done while the server reads (its statement sent,
-    its rows not yet read)."""
+) -> dict[str, Any]:
+    """The parameters of the snapshot's reads (``gate/load_snapshot``, and the same reads in
+    ``gate/open_batch``) for ``sets`` in a boundary at ``seq`` whose recall copies
+    ``one_use_pending`` await their one use: a function of these alone."""
     entry_ids: set[str] = set()
     receipt_ids: set[str] = set()
     foreign: set[tuple[str, str]] = set()
@@ -201,28 +220,92 @@ def load_snapshot(
         }
     )
     window = constitution.window.sets
-    reply = tx.send(
-        "gate/load_snapshot",
-        boundary_id=boundary.id,
-        entry_ids=sorted(entry_ids),
-        superseded_ids=_superseded_ids(sets),
-        set_ids=set_ids,
-        standing=as_values(STANDING_STATUSES),
-        writer_ids=sorted({p.writer_id for closed in sets for p in closed.proposals}),
-        receipt_ids=sorted(receipt_ids),
-        foreign=[{"boundary_id": b, "entry_id": e} for b, e in sorted(foreign)],
-        targets=targets,
-        dependencies=depends,
-        from_seq=boundary.seq + 1 - window if window and (targets or depends) else _NO_WINDOW,
-        taken_ids=sorted({*set_ids, *extra_set_ids}),
-        one_use_ids=boundary.one_use_pending,
+    return {
+        "boundary_id": boundary_id,
+        "entry_ids": sorted(entry_ids),
+        "superseded_ids": _superseded_ids(sets),
+        "set_ids": set_ids,
+        "standing": as_values(STANDING_STATUSES),
+        "writer_ids": sorted({p.writer_id for closed in sets for p in closed.proposals}),
+        "receipt_ids": sorted(receipt_ids),
+        "foreign": [{"boundary_id": b, "entry_id": e} for b, e in sorted(foreign)],
+        "targets": targets,
+        "dependencies": depends,
+        "from_seq": seq + 1 - window if window and (targets or depends) else _NO_WINDOW,
+        "taken_ids": sorted({*set_ids, *extra_set_ids}),
+        "one_use_ids": list(one_use_pending),
+        "default_lease": default_lease,
+        "slots": revision_slots(sets, constitution),
+        "live": as_values(LIVE_STATUSES),
+    }
+
+
+# The snapshot's parameters when ``gate/open_batch`` is to read nothing of it (every list empty).
+NO_SNAPSHOT: dict[str, Any] = {
+    "entry_ids": [],
+    "superseded_ids": [],
+    "set_ids": [],
+    "standing": [],
+    "writer_ids": [],
+    "receipt_ids": [],
+    "foreign": [],
+    "targets": [],
+    "dependencies": [],
+    "from_seq": _NO_WINDOW,
+    "taken_ids": [],
+    "one_use_ids": [],
+    "default_lease": 0,
+    "slots": [],
+    "live": [],
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotRead:
+    """What the snapshot's reads returned (``state``) for the parameters ``params``."""
+
+    params: dict[str, Any]
+    state: Record
+
+
+def load_snapshot(
+    tx: Transaction,
+    boundary: LockedBoundary,
+    sets: list[ClosedSet],
+    constitution: Constitution,
+    *,
+    default_lease: int,
+    extra_set_ids: tuple[str, ...] = (),
+    meanwhile: Callable[[], object] | None = None,
+    read: SnapshotRead | None = None,
+) -> Snapshot:
+    """The boundary and everything the sets refer to: entries (and entries of other boundaries
+    they name), registered writers, cited adoption receipts, the fragment window, recorded set
+    ids (the batch's, and ``extra_set_ids``), earlier halts, the recall copies whose one use is
+    still to come (those no longer standing and resident leave the pending list), and the live
+    resident entries of the (class, key) slots its new entries would revise (``revision``).
+    ``meanwhile``: work that needs none of it, done while the server reads (its statement sent,
+    its rows not yet read). ``read``: what the same reads returned earlier in this transaction,
+    under its lock (``gate/open_batch``): used, and nothing sent, when its parameters are the
+    very ones these sets call for."""
+    params = snapshot_params(
+        boundary.id,
+        boundary.seq,
+        boundary.one_use_pending,
+        sets,
+        constitution,
         default_lease=default_lease,
-        slots=revision_slots(sets, constitution),
-        live=as_values(LIVE_STATUSES),
+        extra_set_ids=extra_set_ids,
     )
-    if meanwhile is not None:
-        meanwhile()
-    state = reply()[0]
+    if read is not None and read.params == params:
+        if meanwhile is not None:
+            meanwhile()
+        state = read.state
+    else:
+        reply = tx.send("gate/load_snapshot", **params)
+        if meanwhile is not None:
+            meanwhile()
+        state = reply()[0]
     snapshot = Snapshot(boundary=boundary)
     for e in (*state["entries"], *state["on_slots"]):
         snapshot.add_entry(_entry(e))
@@ -399,6 +482,13 @@ def registered_writers(tx: Transaction, boundary_id: str, writer_ids: set[str]) 
     return {row["id"]: row["kind"] for row in rows}
 
 
+# A plan of at most this many sets is sealed before it is sent, its receipts, halts and ledger
+# head written by ``gate/write_plan`` too (one statement); a larger one is sealed while the
+# server writes it, and they follow in ``gate/write_sealed`` (the seal of one set takes a
+# fraction of a round trip; a batch's, a share of its write worth overlapping).
+SEAL_BEFORE_SETS = 4
+
+
 def write_plan(
     tx: Transaction,
     boundary: LockedBoundary,
@@ -408,15 +498,36 @@ def write_plan(
     default_lease: int,
     seal: bool = True,
 ) -> None:
-    """Everything the plan decided, in two statements (``cypher/gate/write_plan.cypher``: each
-    part skips an empty list; ``default_lease``: the lease of an edge that declared none, which a
-    renewal restarts; then ``cypher/gate/write_sealed.cypher``). The plan's decisions are
-    sealed onto the boundary's ledger head as read under the lock (``gate.pure.ledger``) while
-    the server runs the first; ``seal=False`` writes them unchained: only for measuring what the
-    ledger costs."""
+    """Everything the plan decided (``cypher/gate/write_plan.cypher``: each part skips an empty
+    list; ``default_lease``: the lease of an edge that declared none, which a renewal restarts),
+    its decisions sealed onto the boundary's ledger head as read under the lock
+    (``gate.pure.ledger``): a plan of at most ``SEAL_BEFORE_SETS`` sets in that one statement,
+    sealed first; a larger one in two, sealed while the server runs the first, its receipts,
+    halts and ledger head then in ``cypher/gate/write_sealed.cypher``. ``seal=False`` writes
+    the decisions unchained: only for measuring what the ledger costs."""
     b = plan.boundary
     assert b is not None, "the gate plans the boundary row of every batch"
     boundary_id = boundary.id
+    head = LedgerHead(boundary.ledger_pos, boundary.ledger_head)
+
+    def sealed_rows() -> dict[str, Any]:
+        after = seal_plan(plan, boundary_id, head) if seal else head
+        return {
+            "receipts": receipt_rows(plan),
+            "halts": plan.halts,
+            "ledger_pos": after.pos if seal else None,
+            "ledger_head": after.digest,
+            "ledger_since_seq": expected_seq,
+        }
+
+    together = len(plan.sets) <= SEAL_BEFORE_SETS
+    unsealed: dict[str, Any] = {  # a larger plan's: write_sealed writes them
+        "receipts": [],
+        "halts": [],
+        "ledger_pos": None,
+        "ledger_head": None,
+        "ledger_since_seq": None,
+    }
     written = tx.send(
         "gate/write_plan",
         boundary_id=boundary_id,
@@ -441,20 +552,14 @@ def write_plan(
         resident_tokens=b["resident_tokens"],
         work_seq=b["work_seq"],
         one_use_pending=b["one_use_pending"],
+        **(sealed_rows() if together else unsealed),
     )
-    head = LedgerHead(boundary.ledger_pos, boundary.ledger_head)
-    head = seal_plan(plan, boundary_id, head) if seal else head
-    sealed = tx.send(
-        "gate/write_sealed",
-        boundary_id=boundary_id,
-        receipts=receipt_rows(plan),
-        halts=plan.halts,
-        ledger_pos=head.pos if seal else None,
-        ledger_head=head.digest,
-        ledger_since_seq=expected_seq,
-    )
+    sealed = None
+    if not together:
+        sealed = tx.send("gate/write_sealed", boundary_id=boundary_id, **sealed_rows())
     advanced = written()
-    sealed()
+    if sealed is not None:
+        sealed()
     if not advanced:
         # Cannot happen while the lock is held; if it ever does, nothing of this
         # transaction may commit.
