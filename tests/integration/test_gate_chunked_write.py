@@ -78,7 +78,7 @@ def _chain(b: str, i: int) -> dict[str, Any]:
 
 
 def _batch(b: str) -> list[dict[str, Any]]:
-    """Twelve sets: with chunks of two, every kind of row crosses a chunk."""
+    """Thirteen sets: with chunks of two, every kind of row crosses a chunk."""
     return [
         _chain(b, 1),
         _chain(b, 2),
@@ -174,6 +174,21 @@ def _batch(b: str) -> list[dict[str, Any]]:
         },
         _chain(b, 4),
         _chain(b, 5),
+        # a residency edge into the entry marked foundational three chunks before: the mark's
+        # renewals are written after every set's edges, so it records this one too
+        proposal(
+            b,
+            entry(
+                "goal",
+                "late",
+                "late",
+                id=f"{b}-late",
+                requires=[{"entry_id": f"{b}-con2", "policy": "soft", "lease_sets": 5}],
+            ),
+            set_id=f"{b}-set-late",
+            pid=f"{b}-p-late",
+            targets=["late"],
+        ),
     ]
 
 
@@ -218,7 +233,7 @@ def test_a_batch_written_in_chunks_writes_what_one_write_does(
     before = czar_free_engine.executor.statement_counts().get("gate/write_plan", 0)
     in_chunks = _write(czar_free_engine, boundary_id)
     statements = czar_free_engine.executor.statement_counts()["gate/write_plan"] - before
-    assert statements == 1 + 6 + 1  # the seed; twelve sets in six chunks, then the rest
+    assert statements == 1 + 6 + 1  # the seed; six chunks of two, then the last set and the rest
 
     at_once = _write(second_engine, boundary_id)
 
@@ -234,6 +249,7 @@ def test_a_batch_written_in_chunks_writes_what_one_write_does(
         "set-repin": "commit",
         "set-mark": "commit",
         "set-invalidate": "commit",
+        "set-late": "commit",
     }
     assert in_chunks[0] == at_once[0]  # receipts ids, seqs, everything a caller gets
     graph, graph_at_once = in_chunks[1], at_once[1]
@@ -243,6 +259,8 @@ def test_a_batch_written_in_chunks_writes_what_one_write_does(
     assert {("LeaseRenewal",), ("Halt", "Open"), ("IndexEntry",)} <= kinds
     renewals = [p for (labels, _), (p, _) in graph.items() if labels == ("LeaseRenewal",)]
     assert {r["kind"] for r in renewals} >= {"live_reference", "foundational"}
+    marked = {r["from_id"] for r in renewals if r["kind"] == "foundational"}
+    assert f"{boundary_id}-late" in marked
     state, head, records = in_chunks[2]
     state_at_once, head_at_once, records_at_once = at_once[2]
     assert (head, records) == (head_at_once, records_at_once)
