@@ -57,8 +57,6 @@
 //    come, kg_context/gate/pure/one_use.py), with an optimistic check on top of the lock: only if the seq is
 //    still the one read under the lock (no row back: nothing of the transaction may commit);
 //    and, when the plan was sealed before it was sent ($ledger_pos), the ledger's head.
-//    $expected_seq null: none of it (a chunk of a large batch: parts 1 to 6 of its first sets,
-//    sent while the gate decides the rest; kg_context/gate/io/transaction_io.py, PlanWriter).
 // Each part sees what the parts before it wrote (a renewal skips the entries of its own set; a
 // supersession flips an entry the renewals have read as standing).
 CALL () {

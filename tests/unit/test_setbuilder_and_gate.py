@@ -6,7 +6,7 @@ from typing import Any
 
 from kg_context.gate.pure.constitution import load_constitution
 from kg_context.gate.pure.contracts import Proposal, parse_proposal
-from kg_context.gate.pure.decision import Chunks, evaluate
+from kg_context.gate.pure.decision import evaluate
 from kg_context.gate.pure.set_constructor import construct_sets, implicit_set_id
 from kg_context.gate.pure.snapshot import EntryState, LockedBoundary, Snapshot
 from tests.factories import entry, proposal
@@ -143,57 +143,3 @@ def test_a_compaction_set_joins_nothing_by_target_or_dependency() -> None:
     state = _p(entry(id="s", requires=[{"entry_id": "iface"}]), targets=["t"])
     plain = _p(entry(id="iface2"), targets=["t"])
     assert len(construct_sets([plain, state], 256).sets) == 1  # the neighbour: joined
-
-
-def test_a_plan_handed_on_in_chunks_is_the_plan_decided_at_once() -> None:
-    """``Chunks``: every ``size`` decided sets the plan is handed on with their index lines
-    counted; each set's rows are final when handed on (later sets only add rows), so a writer
-    that writes each chunk's new rows writes exactly the plan decided at once."""
-    proposals = [_p(entry(id="e0", key="k0"), set_id="S0", targets=["t0"])]
-    for i in range(1, 7):
-        proposals.append(
-            _p(
-                entry(
-                    id=f"e{i}",
-                    key="k0",
-                    supersedes=[{"entry_id": f"e{i - 1}", "reason": "next"}],
-                    derived_from=[{"entry_id": f"e{i - 1}"}],
-                ),
-                entry(id=f"r{i}", key=f"r{i}", requires=[{"entry_id": "base", "policy": "soft"}]),
-                set_id=f"S{i}",
-                targets=[f"t{i}"],
-            )
-        )
-    proposals.append(_p(entry(id="bad", derived_from=[{"entry_id": "nowhere"}]), set_id="SX"))
-
-    def run(chunk: int | None) -> tuple[Any, Any, list[Any]]:
-        handed: list[Any] = []
-
-        def decided(plan: Any) -> None:
-            handed.append(
-                [(s["id"], [ix["tokens"] for ix in plan.decided[s["id"]].index]) for s in plan.sets]
-            )
-
-        sets = construct_sets(proposals, 256).sets
-        decisions, plan = evaluate(
-            sets,
-            _snapshot(base=_live("base", "base")),
-            load_constitution(),
-            lambda texts: [len(t) for t in texts],
-            now="2026-01-01T00:00:00+00:00",
-            gateway_id="g",
-            chunks=None if chunk is None else Chunks(chunk, decided),
-        )
-        return decisions, plan, handed
-
-    at_once = run(None)
-    in_chunks = run(3)
-    assert in_chunks[:2] == at_once[:2]
-    assert [[s for s, _ in h] for h in in_chunks[2]] == [
-        ["S0", "S1", "S2"],
-        ["S0", "S1", "S2", "S3", "S4", "S5"],
-    ]
-    lines = {s["id"]: at_once[1].decided[s["id"]].index for s in at_once[1].sets}
-    for handed in in_chunks[2]:  # each index line counted when handed on
-        assert handed == [(s, [len(ix["summary"]) for ix in lines[s]]) for s, _ in handed]
-    assert [d.outcome for d in at_once[0]] == ["commit"] * 7 + ["reject"]

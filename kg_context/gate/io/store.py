@@ -33,7 +33,6 @@ from kg_context.gate.io.proposal_records import (
     submissions,
 )
 from kg_context.gate.io.transaction_io import (
-    PlanWriter,
     SnapshotRead,
     claimed_entries,
     load_claims,
@@ -46,7 +45,7 @@ from kg_context.gate.io.transaction_io import (
 from kg_context.gate.pure.authority import refuse_reserved_id
 from kg_context.gate.pure.constitution import Constitution
 from kg_context.gate.pure.contracts import Proposal
-from kg_context.gate.pure.decision import Chunks, Decision, entry_tokens, evaluate
+from kg_context.gate.pure.decision import Decision, entry_tokens, evaluate
 from kg_context.gate.pure.set_constructor import ClosedSet, construct_sets, implicit_set_id
 from kg_context.gate.pure.snapshot import LockedBoundary, Snapshot
 
@@ -121,7 +120,6 @@ class GateStore:
         recall_max_depth: int = 2,
         seal_ledger: bool = True,
         on_czar_due: Callable[[str], None] | None = None,
-        write_chunk_sets: int = 100,
     ) -> None:
         self._executor = executor
         self._constitution_for = constitution_for
@@ -140,9 +138,6 @@ class GateStore:
         self._submitted_cap = 20_000
         self._seal_ledger = seal_ledger
         self._write = partial(write_plan, default_lease=default_lease_sets, seal=seal_ledger)
-        # A batch of more sets is written in chunks of this many while the gate decides the
-        # rest (``PlanWriter``): the server writes one while Python decides the next.
-        self._write_chunk_sets = write_chunk_sets
         self._on_czar_due = on_czar_due  # after a closing transaction left the cadence due
         self._seen: OrderedDict[str, _Seen] = OrderedDict()  # each boundary as last left (_Ahead)
 
@@ -447,7 +442,6 @@ class GateStore:
                 recall_max_entries=self._recall_caps[0],
                 recall_max_depth=self._recall_caps[1],
             )
-        writer = self._chunked_writer(tx, boundary, expected_seq, len(sets))
         decisions, plan = evaluate(
             sets,
             snapshot,
@@ -461,12 +455,8 @@ class GateStore:
             unreadable=pending.unreadable,
             redecide=redecide,
             tokens=counted,
-            chunks=None if writer is None else Chunks(self._write_chunk_sets, writer.send_decided),
         )
-        if writer is None:
-            self._write(tx, boundary, plan, expected_seq)
-        else:
-            writer.finish(plan)
+        self._write(tx, boundary, plan, expected_seq)
         if plan.boundary is not None:
             self._seen[boundary.id] = _Seen(
                 boundary.constitution_version,
@@ -477,17 +467,6 @@ class GateStore:
             while len(self._seen) > self._submitted_cap:
                 self._seen.popitem(last=False)
         return decisions
-
-    def _chunked_writer(
-        self, tx: Transaction, boundary: LockedBoundary, expected_seq: int, sets: int
-    ) -> PlanWriter | None:
-        """For a batch of more than ``write_chunk_sets`` sets, the writer that writes it in
-        chunks while the gate decides (``PlanWriter``); a smaller one is written at once."""
-        if sets <= self._write_chunk_sets:
-            return None
-        return PlanWriter(
-            tx, boundary, expected_seq, default_lease=self._default_lease, seal=self._seal_ledger
-        )
 
     def _isolation_steps(self, boundary_id: str, gateway_id: str) -> IsolationSteps:
         """What ``isolate`` runs, each in a transaction of its own."""

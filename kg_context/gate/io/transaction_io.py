@@ -9,8 +9,7 @@ against the graph adds ``czar_claims``. When the proposals a transaction submits
 boundary turns out to have pending (a ``commit()``), ``open_batch`` reads their snapshot too,
 right after the lock, for parameters guessed before the transaction and used only if they prove
 the very ones the gate works out under the lock: then a single ``commit()`` is one transaction
-of two statements. A batch of many sets sends ``write_plan`` in chunks while the gate decides
-(``PlanWriter``), writing the same graph."""
+of two statements."""
 
 from __future__ import annotations
 
@@ -55,7 +54,6 @@ from kg_context.vocabulary import (
 __all__ = [
     "NO_SNAPSHOT",
     "OpenedBatch",
-    "PlanWriter",
     "SnapshotRead",
     "claimed_entries",
     "load_claims",
@@ -491,145 +489,6 @@ def registered_writers(tx: Transaction, boundary_id: str, writer_ids: set[str]) 
 SEAL_BEFORE_SETS = 4
 
 
-@dataclass(slots=True)
-class _Written:
-    """How much of a plan the statements sent so far wrote: its first ``sets`` sets with their
-    entries, and the first rows of each edge list (a set's rows follow the earlier sets')."""
-
-    sets: int = 0
-    derived_from: int = 0
-    summarizes: int = 0
-    requires: int = 0
-    foreign_edges: int = 0
-    adoption_uses: int = 0
-
-
-_UNSEALED: dict[str, Any] = {  # what write_plan writes of a plan sealed after it is sent: none
-    "receipts": [],
-    "halts": [],
-    "ledger_pos": None,
-    "ledger_head": None,
-    "ledger_since_seq": None,
-}
-
-
-class PlanWriter:
-    """Writes a plan to ``gate/write_plan`` (and ``gate/write_sealed``, see ``write_plan``),
-    optionally in chunks while the gate still decides it: ``send_decided`` sends the sets decided
-    since the last chunk with their entries and edges (parts 1 to 6 of ``write_plan``, which only
-    create or merge nodes and edges by id, each naming entries that existed before the batch or
-    came with its set or an earlier one; the server writes them while the gate decides the next
-    sets), ``finish`` the rest: the last sets, then, for every set of the plan, the parts that
-    read what the parts before them wrote (renewals, foundational marks, supersessions,
-    transitions) and the boundary, then the sealed receipts. Every part of every set is written
-    after the same parts of the sets before it, and parts 7 to 12 after parts 1 to 6 of every
-    set, so the graph written is the graph one ``write_plan`` writes."""
-
-    def __init__(
-        self,
-        tx: Transaction,
-        boundary: LockedBoundary,
-        expected_seq: int,
-        *,
-        default_lease: int,
-        seal: bool = True,
-    ) -> None:
-        self._tx = tx
-        self._boundary = boundary
-        self._expected_seq = expected_seq
-        self._default_lease = default_lease
-        self._seal = seal
-        self._written = _Written()
-        self._sent: list[Callable[[], list[Record]]] = []
-
-    def _send(
-        self, plan: Plan, *, last: bool, sealed: dict[str, Any]
-    ) -> Callable[[], list[Record]]:
-        """``gate/write_plan`` for the plan's sets not yet sent, with their entries and edges;
-        ``last``: with every set's renewals, marks, supersessions and transitions, and the
-        boundary (otherwise none: ``$expected_seq`` null matches no boundary)."""
-        w = self._written
-        b = plan.boundary if last else None
-        assert b is not None or not last, "the gate plans the boundary row of every batch"
-        sent = self._tx.send(
-            "gate/write_plan",
-            boundary_id=self._boundary.id,
-            sets=nested_sets(plan, start=w.sets),
-            derived=plan.derived_from[w.derived_from :],
-            summarizes=plan.summarizes[w.summarizes :],
-            requires=plan.requires[w.requires :],
-            foreign_edges=plan.foreign_edges[w.foreign_edges :],
-            adoption_uses=plan.adoption_uses[w.adoption_uses :],
-            renewals=plan.renewals if last else [],
-            foundational=plan.foundational if last else [],
-            supersedes=plan.supersedes if last else [],
-            transitions=plan.transitions if last else [],
-            standing=as_values(STANDING_STATUSES),
-            default_lease=self._default_lease,
-            expected_seq=self._expected_seq if last else None,
-            seq=b["seq"] if b else None,
-            last_set_id=b["last_set_id"] if b else None,
-            live_count=b["live_count"] if b else None,
-            requires_count=b["requires_count"] if b else None,
-            committed_tokens=b["committed_tokens"] if b else None,
-            resident_tokens=b["resident_tokens"] if b else None,
-            work_seq=b["work_seq"] if b else None,
-            one_use_pending=b["one_use_pending"] if b else None,
-            **sealed,
-        )
-        self._written = _Written(
-            len(plan.sets),
-            len(plan.derived_from),
-            len(plan.summarizes),
-            len(plan.requires),
-            len(plan.foreign_edges),
-            len(plan.adoption_uses),
-        )
-        return sent
-
-    def send_decided(self, plan: Plan) -> None:
-        """Send the sets decided since the last chunk (``decision.Chunks``)."""
-        if len(plan.sets) > self._written.sets:
-            self._sent.append(self._send(plan, last=False, sealed=_UNSEALED))
-
-    def _sealed_rows(self, plan: Plan) -> dict[str, Any]:
-        head = LedgerHead(self._boundary.ledger_pos, self._boundary.ledger_head)
-        after = seal_plan(plan, self._boundary.id, head) if self._seal else head
-        return {
-            "receipts": receipt_rows(plan),
-            "halts": plan.halts,
-            "ledger_pos": after.pos if self._seal else None,
-            "ledger_head": after.digest,
-            "ledger_since_seq": self._expected_seq,
-        }
-
-    def finish(self, plan: Plan) -> None:
-        """Write the rest of the plan, its decisions sealed onto the boundary's ledger head as
-        read under the lock (``write_plan``)."""
-        boundary_id = self._boundary.id
-        together = len(plan.sets) <= SEAL_BEFORE_SETS and not self._sent
-        written = self._send(
-            plan, last=True, sealed=self._sealed_rows(plan) if together else _UNSEALED
-        )
-        sealed = None
-        if not together:
-            sealed = self._tx.send(
-                "gate/write_sealed", boundary_id=boundary_id, **self._sealed_rows(plan)
-            )
-        for chunk in self._sent:
-            chunk()
-        advanced = written()
-        if sealed is not None:
-            sealed()
-        if not advanced:
-            # Cannot happen while the lock is held; if it ever does, nothing of this
-            # transaction may commit.
-            raise StateError(
-                f"boundary {boundary_id} moved past seq {self._expected_seq} under the gate's lock",
-                boundary_id=boundary_id,
-            )
-
-
 def write_plan(
     tx: Transaction,
     boundary: LockedBoundary,
@@ -645,6 +504,66 @@ def write_plan(
     (``gate.pure.ledger``): a plan of at most ``SEAL_BEFORE_SETS`` sets in that one statement,
     sealed first; a larger one in two, sealed while the server runs the first, its receipts,
     halts and ledger head then in ``cypher/gate/write_sealed.cypher``. ``seal=False`` writes
-    the decisions unchained: only for measuring what the ledger costs. ``PlanWriter``: the same,
-    for a large batch in chunks while the gate decides it."""
-    PlanWriter(tx, boundary, expected_seq, default_lease=default_lease, seal=seal).finish(plan)
+    the decisions unchained: only for measuring what the ledger costs."""
+    b = plan.boundary
+    assert b is not None, "the gate plans the boundary row of every batch"
+    boundary_id = boundary.id
+    head = LedgerHead(boundary.ledger_pos, boundary.ledger_head)
+
+    def sealed_rows() -> dict[str, Any]:
+        after = seal_plan(plan, boundary_id, head) if seal else head
+        return {
+            "receipts": receipt_rows(plan),
+            "halts": plan.halts,
+            "ledger_pos": after.pos if seal else None,
+            "ledger_head": after.digest,
+            "ledger_since_seq": expected_seq,
+        }
+
+    together = len(plan.sets) <= SEAL_BEFORE_SETS
+    unsealed: dict[str, Any] = {  # a larger plan's: write_sealed writes them
+        "receipts": [],
+        "halts": [],
+        "ledger_pos": None,
+        "ledger_head": None,
+        "ledger_since_seq": None,
+    }
+    written = tx.send(
+        "gate/write_plan",
+        boundary_id=boundary_id,
+        sets=nested_sets(plan),
+        derived=plan.derived_from,
+        summarizes=plan.summarizes,
+        requires=plan.requires,
+        foreign_edges=plan.foreign_edges,
+        adoption_uses=plan.adoption_uses,
+        renewals=plan.renewals,
+        foundational=plan.foundational,
+        supersedes=plan.supersedes,
+        transitions=plan.transitions,
+        standing=as_values(STANDING_STATUSES),
+        default_lease=default_lease,
+        expected_seq=expected_seq,
+        seq=b["seq"],
+        last_set_id=b["last_set_id"],
+        live_count=b["live_count"],
+        requires_count=b["requires_count"],
+        committed_tokens=b["committed_tokens"],
+        resident_tokens=b["resident_tokens"],
+        work_seq=b["work_seq"],
+        one_use_pending=b["one_use_pending"],
+        **(sealed_rows() if together else unsealed),
+    )
+    sealed = None
+    if not together:
+        sealed = tx.send("gate/write_sealed", boundary_id=boundary_id, **sealed_rows())
+    advanced = written()
+    if sealed is not None:
+        sealed()
+    if not advanced:
+        # Cannot happen while the lock is held; if it ever does, nothing of this
+        # transaction may commit.
+        raise StateError(
+            f"boundary {boundary_id} moved past seq {expected_seq} under the gate's lock",
+            boundary_id=boundary_id,
+        )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from kg_context.errors import ConfigurationError
 from kg_context.gate.pure.authority import no_operator_problem, operator_problem
@@ -48,7 +48,6 @@ from kg_context.vocabulary import (
 )
 
 __all__ = [
-    "Chunks",
     "Decision",
     "Plan",
     "entry_tokens",
@@ -89,16 +88,6 @@ def first_violation(
     return None, passed
 
 
-@dataclass(frozen=True, slots=True)
-class Chunks:
-    """Hand the plan on while the rest of the batch is decided: after every ``size`` decided sets
-    (their index lines counted), ``decided(plan)``. Each set's rows are final once it is decided
-    (a later set adds rows, it never changes an earlier set's), so the caller may write them."""
-
-    size: int
-    decided: Callable[[Plan], None]
-
-
 def _append_only(boundary: LockedBoundary, constitution: Constitution) -> bool:
     """Below the constitution's task horizon the boundary runs append-only."""
     horizon = boundary.task_horizon
@@ -127,7 +116,6 @@ def evaluate(
     redecide: bool = False,
     fresh_id: Callable[[str], str] = fresh_set_id,
     tokens: dict[str, int] | None = None,
-    chunks: Chunks | None = None,
 ) -> tuple[list[Decision], Plan]:
     """Decide every set in order and plan the writes. ``snapshot`` is updated in place.
 
@@ -135,8 +123,7 @@ def evaluate(
     proposals whose recorded payload cannot be parsed: each is rejected alone. ``redecide``: the
     sets are halted sets an operator decides again (their ids are recorded already, by them).
     ``tokens``: ``entry_tokens`` of ``closed_sets``, when the caller counted them already (the
-    store counts them while the server reads the snapshot). ``chunks``: the plan handed on
-    as it grows (``Chunks``).
+    store counts them while the server reads the snapshot).
     """
     serial = halt_serial or (lambda _: 1)
     ctx = Context(snapshot, constitution, now, gateway_id, serial, waive)
@@ -154,7 +141,6 @@ def evaluate(
     append_only = _append_only(snapshot.boundary, constitution)
     if tokens is None:
         tokens = entry_tokens(closed_sets, count_tokens)
-    counted = 0  # the plan's sets whose index lines are counted
     for declared in closed_sets:
         closed = _untaken(declared, used, fresh_id)
         view = apply_revision_rule(set_view(closed, tokens, append_only), constitution, snapshot)
@@ -170,11 +156,8 @@ def evaluate(
             decisions.append(plan_commit(plan, ctx, view, passed))
         else:
             decisions.append(plan_refusal(plan, ctx, view, violation, passed))
-        if chunks is not None and len(plan.sets) - counted >= chunks.size:
-            counted = count_index_tokens(plan, count_tokens, start=counted)
-            chunks.decided(plan)
     plan.boundary = boundary_row(snapshot)
-    count_index_tokens(plan, count_tokens, start=counted)
+    count_index_tokens(plan, count_tokens)
     return decisions, plan
 
 

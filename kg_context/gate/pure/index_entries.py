@@ -65,7 +65,7 @@ def _props(ctx: Context, set_id: str, seq: int, kind: str, line: str) -> Props:
         "seq": seq,
         "kind": kind,
         "summary": line,
-        "tokens": 0,  # counted for many sets at once (count_index_tokens)
+        "tokens": 0,  # counted for the whole batch at once (count_index_tokens)
         "at": ctx.now,
         "constitution_version": ctx.constitution.version,
     }
@@ -91,12 +91,8 @@ def constitution_index_props(
     return _props(ctx, set_id, seq, kind, line)
 
 
-def count_index_tokens(
-    plan: Plan, count_tokens: Callable[[Sequence[str]], list[int]], *, start: int = 0
-) -> int:
-    """Count every index line of the plan's sets from ``start`` on in one call (before they are
-    written); returns how many sets the plan holds (where the next count starts)."""
-    lines = [ix for s in plan.sets[start:] for ix in plan.decided[s["id"]].index]
+def count_index_tokens(plan: Plan, count_tokens: Callable[[Sequence[str]], list[int]]) -> None:
+    """Count every index line of the plan in one call (before the plan is written)."""
+    lines = [ix for s in plan.sets for ix in plan.decided[s["id"]].index]
     for props, tokens in zip(lines, count_tokens([p["summary"] for p in lines]), strict=True):
         props["tokens"] = tokens
-    return len(plan.sets)

@@ -250,11 +250,11 @@ class Plan:
         return not self.sets
 
 
-def nested_sets(plan: Plan, *, start: int = 0) -> list[SetWriteRow]:
-    """The plan's set rows (from the ``start``-th on) with their writers, proposals and entries
-    nested, for ``write_plan`` (the receipts are ``write_sealed``': ``receipt_rows``)."""
+def nested_sets(plan: Plan) -> list[SetWriteRow]:
+    """The plan's set rows with their writers, proposals and entries nested, for ``write_plan``
+    (the receipts are ``write_sealed``': ``receipt_rows``)."""
     out: list[SetWriteRow] = []
-    for row in plan.sets[start:]:
+    for row in plan.sets:
         decided = plan.decided[row["id"]]
         out.append(
             {
