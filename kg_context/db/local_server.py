@@ -184,9 +184,12 @@ def _write_config(settings: LocalServerSettings) -> Path:
         # checkpoint_volume of them (Neo4j's own: every 15 minutes, whatever was written).
         "db.tx_log.rotation.size=32M",
         f"db.tx_log.rotation.retention_policy={settings.tx_log_retention}",
-        "db.checkpoint=VOLUME",
-        f"db.checkpoint.interval.volume={settings.checkpoint_volume}",
     ]
+    if settings.checkpoint_volume is not None:
+        lines += [
+            "db.checkpoint=VOLUME",
+            f"db.checkpoint.interval.volume={settings.checkpoint_volume}",
+        ]
     if settings.cypher_min_replan_interval is not None:
         lines.append(f"dbms.cypher.min_replan_interval={settings.cypher_min_replan_interval}")
     lines.append("")

@@ -156,11 +156,13 @@ def test_the_replan_interval_is_neo4js_unless_set(tmp_path: Path) -> None:
         LocalServerSettings(cypher_min_replan_interval="an hour")
 
 
-def test_the_transaction_logs_are_kept_short_and_checkpointed_by_volume(tmp_path: Path) -> None:
+def test_the_transaction_logs_are_kept_short_and_checkpointed_by_volume_when_asked(
+    tmp_path: Path,
+) -> None:
     default = LocalServerSettings(home_dir=tmp_path / "default")
     conf = (neo4j_local._write_config(default) / "neo4j.conf").read_text()
     assert "db.tx_log.rotation.retention_policy=2 files" in conf
-    assert "db.checkpoint=VOLUME" in conf and "db.checkpoint.interval.volume=256m" in conf
+    assert "db.checkpoint" not in conf
     kept = LocalServerSettings(
         home_dir=tmp_path / "kept", tx_log_retention="7 days", checkpoint_volume="256m"
     )
