@@ -65,6 +65,7 @@ TEST_WORKERS ?= 3
 # statement again and again in its first minutes (its 10 s replan interval): the suite's server
 # keeps its plans for an hour instead (a server already running keeps its own configuration).
 test: export KG_CONTEXT_LOCAL_CYPHER_MIN_REPLAN_INTERVAL ?= 1h
+test: export KG_CONTEXT_LOCAL_CLASS_DATA_SHARING ?= true
 test: install
 	@checks=$$(mktemp -d); \
 	{ $(MAKE) --no-print-directory -j2 lint docs >$$checks/out 2>&1; echo $$? >$$checks/rc; } & \

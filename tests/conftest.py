@@ -41,6 +41,8 @@ os.environ.setdefault("KG_CONTEXT_EMBEDDING_ON_COMMIT", "false")
 # statement again and again in the first minutes, on the CPU the tests need
 # (``KG_CONTEXT_LOCAL_CYPHER_MIN_REPLAN_INTERVAL``; ``make test`` starts the test database so).
 os.environ.setdefault("KG_CONTEXT_LOCAL_CYPHER_MIN_REPLAN_INTERVAL", "1h")
+# The suite's servers start many times: each maps the class archive (``make test`` sets it too).
+os.environ.setdefault("KG_CONTEXT_LOCAL_CLASS_DATA_SHARING", "true")
 
 _RESOLVED: dict[str, Any] = {}
 

@@ -208,7 +208,8 @@ def test_more_jvm_options_follow_kg_contexts_own(
 
 
 def _sharing(tmp_path: Path, name: str, **more: object) -> LocalServerSettings:
-    return LocalServerSettings(home_dir=tmp_path / name, cache_dir=tmp_path / "cache", **more)
+    settings: dict[str, object] = {"class_data_sharing": True, **more}
+    return LocalServerSettings(home_dir=tmp_path / name, cache_dir=tmp_path / "cache", **settings)
 
 
 @pytest.fixture
