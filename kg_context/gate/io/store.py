@@ -33,13 +33,13 @@ from kg_context.gate.io.proposal_records import (
     submissions,
 )
 from kg_context.gate.io.transaction_io import (
+    SnapshotInputs,
     SnapshotRead,
     claimed_entries,
     load_claims,
     load_snapshot,
     lock_boundary,
     open_batch,
-    snapshot_params,
     write_plan,
 )
 from kg_context.gate.pure.authority import refuse_reserved_id
@@ -81,6 +81,7 @@ class _Ahead:
     version: str
     pending_ids: list[tuple[str, str]]
     pending: Pending
+    inputs: SnapshotInputs
     params: dict[str, Any]
     tokens: dict[str, int] = field(default_factory=dict)
 
@@ -273,18 +274,20 @@ class GateStore:
         constitution = self._constitution_for(seen.version)
         construction = construct_sets(proposals, constitution.window.proposals)
         pending = _cut_at_claims(Pending(construction.sets, construction.unplaced, [], False))
-        params = snapshot_params(
+        inputs = SnapshotInputs(
             boundary_id,
             seen.seq,
             seen.one_use_pending,
             pending.sets,
             constitution,
-            default_lease=self._default_lease,
-            extra_set_ids=_unplaced_ids(pending),
+            self._default_lease,
+            _unplaced_ids(pending),
         )
+        params = inputs.params()
         if params["receipt_ids"]:
             return None
-        return _Ahead(seen.version, [(p.id, p.digest()) for p in proposals], pending, params)
+        pending_ids = [(p.id, p.digest()) for p in proposals]
+        return _Ahead(seen.version, pending_ids, pending, inputs, params)
 
     def _record_prepared(
         self, boundary_id: str, prepared: tuple[list[dict[str, Any]], dict[str, str]]
@@ -372,6 +375,7 @@ class GateStore:
             now=now_iso(),
             limit=self._read_limit,
             snapshot=None if ahead is None else ahead.params,
+            inputs=None if ahead is None else ahead.inputs,
             meanwhile=None if ahead is None else partial(self._count_ahead, ahead),
         )
         if opened is None:  # no such boundary: nothing was written

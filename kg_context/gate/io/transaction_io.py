@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from kg_context.db.executor import Record, Transaction
 from kg_context.db.reader import TransactionReader
@@ -54,6 +54,7 @@ from kg_context.vocabulary import (
 __all__ = [
     "NO_SNAPSHOT",
     "OpenedBatch",
+    "SnapshotInputs",
     "SnapshotRead",
     "claimed_entries",
     "load_claims",
@@ -119,13 +120,15 @@ def open_batch(
     now: str,
     limit: int,
     snapshot: dict[str, Any] | None = None,
+    inputs: SnapshotInputs | None = None,
     meanwhile: Callable[[], object] | None = None,
 ) -> OpenedBatch | None:
     """Take the boundary's lock (as ``lock_boundary``), record ``proposals`` as pending, and read
     the boundary (with the czar's cadence it records) and its pending proposals (at most
     ``limit``): one statement. ``snapshot``: the parameters of the snapshot's reads
-    (``snapshot_params``), guessed before the transaction: the same statement reads them under
-    the lock (``load_snapshot`` uses what they read only if they prove the right ones).
+    (``snapshot_params``), guessed before the transaction (``inputs``: from what): the same
+    statement reads them under the lock (``load_snapshot`` uses what they read only if they
+    prove the right ones).
     ``meanwhile``: work done while the server runs it. ``None``: there is no such boundary
     (nothing was written)."""
     reads = {**NO_SNAPSHOT, **(snapshot or {}), "boundary_id": boundary_id}
@@ -143,7 +146,7 @@ def open_batch(
     if not rows:
         return None
     row = rows[0]
-    read = SnapshotRead(reads, row) if snapshot is not None else None
+    read = SnapshotRead(reads, row, inputs) if snapshot is not None else None
     return OpenedBatch(_boundary(row), row["submitted"], row["pending"], read)
 
 
@@ -180,6 +183,29 @@ def _superseded_ids(sets: list[ClosedSet]) -> list[str]:
             if ref.boundary_id is None
         }
     )
+
+
+class SnapshotInputs(NamedTuple):
+    """What ``snapshot_params`` works the parameters out from (its arguments, as one value)."""
+
+    boundary_id: str
+    seq: int
+    one_use_pending: list[str]
+    sets: list[ClosedSet]
+    constitution: Constitution
+    default_lease: int
+    extra_set_ids: tuple[str, ...]
+
+    def params(self) -> dict[str, Any]:
+        return snapshot_params(
+            self.boundary_id,
+            self.seq,
+            self.one_use_pending,
+            self.sets,
+            self.constitution,
+            default_lease=self.default_lease,
+            extra_set_ids=self.extra_set_ids,
+        )
 
 
 def snapshot_params(
@@ -262,10 +288,17 @@ NO_SNAPSHOT: dict[str, Any] = {
 
 @dataclass(frozen=True, slots=True)
 class SnapshotRead:
-    """What the snapshot's reads returned (``state``) for the parameters ``params``."""
+    """What the snapshot's reads returned (``state``) for the parameters ``params`` (worked out
+    from ``inputs``, where given)."""
 
     params: dict[str, Any]
     state: Record
+    inputs: SnapshotInputs | None = None
+
+    def holds_for(self, inputs: SnapshotInputs) -> bool:
+        """Whether these reads are the ones ``inputs`` call for: the same inputs (the same
+        parameters, not worked out again), or parameters that prove the same."""
+        return self.inputs == inputs or self.params == inputs.params()
 
 
 def load_snapshot(
@@ -288,21 +321,21 @@ def load_snapshot(
     its rows not yet read). ``read``: what the same reads returned earlier in this transaction,
     under its lock (``gate/open_batch``): used, and nothing sent, when its parameters are the
     very ones these sets call for."""
-    params = snapshot_params(
+    inputs = SnapshotInputs(
         boundary.id,
         boundary.seq,
         boundary.one_use_pending,
         sets,
         constitution,
-        default_lease=default_lease,
-        extra_set_ids=extra_set_ids,
+        default_lease,
+        extra_set_ids,
     )
-    if read is not None and read.params == params:
+    if read is not None and read.holds_for(inputs):
         if meanwhile is not None:
             meanwhile()
         state = read.state
     else:
-        reply = tx.send("gate/load_snapshot", **params)
+        reply = tx.send("gate/load_snapshot", **inputs.params())
         if meanwhile is not None:
             meanwhile()
         state = reply()[0]

@@ -21,17 +21,18 @@ def lineage(view: SetView, snapshot: Snapshot, first_seq: int | None = None) -> 
     window from then on reaches them: kept, a chain of sets decided in one batch recorded its
     whole batch on every set, a list growing with the chain)."""
     out: set[str] = set()
+    recent = snapshot.recent_by_id()
     for ref in view.referenced:
         state = snapshot.own(ref)
-        parent = snapshot.recent_set(state.set_id) if state is not None else None
+        parent = (
+            recent.get(state.set_id) if state is not None and state.set_id is not None else None
+        )
         if parent is not None:
             out.add(parent.id)
             out.update(parent.lineage)
     if first_seq is None:
         return frozenset(out)
-    return frozenset(
-        i for i in out if (known := snapshot.recent_set(i)) is None or known.seq >= first_seq
-    )
+    return frozenset(i for i in out if (known := recent.get(i)) is None or known.seq >= first_seq)
 
 
 def dependencies(view: SetView) -> frozenset[str]:
@@ -67,9 +68,8 @@ def fragment_group(view: SetView, c: Constitution, snapshot: Snapshot) -> list[S
     ancestors = lineage(view, snapshot)
     return [
         f
-        for f in snapshot.recent_sets
-        if f.seq >= first_seq
-        and f.id != view.closed.set_id
+        for f in snapshot.recent_since(first_seq)
+        if f.id != view.closed.set_id
         and (f.targets & targets or ((not targets or not f.targets) and f.dependencies & depends))
         and f.id not in ancestors
     ]

@@ -251,7 +251,7 @@ class Snapshot:
     writers: dict[str, str] = field(default_factory=dict)  # registered writer id -> kind
     foreign: dict[tuple[str, str], EntryState] = field(default_factory=dict)
     claims: dict[str, ClaimFacts] = field(default_factory=dict)  # entry id -> graph facts
-    recent_sets: list[SetFootprint] = field(default_factory=list)
+    recent_sets: list[SetFootprint] = field(default_factory=list)  # in seq order
     taken_set_ids: set[str] = field(default_factory=set)
     # Operators' revocations naming the batch's writers / cited adoption receipts: id -> receipt
     revoked_writers: dict[str, Revoked] = field(default_factory=dict)
@@ -279,13 +279,28 @@ class Snapshot:
         a batch of many sets would be quadratic)."""
         if set_id is None:
             return None
+        return self.recent_by_id().get(set_id)
+
+    def recent_by_id(self) -> dict[str, SetFootprint]:
+        """``recent_sets`` by id (the index ``recent_set`` reads, brought up to date: for a
+        caller that looks up many ids at once; read it, never change it)."""
         listed, indexed = self._recent_indexed
         if listed != id(self.recent_sets) or indexed > len(self.recent_sets):
             self._recent_index, indexed = {}, 0
         for f in self.recent_sets[indexed:]:
             self._recent_index[f.id] = f
         self._recent_indexed = (id(self.recent_sets), len(self.recent_sets))
-        return self._recent_index.get(set_id)
+        return self._recent_index
+
+    def recent_since(self, first_seq: int) -> list[SetFootprint]:
+        """The sets of ``recent_sets`` ratified at ``first_seq`` or later, in their order: read
+        from the end back (the list is in seq order), so a set decided late in a large batch
+        looks at its window, not at every set the batch decided before it."""
+        recent = self.recent_sets
+        start = len(recent)
+        while start and recent[start - 1].seq >= first_seq:
+            start -= 1
+        return recent[start:]
 
     def add_entry(self, entry: EntryState) -> None:
         """Record an entry the batch read or creates, or an entry's new state (later sets of the
