@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -115,6 +115,12 @@ class LocalServerSettings(BaseSettings):
     # ``-XX:TieredStopAtLevel=1``, the JIT's quick tier only: a faster start, but slower
     # compiled code; the test suite measured its long tests slower with it and does not set it).
     jvm_options: str = ""
+    # The server JVM's garbage collector: ``g1`` (Neo4j's own choice: short pauses on a large
+    # heap, for which it spends CPU beside the application, in concurrent marking and refinement
+    # threads and heavier write barriers), ``parallel`` (throughput: the least CPU per byte
+    # collected, in longer stop-the-world pauses) or ``serial`` (one thread). The test suite's
+    # servers, short-lived and on a CPU the tests saturate, use ``parallel`` (``make test``).
+    gc: Literal["g1", "parallel", "serial"] = "g1"
     # Class data sharing: the first server to start makes an archive of the classes it loaded
     # (beside the jars, written at its clean stop), and every later one maps it, starting on
     # about a third less CPU; off, the JVM loads every class from the jars each start. Off by

@@ -43,6 +43,8 @@ os.environ.setdefault("KG_CONTEXT_EMBEDDING_ON_COMMIT", "false")
 os.environ.setdefault("KG_CONTEXT_LOCAL_CYPHER_MIN_REPLAN_INTERVAL", "1h")
 # The suite's servers start many times: each maps the class archive (``make test`` sets it too).
 os.environ.setdefault("KG_CONTEXT_LOCAL_CLASS_DATA_SHARING", "true")
+# ... and collects garbage with the parallel collector, the cheapest in CPU (``make test`` too).
+os.environ.setdefault("KG_CONTEXT_LOCAL_GC", "parallel")
 
 _RESOLVED: dict[str, Any] = {}
 

@@ -51,7 +51,6 @@ PID_FILE = "kg-context-neo4j.pid"
 CLAIM_GRACE_S = 60.0
 # What Neo4j 5 needs opened on Java 17 (the flags its own launcher script passes).
 JVM_FLAGS = (
-    "-XX:+UseG1GC",
     "-XX:-OmitStackTraceInFastThrow",
     "-XX:+DisableExplicitGC",
     "-Djdk.nio.maxCachedBufferSize=1024",
@@ -65,6 +64,10 @@ JVM_FLAGS = (
     "--add-opens=java.base/java.lang=ALL-UNNAMED",
     "--enable-native-access=ALL-UNNAMED",
 )
+
+
+# The flag of each ``KG_CONTEXT_LOCAL_GC`` (Neo4j's own launcher picks G1).
+GC_FLAGS = {"g1": "-XX:+UseG1GC", "parallel": "-XX:+UseParallelGC", "serial": "-XX:+UseSerialGC"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,6 +405,7 @@ def start(
         _java(),
         f"-Xms{settings.heap_size}",
         f"-Xmx{settings.heap_size}",
+        GC_FLAGS[settings.gc],
         *JVM_FLAGS,
         *_class_sharing(settings),
         *settings.jvm_options.split(),

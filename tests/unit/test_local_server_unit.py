@@ -207,6 +207,43 @@ def test_more_jvm_options_follow_kg_contexts_own(
     assert flags < classpath - 2  # after kg-context's own, the class archive's included
 
 
+@pytest.mark.parametrize(
+    ("gc", "flag"),
+    [(None, "-XX:+UseG1GC"), ("parallel", "-XX:+UseParallelGC"), ("serial", "-XX:+UseSerialGC")],
+)
+def test_the_garbage_collector_is_g1_unless_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gc: str | None, flag: str
+) -> None:
+    started: list[list[str]] = []
+
+    class _Started(Exception):
+        pass
+
+    def popen(command: list[str], **_: object) -> None:
+        started.append(command)
+        raise _Started
+
+    monkeypatch.delenv("KG_CONTEXT_LOCAL_GC", raising=False)  # the suite's own is parallel
+    chosen: dict[str, object] = {} if gc is None else {"gc": gc}
+    settings = LocalServerSettings(
+        home_dir=tmp_path / "home",
+        cache_dir=tmp_path / "cache",
+        password=SecretStr("a-password"),
+        **chosen,
+    )
+    (tmp_path / "home" / "data" / "dbms").mkdir(parents=True)
+    monkeypatch.setattr(neo4j_local, "provision", lambda _settings: tmp_path / "lib")
+    monkeypatch.setattr(neo4j_local, "_port_open", lambda _host, _port: False)
+    monkeypatch.setattr(neo4j_local.subprocess, "Popen", popen)
+    with pytest.raises(_Started):
+        neo4j_local.start(settings)
+    collectors = [arg for arg in started[0] if arg.startswith("-XX:+Use") and arg.endswith("GC")]
+    assert collectors == [flag]  # one collector: the JVM refuses two
+    assert started[0].index(flag) < started[0].index("-cp")
+    with pytest.raises(ValidationError):
+        LocalServerSettings(gc="zgc")
+
+
 def _sharing(tmp_path: Path, name: str, **more: object) -> LocalServerSettings:
     settings: dict[str, object] = {"class_data_sharing": True, **more}
     return LocalServerSettings(home_dir=tmp_path / name, cache_dir=tmp_path / "cache", **settings)
