@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import SecretStr, ValidationError
@@ -177,9 +178,8 @@ def test_the_transaction_logs_are_kept_short_and_checkpointed_by_volume_when_ask
         LocalServerSettings(checkpoint_volume="a lot")
 
 
-def test_more_jvm_options_follow_kg_contexts_own(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _start_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **settings: Any) -> list[str]:
+    """The command ``start`` would run the server with, for ``settings`` (nothing started)."""
     started: list[list[str]] = []
 
     class _Started(Exception):
@@ -189,19 +189,25 @@ def test_more_jvm_options_follow_kg_contexts_own(
         started.append(command)
         raise _Started
 
-    settings = LocalServerSettings(
+    chosen = LocalServerSettings(
         home_dir=tmp_path / "home",
         cache_dir=tmp_path / "cache",
         password=SecretStr("a-password"),
-        jvm_options="-XX:TieredStopAtLevel=1  -Xss2m",
+        **settings,
     )
     (tmp_path / "home" / "data" / "dbms").mkdir(parents=True)
     monkeypatch.setattr(neo4j_local, "provision", lambda _settings: tmp_path / "lib")
     monkeypatch.setattr(neo4j_local, "_port_open", lambda _host, _port: False)
     monkeypatch.setattr(neo4j_local.subprocess, "Popen", popen)
     with pytest.raises(_Started):
-        neo4j_local.start(settings)
-    command = started[0]
+        neo4j_local.start(chosen)
+    return started[0]
+
+
+def test_more_jvm_options_follow_kg_contexts_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    command = _start_command(tmp_path, monkeypatch, jvm_options="-XX:TieredStopAtLevel=1  -Xss2m")
     flags, classpath = command.index(neo4j_local.JVM_FLAGS[-1]), command.index("-cp")
     assert command[classpath - 2 : classpath] == ["-XX:TieredStopAtLevel=1", "-Xss2m"]
     assert flags < classpath - 2  # after kg-context's own, the class archive's included
@@ -214,32 +220,11 @@ def test_more_jvm_options_follow_kg_contexts_own(
 def test_the_garbage_collector_is_g1_unless_set(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gc: str | None, flag: str
 ) -> None:
-    started: list[list[str]] = []
-
-    class _Started(Exception):
-        pass
-
-    def popen(command: list[str], **_: object) -> None:
-        started.append(command)
-        raise _Started
-
     monkeypatch.delenv("KG_CONTEXT_LOCAL_GC", raising=False)  # the suite's own is parallel
-    chosen: dict[str, object] = {} if gc is None else {"gc": gc}
-    settings = LocalServerSettings(
-        home_dir=tmp_path / "home",
-        cache_dir=tmp_path / "cache",
-        password=SecretStr("a-password"),
-        **chosen,
-    )
-    (tmp_path / "home" / "data" / "dbms").mkdir(parents=True)
-    monkeypatch.setattr(neo4j_local, "provision", lambda _settings: tmp_path / "lib")
-    monkeypatch.setattr(neo4j_local, "_port_open", lambda _host, _port: False)
-    monkeypatch.setattr(neo4j_local.subprocess, "Popen", popen)
-    with pytest.raises(_Started):
-        neo4j_local.start(settings)
-    collectors = [arg for arg in started[0] if arg.startswith("-XX:+Use") and arg.endswith("GC")]
+    command = _start_command(tmp_path, monkeypatch, **({} if gc is None else {"gc": gc}))
+    collectors = [arg for arg in command if arg.startswith("-XX:+Use") and arg.endswith("GC")]
     assert collectors == [flag]  # one collector: the JVM refuses two
-    assert started[0].index(flag) < started[0].index("-cp")
+    assert command.index(flag) < command.index("-cp")
     with pytest.raises(ValidationError):
         LocalServerSettings(gc="zgc")
 
