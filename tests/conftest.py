@@ -352,15 +352,14 @@ def second_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     from kg_context.db.connection import target_for
     from kg_context.db.schema import apply_schema
     from kg_context.engine import Engine
-    from kg_context.settings import LocalServerSettings, Neo4jSettings
+    from kg_context.settings import Neo4jSettings
+    from tests.servers import own_server
 
-    settings = LocalServerSettings(
-        home_dir=tmp_path_factory.mktemp("second-neo4j"),
+    settings = own_server(
+        tmp_path_factory.mktemp("second-neo4j"),
         # free ports unless given, so suites and workers on one machine never collide
         bolt_port=int(os.environ.get("KG_TEST_SECOND_BOLT_PORT") or free_port()),
         http_port=int(os.environ.get("KG_TEST_SECOND_HTTP_PORT") or free_port()),
-        heap_size="512m",
-        pagecache_size="128m",
     )
     neo4j_local.start(settings)
     try:

@@ -14,7 +14,7 @@ from kg_context.db import local_server as neo4j_local
 from kg_context.db.connection import target_for
 from kg_context.engine import Engine
 from kg_context.settings import LocalServerSettings, Neo4jSettings
-from tests.ports import free_port
+from tests.servers import own_server
 
 
 def _java_processes_for(home: Path) -> list[int]:
@@ -34,13 +34,7 @@ def _java_processes_for(home: Path) -> list[int]:
 
 @pytest.fixture
 def isolated(tmp_path: Path) -> LocalServerSettings:
-    settings = LocalServerSettings(
-        home_dir=tmp_path / "neo4j",
-        bolt_port=free_port(),
-        http_port=free_port(),
-        heap_size="512m",
-        pagecache_size="128m",
-    )
+    settings = own_server(tmp_path / "neo4j")
     yield settings
     neo4j_local.stop(settings)
 

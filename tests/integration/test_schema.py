@@ -11,7 +11,6 @@ reconfigured), stopped at the end.
 from __future__ import annotations
 
 import hashlib
-import socket
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -40,9 +39,10 @@ from kg_context.record import history
 from kg_context.record.search import embed_pending, vector_search
 from kg_context.record.thoughts import search_thoughts
 from kg_context.record.walk import walk
-from kg_context.settings import EngineSettings, LocalServerSettings, Neo4jSettings, SchemaSettings
+from kg_context.settings import EngineSettings, Neo4jSettings, SchemaSettings
 from kg_context.text.embeddings import get_embedder
 from tests.factories import entry, proposal
+from tests.servers import own_server
 from tests.unit.test_id_scoping import id_lookups
 
 FIXTURES = Path(__file__).parent / "schema_fixtures"
@@ -59,22 +59,10 @@ def _settings(auto_apply: bool) -> EngineSettings:
     return EngineSettings(schema=SchemaSettings(auto_apply=auto_apply))
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
     """A Neo4j where `kg-context schema apply` never ran (its own server, on free ports)."""
-    settings = LocalServerSettings(
-        home_dir=tmp_path_factory.mktemp("schema-neo4j"),
-        bolt_port=_free_port(),
-        http_port=_free_port(),
-        heap_size="512m",
-        pagecache_size="128m",
-    )
+    settings = own_server(tmp_path_factory.mktemp("schema-neo4j"))
     neo4j_local.start(settings)
     try:
         yield target_for("local", Neo4jSettings(), settings)

@@ -22,6 +22,7 @@ from pathlib import Path
 from kg_context.db import local_server as neo4j_local
 from kg_context.db.connection import Target, target_for
 from kg_context.settings import LocalServerSettings, Neo4jSettings
+from tests.servers import own_server
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -114,14 +115,7 @@ class KillableServer:
 def killable_server(home: Path, *, http: bool = False) -> Iterator[KillableServer]:
     bolt, http_port = free_ports(2)
     server = KillableServer(
-        LocalServerSettings(
-            home_dir=home,
-            bolt_port=bolt,
-            http_port=http_port,
-            http_enabled=http,
-            heap_size="512m",
-            pagecache_size="128m",
-        )
+        own_server(home, bolt_port=bolt, http_port=http_port, http_enabled=http)
     )
     server.start()
     try:
