@@ -113,7 +113,8 @@ class LocalServerSettings(BaseSettings):
     checkpoint_volume: str | None = Field(default=None, pattern=r"^[0-9]+[KkMmGg]$")
     # More options for the server's JVM, space-separated, after kg-context's own (for example
     # ``-XX:TieredStopAtLevel=1``, the JIT's quick tier only: a faster start, but slower
-    # compiled code; the test suite measured its long tests slower with it and does not set it).
+    # compiled code: the test suite's own server keeps the full JIT, its long tests ran slower
+    # without it; the servers a test starts itself, which live seconds, set it: tests/servers.py).
     jvm_options: str = ""
     # The server JVM's garbage collector: ``g1`` (Neo4j's own choice: short pauses on a large
     # heap, for which it spends CPU beside the application, in concurrent marking and refinement

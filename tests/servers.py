@@ -19,11 +19,12 @@ SHORT_LIVED_JVM_OPTIONS = "-XX:TieredStopAtLevel=1"
 def own_server(home: Path, **more: Any) -> LocalServerSettings:
     """Settings for a server a test starts in ``home`` (``more``: any other setting, or ports)."""
     settings: dict[str, Any] = {
-        "bolt_port": free_port(),
-        "http_port": free_port(),
         "heap_size": "512m",
         "pagecache_size": "128m",
         "jvm_options": SHORT_LIVED_JVM_OPTIONS,
         **more,
     }
+    for port in ("bolt_port", "http_port"):
+        if port not in settings:
+            settings[port] = free_port()
     return LocalServerSettings(home_dir=home, **settings)
