@@ -191,14 +191,17 @@ class Neo4jExecutor:
         driver's own retry is off) so that every attempt and every retry's cause is counted."""
 
         observer, clock = self._observer, UnitClock() if self._observer else None
+        first = [True]
 
         def attempt(tx: neo4j.ManagedTransaction) -> T:
-            self._count(attempts=1)
+            # The unit counts with its first attempt, in one step: no reading of the counts
+            # shows a unit without its attempt (a unit that never reached the database ran none).
+            self._count(units=int(first[0]), attempts=1)
+            first[0] = False
             if clock is None:
                 return work(_Tx(tx, self._catalog, self._ran))
             return clock.attempt(lambda: work(_Tx(tx, self._catalog, self._ran, clock)))
 
-        self._count(units=1)
         retry = Retrying(self._retry)
         with (
             translate_driver_errors(self._uri, what, database=self._database),

@@ -150,3 +150,19 @@ def test_driver_warnings_go_to_the_logging_tree_and_never_to_stderr(
 def test_a_bolt_uri_with_an_empty_host_is_an_error_naming_it(uri: str) -> None:
     with pytest.raises(errors.ConfigurationError, match="empty host"):
         open_driver(Target("env", uri, "neo4j", "pw", "neo4j"), verify=False)
+
+
+def test_a_unit_counts_with_its_first_attempt_so_no_reading_shows_more_units_than_attempts() -> (
+    None
+):
+    seen: list[tuple[int, int]] = []
+    executor: Neo4jExecutor
+
+    def before_the_work(n: int) -> BaseException | None:
+        counts = executor.retry_counts()  # read while the session is opening, before any attempt
+        seen.append((counts.units, counts.attempts))
+        return neo4j_errors.ServiceUnavailable(REFUSED) if n < 2 else None
+
+    executor = _executor(before_the_work, unavailable_timeout_s=5.0, unavailable_delay_s=0.01)
+    assert executor.write_tx(lambda tx: None) == "done"
+    assert all(units <= attempts for units, attempts in seen), seen
