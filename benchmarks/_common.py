@@ -84,6 +84,28 @@ def server_cpu_s(engine: Engine) -> float | None:
     return float(value["value"]) / 1e9 if isinstance(value, dict) else None
 
 
+_DURATION_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+NEO4J_REPLAN_INTERVAL_S = 10.0  # Neo4j's own dbms.cypher.min_replan_interval
+
+
+def replan_interval_s(engine: Engine) -> float:
+    """How long the server keeps a Cypher plan before it checks, on the statement's next run,
+    whether the store's statistics moved enough to plan it again (``dbms.cypher.min_replan_
+    interval``); Neo4j's own default, said on stderr, when the server does not show it."""
+    try:
+        rows = engine.executor.read("bench/server_settings")
+    except QueryError as exc:
+        rows = []
+        print(f"# the server's settings are not readable here ({exc})", file=sys.stderr)
+    value = next((r["value"] for r in rows if r["name"] == "dbms.cypher.min_replan_interval"), None)
+    if value is None:
+        print(f"# replan interval: taken as {NEO4J_REPLAN_INTERVAL_S:g}s", file=sys.stderr)
+        return NEO4J_REPLAN_INTERVAL_S
+    text = str(value).strip()
+    number = text.rstrip("abcdefghijklmnopqrstuvwxyz")
+    return float(number) * _DURATION_UNITS[text[len(number) :] or "ms"]
+
+
 def store_counts(engine: Engine) -> tuple[int, int]:
     """The store's node and relationship counts (the count store: one cheap read)."""
     row = engine.executor.read("bench/store_counts")[0]
