@@ -105,6 +105,7 @@ class Run:
     history_sets: int = 0
     proposal_nodes: int = 0
     checked: set[str] = field(default_factory=set)
+    plans: dict[str, list[str]] = field(default_factory=dict)  # each statement's, as last checked
 
     @property
     def chains(self) -> list[str]:
@@ -123,8 +124,17 @@ class Run:
         return self.engine.boundary(boundary_id, czar_every_commits=0)
 
     def check(self, names: set[str]) -> None:
-        """EXPLAIN the statements not checked yet at this size (stops the run on a scan)."""
-        check_plans(self.engine, names)
+        """EXPLAIN the statements (stops the run on a scan), and say on stderr each one whose
+        plan differs from the one it had at the last size checked: the server plans a statement
+        again once the store's statistics move enough, and a measurement that moves between two
+        sizes may be a plan that changed."""
+        plans = check_plans(self.engine, names)
+        for name, ops in sorted(plans.items()):
+            before = self.plans.get(name)
+            if before is not None and before != ops:
+                print(f"# plan changed: {name}: {' > '.join(ops)} (was {' > '.join(before)})",
+                      file=sys.stderr)  # fmt: skip
+        self.plans.update(plans)
         self.checked |= names
 
 

@@ -598,11 +598,12 @@ def main() -> None:
 
         # Warm every path the same way (JIT, query plans, page cache) before anything is
         # timed, and check that every statement the warm-up ran seeks by index.
-        def warm(sets: int, tag: str) -> None:
+        def warm(sets: int, label: str) -> None:
+            tag = label.replace(" ", "-")
             _alternate(
                 _gate_steps(engine, f"bench-commit-{tag}-gate-{run}", sets),
                 _bare_full_steps(engine, f"bench-commit-{tag}-full-{run}", sets),
-                (f"{tag}: gate", f"{tag}: bare write of the same graph"),
+                (f"{label}: gate", f"{label}: bare write of the same graph"),
             )
             _bare_run(engine, f"bench-commit-{tag}-bare-{run}", min(sets, BATCH))
             _singles(writer, f"{tag}-{run}")
@@ -623,7 +624,7 @@ def main() -> None:
                 print(f"# waiting {wait:.1f}s: the server's replan interval is {interval:g}s",
                       file=sys.stderr)  # fmt: skip
                 time.sleep(wait)
-                warm(min(WARMUP, BATCH), "warm-up after the replan interval")
+                warm(min(WARMUP, BATCH), "second warm-up")
             else:
                 print(f"# the server keeps its plans {interval:g}s: not waiting that out "
                       "(the figures are of the plans made in the warm-up)",
