@@ -19,8 +19,9 @@ constructor, every predicate, receipts, proposal records), 500 proposals per loc
 through ``Boundary.commit_many``; the baselines use batches of the same size. All run in this
 one process against the same server, each path warmed up the same way first; the gate and the
 bare write of its graph then run a batch each in turn (A B, B A, ...), so that both meet the
-server in the same state (a server started for the run is still compiling its hot paths after
-the warm-up: one run after the other read 2.03 on a fresh server against 1.55 on a warm one).
+server in the same state, right after one more batch each once the server's replan interval has
+passed since the warm-up (``_after_the_replan_interval``: the gate's statements take ~0.9 s to
+plan again, and a young store has them planned again on their first run after it).
 
 Then one set at a time, as an orchestrator commits: 200 ``commit()`` calls against 200 bare write
 transactions of the same graph for one set (``bench/commit_bare_full_*``), alternating, on a
@@ -81,9 +82,8 @@ from kg_context.vocabulary import ReceiptKind
 
 SETS = 2_000
 BATCH = 500
-# Sets each batch path runs untimed first: a server that has not run these statements before
-# is still compiling them after one batch (a fresh server's first timed batch after a warm-up of
-# one read 2,140 ms against ~800 for the next three); three batches each, in turn.
+# Sets each batch path runs untimed first, three batches each, in turn: a fresh server plans
+# and compiles the gate's statements in its first batches (5,039 and 10,168 ms against ~800).
 WARMUP = 1_500
 SINGLES = 200
 TARGET_RATIO = 1.25  # governed batch over a bare UNWIND write of the same graph
