@@ -41,8 +41,8 @@ def test_a_fresh_fact_nothing_requires_stays_through_its_grace_and_no_longer(
     short = constitution_variant(
         f"grace-{boundary_id[-12:]}", ("fresh_sets = 60", f"fresh_sets = {GRACE}")
     )
-    boundary = engine.boundary(boundary_id, constitution=short)
-    boundary.after_commit = None  # the czar runs only when the test runs it
+    # no czar cadence: the czar runs only when the test runs it
+    boundary = engine.boundary(boundary_id, constitution=short, czar_every_commits=0)
     fact, question = f"{boundary_id}-fact", f"{boundary_id}-q"
     committed = _commit(
         boundary,

@@ -50,8 +50,8 @@ def test_past_its_grace_a_self_leased_fact_nothing_requires_leaves_the_window(
     once the grace ends (``test_fresh_grace.py``)."""
     no_grace = constitution_variant(f"nograce-{boundary_id[-12:]}", ("fresh_sets = 60\n", ""))
     assert no_grace.roots.fresh_sets == 0
-    boundary = engine.boundary(boundary_id, constitution=no_grace)
-    boundary.after_commit = None  # the czar runs only when the test runs it
+    # no czar cadence: the czar runs only when the test runs it
+    boundary = engine.boundary(boundary_id, constitution=no_grace, czar_every_commits=0)
     loose, cited, question = _seed(boundary, boundary_id)
     held = reachable(boundary).reached
     assert loose not in held  # its own lease does not make a fact a root
@@ -75,8 +75,7 @@ def test_an_operator_who_lists_fact_in_roots_leased_keeps_self_leased_facts(
             'leased = ["rejected_alternative", "open_question", "scratch", "fact"]',
         ),
     )
-    boundary = engine.boundary(boundary_id, constitution=leased)
-    boundary.after_commit = None
+    boundary = engine.boundary(boundary_id, constitution=leased, czar_every_commits=0)
     loose, _, _ = _seed(boundary, boundary_id)
     assert loose in reachable(boundary).reached
     run_czar(boundary)
@@ -88,8 +87,7 @@ def test_no_interface_stands_in_for_a_superseded_entry(engine: Any, boundary_id:
     """A dependent holds a measurement through a soft edge naming ``needs``; a new measurement
     supersedes it. The czar builds no interface of the superseded one (an interface of replaced
     state is stale by construction), and the window holds the decision and the new measurement."""
-    boundary = engine.boundary(boundary_id)
-    boundary.after_commit = None
+    boundary = engine.boundary(boundary_id, czar_every_commits=0)
     old, new = f"{boundary_id}-m1", f"{boundary_id}-m2"
     source = {"source": "measurement"}
     _commit(

@@ -20,8 +20,8 @@ def test_throwaway_derivations_the_czar_retires_do_not_keep_a_lease_alive(
 ) -> None:
     """Before: a scratch entry derived from the fact every set renewed its lease by use, so the
     lease never ended though the czar retired every one of the scratch entries."""
-    boundary = engine.boundary(boundary_id)
-    boundary.after_commit = None  # the czar runs only when the test runs it
+    # no czar cadence: the czar runs only when the test runs it
+    boundary = engine.boundary(boundary_id, czar_every_commits=0)
     fact = f"{boundary_id}-f"
     _commit(
         boundary,
@@ -58,8 +58,7 @@ def test_throwaway_derivations_the_czar_retires_do_not_keep_a_lease_alive(
 
 
 def test_a_standing_use_still_renews(engine: Any, boundary_id: str) -> None:
-    boundary = engine.boundary(boundary_id)
-    boundary.after_commit = None
+    boundary = engine.boundary(boundary_id, czar_every_commits=0)
     fact = f"{boundary_id}-f"
     _commit(
         boundary,

@@ -70,8 +70,10 @@ def test_the_shipped_constitution_holds_successors() -> None:
 def test_a_successor_is_held_only_through_a_held_edge_into_what_it_replaced(
     engine: Any, boundary_id: str
 ) -> None:
-    boundary = engine.boundary(boundary_id, constitution=_no_grace(boundary_id))
-    boundary.after_commit = None  # the czar runs only when the test runs it
+    # no czar cadence: the czar runs only when the test runs it
+    boundary = engine.boundary(
+        boundary_id, constitution=_no_grace(boundary_id), czar_every_commits=0
+    )
     b = boundary_id
     _commit(boundary, b, entry(key="region", body="region = eu"))  # a root: the window stays
 
@@ -122,8 +124,7 @@ def test_a_successor_is_not_held_once_its_holder_is_replaced_nor_under_the_rule_
 ) -> None:
     b = boundary_id
     off = _no_grace(b, ("successors = true", "successors = false"))
-    boundary = engine.boundary(b, constitution=off)
-    boundary.after_commit = None
+    boundary = engine.boundary(b, constitution=off, czar_every_commits=0)
     _commit(boundary, b, _fact(f"{b}-p1", "ev/p99", "40ms"))
     _cache_requiring(boundary, b, f"{b}-p1", policy="soft", lease_sets=100)
     _commit(boundary, b, _fact(f"{b}-p2", "ev/p99", "55ms", supersedes=f"{b}-p1"))
@@ -150,8 +151,7 @@ def test_a_writer_cannot_hang_extra_entries_on_another_writers_held_edge(
     executes the first supersession and records the second (its target is no longer live), so
     only the first is held in the replaced entry's place, and the receipt names only it."""
     b = boundary_id
-    boundary = engine.boundary(b, constitution=_no_grace(b))
-    boundary.after_commit = None
+    boundary = engine.boundary(b, constitution=_no_grace(b), czar_every_commits=0)
     _commit(boundary, b, entry(key="region", body="region = eu"))
     _commit(boundary, b, _fact(f"{b}-p1", "ev/p99", "40ms"))
     _cache_requiring(boundary, b, f"{b}-p1", policy="hard")
