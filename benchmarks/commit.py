@@ -86,6 +86,7 @@ BATCH = 500
 # and compiles the gate's statements in its first batches (5,039 and 10,168 ms against ~800).
 WARMUP = 1_500
 SINGLES = 200
+REWARM_SINGLES = 50  # untimed, right before the timed ones (two czar runs beside them)
 TARGET_RATIO = 1.25  # governed batch over a bare UNWIND write of the same graph
 TARGET_SINGLE = 1.3  # single commit() p50 over a bare write transaction of the same set
 TARGET_TAIL = 3.0  # single commit() p99 over its p50, the default czar cadence on
@@ -524,18 +525,25 @@ def _czar_beside(engine: Engine, boundary_id: str) -> Iterator[None]:
 
 
 def _singles(
-    engine: Engine, run: str, units: _Units | None = None, *, czar_thread: bool = False
+    engine: Engine,
+    run: str,
+    units: _Units | None = None,
+    *,
+    czar_thread: bool = False,
+    count: int | None = None,
 ) -> tuple[list[float], list[float], list[dict[str, float]], list[dict[str, float]]]:
     """``commit()`` of one set at a time against a bare write transaction of the same graph
     for one set, alternating (drift on the server hits both alike), on a boundary with the
     default czar cadence; the czar runs beside the writer: a czar watch process, or with
     ``czar_thread`` the engine's own czar thread (``engine`` must run it). With ``units``, each
-    call's parts. Checks that the czar ran on the cadence meanwhile."""
+    call's parts. Checks that the czar ran on the cadence meanwhile. ``count``: how many of each
+    (``SINGLES``)."""
+    count = SINGLES if count is None else count
     single = engine.boundary(f"bench-commit-single-{run}")
-    singles = _proposals(single.id, _seed(single, single.id))[:SINGLES]
+    singles = _proposals(single.id, _seed(single, single.id))[:count]
     bare = engine.boundary(f"bench-commit-bare-single-{run}")
     rows, supersedes, derived, requires = _full_rows(
-        bare.id, _proposals(bare.id, _seed(bare, bare.id))[:SINGLES], batch=1
+        bare.id, _proposals(bare.id, _seed(bare, bare.id))[:count], batch=1
     )
     ours: list[float] = []
     theirs: list[float] = []
@@ -573,7 +581,7 @@ def _singles(
     assert cadence, "the boundary records the czar's cadence it was created with"
     reports = engine.executor.read("czar/reports", boundary_id=single.id, since_seq=-1)
     # a run every `cadence` sets at most (its own sets count; the watch claims a round late)
-    assert len(reports) >= SINGLES // (2 * cadence), "the czar did not run on its cadence"
+    assert len(reports) >= count // (2 * cadence), "the czar did not run on its cadence"
     return ours, theirs, our_parts, their_parts
 
 
@@ -652,6 +660,10 @@ def main() -> None:
         bare_s = _bare_run(engine, f"bench-commit-bare-{run}", SETS)
         engine.executor.observe(None)
         writer.executor.observe(units)
+        if not args.quick:
+            # The batches ran the seconds since the singles' warm-up: their statements (and the
+            # czar's beside them) meet a grown store again; a few untimed first, as above.
+            _singles(writer, f"rewarm-{run}", count=REWARM_SINGLES)
         ours, theirs, our_parts, their_parts = _singles(writer, run, units)
         writer.executor.observe(None)
         thread_ours, thread_theirs, _, _ = _singles(engine, f"thread-{run}", czar_thread=True)
