@@ -23,7 +23,8 @@ server in the same state, right after one more batch each once the server's repl
 passed since the warm-up (``_after_the_replan_interval``: the gate's statements take ~0.9 s to
 plan again, and a young store has them planned again on their first run after it).
 
-Then one set at a time, as an orchestrator commits: 200 ``commit()`` calls against 200 bare write
+Then one set at a time, as an orchestrator commits (50 of each untimed first, on boundaries of
+their own): 200 ``commit()`` calls against 200 bare write
 transactions of the same graph for one set (``bench/commit_bare_full_*``), alternating, on a
 boundary with the default czar cadence, the czar running beside the writer as an orchestrator
 runs it: a ``kg-context czar watch`` process of its own for the boundary, the writer's engine
