@@ -660,11 +660,11 @@ def main() -> None:
         cadence_s = _gate_run(engine, f"bench-commit-cadence-{run}", SETS, czar=True)
         bare_s = _bare_run(engine, f"bench-commit-bare-{run}", SETS)
         engine.executor.observe(None)
-        writer.executor.observe(units)
         if not args.quick:
             # The batches ran the seconds since the singles' warm-up: their statements (and the
             # czar's beside them) meet a grown store again; a few untimed first, as above.
             _singles(writer, f"rewarm-{run}", count=REWARM_SINGLES)
+        writer.executor.observe(units)
         ours, theirs, our_parts, their_parts = _singles(writer, run, units)
         writer.executor.observe(None)
         thread_ours, thread_theirs, _, _ = _singles(engine, f"thread-{run}", czar_thread=True)
