@@ -195,6 +195,8 @@ def _write_config(settings: LocalServerSettings) -> Path:
         ]
     if settings.cypher_min_replan_interval is not None:
         lines.append(f"dbms.cypher.min_replan_interval={settings.cypher_min_replan_interval}")
+    if not settings.cypher_parameter_size_hints:
+        lines.append("internal.cypher.use_parameter_size=false")
     lines.append("")
     (conf_dir / "neo4j.conf").write_text("\n".join(lines), encoding="utf-8")
     return conf_dir

@@ -157,6 +157,17 @@ def test_the_replan_interval_is_neo4js_unless_set(tmp_path: Path) -> None:
         LocalServerSettings(cypher_min_replan_interval="an hour")
 
 
+def test_the_server_plans_once_per_parameter_type_unless_size_hints_are_asked_for(
+    tmp_path: Path,
+) -> None:
+    off = LocalServerSettings(home_dir=tmp_path / "off", cypher_parameter_size_hints=False)
+    conf = (neo4j_local._write_config(off) / "neo4j.conf").read_text()
+    assert "internal.cypher.use_parameter_size=false" in conf.splitlines()
+    on = LocalServerSettings(home_dir=tmp_path / "on", cypher_parameter_size_hints=True)
+    conf = (neo4j_local._write_config(on) / "neo4j.conf").read_text()
+    assert "use_parameter_size" not in conf  # Neo4j's own default: on
+
+
 def test_the_transaction_logs_are_kept_short_and_checkpointed_by_volume_when_asked(
     tmp_path: Path,
 ) -> None:
