@@ -278,6 +278,8 @@ def neo4j_target() -> Iterator[Any]:
         from testcontainers.neo4j import Neo4jContainer
 
         container = Neo4jContainer("neo4j:5.26-community", password="kg-context-tests")
+        # as docker-compose.yml and the local server: one plan per statement and parameter type
+        container.with_env("NEO4J_internal_cypher_use__parameter__size", "false")
         container.start()
         target = target_for(source, settings, local, uri=container.get_connection_url())
         target = type(target)("docker", target.uri, "neo4j", "kg-context-tests", target.database)

@@ -166,6 +166,9 @@ def test_the_server_plans_once_per_parameter_type_unless_size_hints_are_asked_fo
     on = LocalServerSettings(home_dir=tmp_path / "on", cypher_parameter_size_hints=True)
     conf = (neo4j_local._write_config(on) / "neo4j.conf").read_text()
     assert "use_parameter_size" not in conf  # Neo4j's own default: on
+    # the Docker server of docker-compose.yml runs the same way (the image maps the variable)
+    compose = (Path(__file__).parents[2] / "docker-compose.yml").read_text()
+    assert 'NEO4J_internal_cypher_use__parameter__size: "false"' in compose
 
 
 def test_the_transaction_logs_are_kept_short_and_checkpointed_by_volume_when_asked(
