@@ -1,40 +1,42 @@
 // What the gate reads before deciding a batch, in its boundary, in ONE round trip:
-// - the referenced entries ($entry_ids), each with the set that created it and that set's
+// - the referenced entries ($reads.entry_ids), each with the set that created it and that set's
 //   writers, the standing entries that hold it through a hard REQUIRES edge, and (for an at-risk
 //   entry) the failed ancestors its at-risk transitions named, and the standing entries that
 //   require it through a hard or soft edge (required_by, only for the entries the batch declares
-//   superseded, $superseded_ids: the policy and the work seq the lease ends at; what [roots]
+//   superseded, $reads.superseded_ids: the policy and the work seq the lease ends at; what [roots]
 //   successors passes to the entry that supersedes it, named in the receipt; a popular entry
 //   required by thousands costs a commit that merely cites it nothing);
 //   and how many halts each set of the batch has;
 // - the batch's writers registered in this boundary; the adoption receipts it cites (keys, uses
 //   and validity, the verse of the material they adopt, the uses recorded so far, and the seq of
 //   the receipt's boundary); the entries of other boundaries it references by name; the
-//   ratified sets of the fragment window (from $from_seq) that share a declared target
-//   ($targets) or a dependency ($dependencies: the entries its new entries declare edges to)
+//   ratified sets of the fragment window (from $reads.from_seq) that share a declared target
+//   ($reads.targets) or a dependency ($reads.dependencies: the entries its new entries declare edges to)
 //   with it, whoever wrote them;
-//   and which of $taken_ids (its set ids, and the implicit ids of proposals it could not place)
+//   and which of $reads.taken_ids (its set ids, and the implicit ids of proposals it could not place)
 //   already name a recorded set;
-// - the live resident entries of the (class, key) slots ($slots) the batch's new entries would
-//   revise (statuses $live), in the same shape as the referenced entries: what an undeclared
+// - the live resident entries of the (class, key) slots ($reads.slots) the batch's new entries would
+//   revise (statuses $reads.live), in the same shape as the referenced entries: what an undeclared
 //   revision is decided on (the constitution's [on_revision]); sought among resident entries
 //   only (resident_entry_boundary_key), so a key's history is never read;
 // - the operators' revocations that name the batch's writers (in this boundary) or the adoption
 //   receipts it cites (in the receipt's own boundary);
-// - the recall copies whose one use is still to come ($one_use_ids, the boundary's
+// - the recall copies whose one use is still to come ($reads.one_use_ids, the boundary's
 //   one_use_pending) that are still standing and resident, with their own lease end
 //   (expires_after_seq) and the REQUIRES edges into them from standing entries (the policy and
 //   the work seq the edge's lease ends at: lease_until_seq, or its set's work seq plus
-//   $default_lease when it declared none). The work set whose work seq reaches a copy's lease
+//   $reads.default_lease when it declared none). The work set whose work seq reaches a copy's lease
 //   end is its one use; the gate decides from these fields which copies leave with it
 //   (kg_context/gate/pure/one_use.py).
 // Each cited adoption receipt is locked before its uses are counted (setting the label it has: a
-// write lock that changes nothing), in id order ($receipt_ids is sorted): the uses of a receipt
+// write lock that changes nothing), in id order ($reads.receipt_ids is sorted): the uses of a receipt
 // are counted and spent under its own lock, whichever boundary cites it, so two boundaries
 // citing one receipt at once decide one after the other. The lock order is always the citing
 // boundary's, then receipts by id: no two gate transactions wait on each other in a cycle.
+// Its lists (and the reads' other values) travel in one map, $reads: Neo4j plans a statement
+// once per parameter type, a map's size never counted (kg_context/db/catalog.py).
 CALL {
-  UNWIND $entry_ids AS entry_id
+  UNWIND $reads.entry_ids AS entry_id
   MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
                   class: e.class, writer_id: e.writer_id, resident: e.resident, set_id: e.set_id,
@@ -42,14 +44,14 @@ CALL {
                   tokens: coalesce(e.tokens, 0),
                   requires_out: COUNT { (e)-[:REQUIRES]->() },
                   hard_held_by: [(d:Entry)-[h:REQUIRES]->(e)
-                                 WHERE h.policy = 'hard' AND d.status IN $standing
+                                 WHERE h.policy = 'hard' AND d.status IN $reads.standing
                                  | d.id],
-                  required_by: CASE WHEN e.id IN $superseded_ids
+                  required_by: CASE WHEN e.id IN $reads.superseded_ids
                     THEN [(d:Entry)-[h:REQUIRES]->(e)
-                          WHERE h.policy IN ['hard', 'soft'] AND d.status IN $standing
+                          WHERE h.policy IN ['hard', 'soft'] AND d.status IN $reads.standing
                           | {id: d.id, policy: h.policy,
                              until: coalesce(h.lease_until_seq,
-                                             coalesce(h.set_work, h.set_seq) + $default_lease)}]
+                                             coalesce(h.set_work, h.set_seq) + $reads.default_lease)}]
                     ELSE [] END,
                   failed_ancestors: CASE WHEN e.status = 'at_risk'
                     THEN reduce(acc = [], a IN [(:Set)-[t:TRANSITIONED]->(e)
@@ -59,37 +61,37 @@ CALL {
                     ELSE [] END}) AS entries
 }
 CALL {
-  UNWIND $slots AS slot
+  UNWIND $reads.slots AS slot
   MATCH (e:Resident {boundary_id: $boundary_id, key: slot.key})
   USING INDEX e:Resident(boundary_id, key)
-  WHERE e:Entry AND e.class = slot.class AND e.status IN $live AND e.resident = true
+  WHERE e:Entry AND e.class = slot.class AND e.status IN $reads.live AND e.resident = true
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
                   class: e.class, writer_id: e.writer_id, resident: e.resident, set_id: e.set_id,
                   set_writers: [(w:Writer)<-[:BY]-(:Set)-[:CONTAINS]->(e) | w.id],
                   tokens: coalesce(e.tokens, 0),
                   requires_out: COUNT { (e)-[:REQUIRES]->() },
                   hard_held_by: [(d:Entry)-[h:REQUIRES]->(e)
-                                 WHERE h.policy = 'hard' AND d.status IN $standing
+                                 WHERE h.policy = 'hard' AND d.status IN $reads.standing
                                  | d.id],
                   required_by: [(d:Entry)-[h:REQUIRES]->(e)
-                                WHERE h.policy IN ['hard', 'soft'] AND d.status IN $standing
+                                WHERE h.policy IN ['hard', 'soft'] AND d.status IN $reads.standing
                                 | {id: d.id, policy: h.policy,
                                    until: coalesce(h.lease_until_seq,
                                                    coalesce(h.set_work, h.set_seq)
-                                                   + $default_lease)}],
+                                                   + $reads.default_lease)}],
                   failed_ancestors: []}) AS on_slots
 }
 CALL {
-  MATCH (h:Halt) WHERE h.boundary_id = $boundary_id AND h.set_id IN $set_ids
+  MATCH (h:Halt) WHERE h.boundary_id = $boundary_id AND h.set_id IN $reads.set_ids
   RETURN collect(h.set_id) AS halted_sets
 }
 CALL {
-  UNWIND $writer_ids AS writer_id
+  UNWIND $reads.writer_ids AS writer_id
   MATCH (w:Writer {boundary_id: $boundary_id, id: writer_id})
   RETURN collect({id: w.id, kind: w.kind}) AS writers
 }
 CALL {
-  UNWIND $receipt_ids AS receipt_id
+  UNWIND $reads.receipt_ids AS receipt_id
   MATCH (r:Receipt {id: receipt_id})
   WHERE r.kind = 'adoption'
   SET r:AdoptionReceipt
@@ -102,7 +104,7 @@ CALL {
          AS adoptions
 }
 CALL {
-  UNWIND $foreign AS ref
+  UNWIND $reads.foreign AS ref
   MATCH (e:Entry {boundary_id: ref.boundary_id, id: ref.entry_id})
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
                   class: e.class, writer_id: e.writer_id, resident: e.resident, verse: e.verse,
@@ -110,9 +112,9 @@ CALL {
 }
 CALL {
   MATCH (s:Set)
-  WHERE s.boundary_id = $boundary_id AND s.seq >= $from_seq AND s.status = 'ratified'
-    AND (any(t IN coalesce(s.targets, []) WHERE t IN $targets)
-         OR any(d IN coalesce(s.dependencies, []) WHERE d IN $dependencies))
+  WHERE s.boundary_id = $boundary_id AND s.seq >= $reads.from_seq AND s.status = 'ratified'
+    AND (any(t IN coalesce(s.targets, []) WHERE t IN $reads.targets)
+         OR any(d IN coalesce(s.dependencies, []) WHERE d IN $reads.dependencies))
   RETURN collect({id: s.id, seq: s.seq, targets: coalesce(s.targets, []),
                   writer_ids: coalesce(s.writer_ids, [s.writer_id]),
                   fanout: coalesce(s.fanout, 0), entry_count: coalesce(s.entry_count, 0),
@@ -120,31 +122,31 @@ CALL {
                   dependencies: coalesce(s.dependencies, [])}) AS recent_sets
 }
 CALL {
-  UNWIND $taken_ids AS set_id
+  UNWIND $reads.taken_ids AS set_id
   MATCH (s:Set {boundary_id: $boundary_id, id: set_id})
   RETURN collect(s.id) AS taken
 }
 CALL {
   MATCH (r:RevocationReceipt)
   WHERE (r.subject_kind = 'writer' AND r.boundary_id = $boundary_id
-         AND r.subject_id IN $writer_ids)
-     OR (r.subject_kind = 'adoption' AND r.subject_id IN $receipt_ids)
+         AND r.subject_id IN $reads.writer_ids)
+     OR (r.subject_kind = 'adoption' AND r.subject_id IN $reads.receipt_ids)
   RETURN collect({kind: r.subject_kind, id: r.subject_id, receipt_id: r.id, seq: r.seq,
                   by: r.operator_id, boundary_id: r.boundary_id}) AS revoked
 }
 CALL {
-  UNWIND $one_use_ids AS copy_id
+  UNWIND $reads.one_use_ids AS copy_id
   MATCH (e:Entry {boundary_id: $boundary_id, id: copy_id})
-  WHERE e.status IN $standing AND e.resident = true AND e.expires_after_seq IS NOT NULL
+  WHERE e.status IN $reads.standing AND e.resident = true AND e.expires_after_seq IS NOT NULL
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
                   class: e.class, writer_id: e.writer_id, resident: e.resident, set_id: e.set_id,
                   tokens: coalesce(e.tokens, 0), requires_out: COUNT { (e)-[:REQUIRES]->() },
                   expires_after_seq: e.expires_after_seq,
                   foundational: coalesce(e.foundational, false),
-                  held_by: [(d:Entry)-[r:REQUIRES]->(e) WHERE d.status IN $standing
+                  held_by: [(d:Entry)-[r:REQUIRES]->(e) WHERE d.status IN $reads.standing
                             | {id: d.id, policy: r.policy,
                                until: coalesce(r.lease_until_seq,
-                                               coalesce(r.set_work, r.set_seq) + $default_lease)}]})
+                                               coalesce(r.set_work, r.set_seq) + $reads.default_lease)}]})
          AS one_use
 }
 RETURN entries, on_slots, halted_sets, writers, adoptions, foreign, recent_sets, taken, revoked, one_use

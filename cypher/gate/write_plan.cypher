@@ -3,7 +3,7 @@
 // sealed into the ledger (kg_context/gate/pure/ledger.py) before it is sent, and its sealed
 // receipts, halts and ledger head travel here too (parts 11 and 12, exactly as
 // gate/write_sealed.cypher writes them); a larger plan is sent without them (no receipts, no
-// halts, no $ledger_pos) and, while the server runs it, sealed; then gate/write_sealed.cypher
+// halts, no $sealed.ledger_pos) and, while the server runs it, sealed; then gate/write_sealed.cypher
 // writes them in the same transaction. Every node is
 // looked up or merged by (boundary_id, id) (targets by (boundary_id, key)): writers and
 // targets are the boundary's own nodes, so nothing here is shared across boundaries. Nothing is
@@ -56,11 +56,13 @@
 //    changes; the lease clock; one_use_pending: the recall copies whose one use is still to
 //    come, kg_context/gate/pure/one_use.py), with an optimistic check on top of the lock: only if the seq is
 //    still the one read under the lock (no row back: nothing of the transaction may commit);
-//    and, when the plan was sealed before it was sent ($ledger_pos), the ledger's head.
+//    and, when the plan was sealed before it was sent ($sealed.ledger_pos), the ledger's head.
 // Each part sees what the parts before it wrote (a renewal skips the entries of its own set; a
 // supersession flips an entry the renewals have read as standing).
+// The plan's lists travel in one map ($plan), the sealed part in another ($sealed): Neo4j plans
+// a statement once per parameter type, a map's size never counted (kg_context/db/catalog.py).
 CALL () {
-  UNWIND $sets AS set_row
+  UNWIND $plan.sets AS set_row
   MATCH (b:Boundary {id: $boundary_id})
   MERGE (s:Set {boundary_id: $boundary_id, id: set_row.id})
   SET s += set_row.props
@@ -96,7 +98,7 @@ CALL () {
     CREATE (e)-[:TARGETS]->(t))
 }
 CALL () {
-  UNWIND $derived AS derived
+  UNWIND $plan.derived AS derived
   MATCH (child:Entry {boundary_id: $boundary_id, id: derived.from}),
         (parent:Entry {boundary_id: $boundary_id, id: derived.to})
   CREATE (child)-[:DERIVED_FROM {essential: derived.essential}]->(parent)
@@ -104,13 +106,13 @@ CALL () {
     CREATE (child)-[:ESSENTIALLY_DERIVED_FROM]->(parent))
 }
 CALL () {
-  UNWIND $summarizes AS summary
+  UNWIND $plan.summarizes AS summary
   MATCH (interface:Entry {boundary_id: $boundary_id, id: summary.from}),
         (original:Entry {boundary_id: $boundary_id, id: summary.to})
   CREATE (interface)-[:SUMMARIZES {seq: summary.seq}]->(original)
 }
 CALL () {
-  UNWIND $requires AS requirement
+  UNWIND $plan.requires AS requirement
   MATCH (dependent:Entry {boundary_id: $boundary_id, id: requirement.from}),
         (required:Entry {boundary_id: $boundary_id, id: requirement.to})
   CREATE (dependent)-[:REQUIRES {policy: requirement.policy,
@@ -120,7 +122,7 @@ CALL () {
                                  set_work: requirement.set_work}]->(required)
 }
 CALL () {
-  UNWIND $foreign_edges AS foreign_edge
+  UNWIND $plan.foreign_edges AS foreign_edge
   MATCH (child:Entry {boundary_id: $boundary_id, id: foreign_edge.from})
   MATCH (parent:Entry {boundary_id: foreign_edge.to_boundary, id: foreign_edge.to})
   FOREACH (_ IN CASE WHEN foreign_edge.edge = 'derived_from' THEN [1] ELSE [] END |
@@ -133,13 +135,13 @@ CALL () {
                                boundary_id: foreign_edge.to_boundary}]->(parent))
 }
 CALL () {
-  UNWIND $adoption_uses AS use
+  UNWIND $plan.adoption_uses AS use
   MATCH (s:Set {boundary_id: $boundary_id, id: use.set_id})
   MATCH (r:Receipt {id: use.receipt_id})
   CREATE (s)-[:USED_ADOPTION {seq: use.seq}]->(r)
 }
 CALL () {
-  UNWIND $renewals AS renewal
+  UNWIND $plan.renewals AS renewal
   MATCH (t:Entry {boundary_id: $boundary_id, id: renewal.to})
   WHERE t.status IN $standing
   MATCH (by:Entry {boundary_id: $boundary_id, id: renewal.by})
@@ -160,7 +162,7 @@ CALL () {
   CREATE (n)-[:RENEWS]->(t), (n)-[:BY]->(by)
 }
 CALL () {
-  UNWIND $foundational AS mark
+  UNWIND $plan.foundational AS mark
   MATCH (t:Entry {boundary_id: $boundary_id, id: mark.entry_id})
   SET t.foundational = true, t.foundational_by = mark.by, t.foundational_seq = mark.seq,
       t.foundational_set_id = mark.set_id
@@ -180,7 +182,7 @@ CALL () {
     SET r.renewed_at_seq = mark.seq, r.renewed_by = mark.by, r.renewal_kind = 'foundational')
 }
 CALL () {
-  UNWIND $supersedes AS superseded
+  UNWIND $plan.supersedes AS superseded
   MATCH (new:Entry {boundary_id: $boundary_id, id: superseded.from}),
         (old:Entry {boundary_id: $boundary_id, id: superseded.to})
   CREATE (new)-[:SUPERSEDES {reason: superseded.reason, seq: superseded.seq,
@@ -193,7 +195,7 @@ CALL () {
   SET old:Superseded
 }
 CALL () {
-  UNWIND $transitions AS transition
+  UNWIND $plan.transitions AS transition
   MATCH (s:Set {boundary_id: $boundary_id, id: transition.set_id}),
         (e:Entry {boundary_id: $boundary_id, id: transition.entry_id})
   SET e.status = transition.to, e.resident = transition.resident, e.status_seq = transition.seq
@@ -209,7 +211,7 @@ CALL () {
                              justification: transition.justification, seq: transition.seq}]->(e)
 }
 CALL () {
-  UNWIND $receipts AS row
+  UNWIND $sealed.receipts AS row
   MATCH (s:Set {boundary_id: $boundary_id, id: row.set_id})
   CREATE (receipt:Receipt:$(toUpper(left(row.props.kind, 1)) + substring(row.props.kind, 1)
                             + 'Receipt'))
@@ -217,7 +219,7 @@ CALL () {
   CREATE (receipt)-[:FOR]->(s)
 }
 CALL () {
-  UNWIND $halts AS halt
+  UNWIND $sealed.halts AS halt
   MATCH (s:Set {boundary_id: $boundary_id, id: halt.set_id})
   CREATE (h:Halt:Open)
   SET h = halt.props
@@ -228,8 +230,8 @@ WHERE b.seq = $expected_seq
 SET b.seq = $seq, b.last_set_id = $last_set_id, b.live_count = $live_count,
     b.requires_count = $requires_count, b.committed_tokens = $committed_tokens,
     b.resident_tokens = $resident_tokens, b.work_seq = $work_seq,
-    b.one_use_pending = $one_use_pending
-FOREACH (_ IN CASE WHEN $ledger_pos IS NULL THEN [] ELSE [1] END |
-  SET b.ledger_pos = $ledger_pos, b.ledger_head = $ledger_head,
-      b.ledger_since_seq = coalesce(b.ledger_since_seq, $ledger_since_seq))
+    b.one_use_pending = $plan.one_use_pending
+FOREACH (_ IN CASE WHEN $sealed.ledger_pos IS NULL THEN [] ELSE [1] END |
+  SET b.ledger_pos = $sealed.ledger_pos, b.ledger_head = $sealed.ledger_head,
+      b.ledger_since_seq = coalesce(b.ledger_since_seq, $sealed.ledger_since_seq))
 RETURN b.seq AS seq

@@ -2,8 +2,15 @@
 
 A query's name is its path under ``cypher/`` without the suffix (``schema/constraint_entry_id``).
 Its parameters are parsed from the text (``$name``), so a caller that passes too few or too many
-is refused before anything reaches the server. Values, and dynamic labels (``:$($label)``), only
-ever travel as parameters; nothing is spliced into the text.
+is refused before anything reaches the server; so is a map parameter that lacks a key the text
+reads from it (``$reads.entry_ids``). Values, and dynamic labels (``:$($label)``), only ever travel
+as parameters; nothing is spliced into the text.
+
+A statement of the gate's takes its lists inside one map parameter (``$reads.entry_ids``, not
+``$entry_ids``): Neo4j keys its plan cache by each parameter's type and, by default
+(``internal.cypher.use_parameter_size``), by the size class of each list and string parameter,
+but a map only by its type, so a statement whose lists change length with every commit is planned
+once, on any server (docs/operators.md, "The plan cache").
 
 The files live in the repository's ``cypher/`` folder and are shipped inside the wheel as
 ``kg_context/cypher``.
@@ -13,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,6 +30,7 @@ from kg_context.errors import CatalogError
 __all__ = ["Catalog", "Query", "cypher_root", "default_catalog"]
 
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+_FIELD = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)")
 # One left-to-right pass: whichever of comment, string or quoted name starts first wins.
 _TOKEN = re.compile(
     r"//[^\n]*"  # line comment
@@ -46,15 +54,18 @@ def _code_only(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Query:
-    """One Cypher statement and the parameters it uses."""
+    """One Cypher statement, the parameters it uses, and the keys it reads from each map
+    parameter (``fields``: ``$reads.entry_ids`` is ``{"reads": {"entry_ids", ...}}``)."""
 
     name: str
     text: str
     params: frozenset[str]
     path: Path
+    fields: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def bind(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        """The parameters for this statement, or a ``CatalogError`` naming the mismatch."""
+        """The parameters for this statement, or a ``CatalogError`` naming the mismatch: a
+        parameter missing or unexpected, or a key the statement reads missing from a map."""
         given = set(params)
         missing = self.params - given
         extra = given - self.params
@@ -63,6 +74,14 @@ class Query:
                 f"query {self.name!r} takes {sorted(self.params)}; "
                 f"missing {sorted(missing)}, unexpected {sorted(extra)}"
             )
+        for name, keys in self.fields.items():
+            value = params[name]
+            lacking = keys - set(value) if isinstance(value, Mapping) else keys
+            if lacking:
+                raise CatalogError(
+                    f"query {self.name!r} reads {sorted(keys)} from ${name}; "
+                    f"missing {sorted(lacking)}"
+                )
         return dict(params)
 
     @property
@@ -83,8 +102,18 @@ class Catalog(Mapping[str, Query]):
             text = path.read_text(encoding="utf-8").strip()
             if not _code_only(text).strip():
                 raise CatalogError(f"{path} holds no statement")
-            params = frozenset(_PARAM.findall(_code_only(text)))
-            queries[name] = Query(name=name, text=text, params=params, path=path)
+            code = _code_only(text)
+            params = frozenset(_PARAM.findall(code))
+            fields: dict[str, set[str]] = {}
+            for param, key in _FIELD.findall(code):
+                fields.setdefault(param, set()).add(key)
+            queries[name] = Query(
+                name=name,
+                text=text,
+                params=params,
+                path=path,
+                fields={param: frozenset(keys) for param, keys in fields.items()},
+            )
         self._queries = queries
 
     def __getitem__(self, name: str) -> Query:

@@ -138,3 +138,43 @@ def test_open_batch_reads_the_snapshot_exactly_as_load_snapshot_does() -> None:
     reads = snapshot[snapshot.index("CALL {") : snapshot.index("RETURN entries,")].strip()
     assert reads in _code_only(catalog["gate/open_batch"].text)
     assert catalog["gate/load_snapshot"].params < catalog["gate/open_batch"].params
+
+
+def test_the_gates_statements_take_their_lists_in_one_map_each() -> None:
+    """Neo4j keys its plan cache by each parameter's type, and by default by the size class of
+    each list or string parameter: a list parameter whose length follows a commit's would have
+    the statement planned again (0.4-1 s for these, under the boundary's lock). A map is keyed
+    by its type alone. So no list travels on its own in the gate's largest statements, except
+    the constant list of standing statuses."""
+    from kg_context.gate.io.transaction_io import NO_SNAPSHOT
+
+    catalog = default_catalog()
+    assert catalog["gate/load_snapshot"].params == {"boundary_id", "reads"}
+    assert catalog["gate/load_snapshot"].fields == {"reads": set(NO_SNAPSHOT)}
+    assert catalog["gate/open_batch"].fields == {"reads": set(NO_SNAPSHOT), "batch": {"proposals"}}
+    assert catalog["gate/open_batch"].params == {
+        "boundary_id",
+        "reads",
+        "batch",
+        "now",
+        "limit",
+        "default_czar_every",
+    }
+    assert set(catalog["gate/write_plan"].fields) == {"plan", "sealed"}
+
+
+def test_a_map_parameter_lacking_a_key_the_statement_reads_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "q.cypher").write_text(
+        "// $comment.key is not read\nUNWIND $reads.ids AS id RETURN id, $reads.limit, $n",
+        encoding="utf-8",
+    )
+    query = Catalog(tmp_path)["q"]
+    assert query.params == {"reads", "n"}
+    assert query.fields == {"reads": {"ids", "limit"}}
+    assert query.bind({"reads": {"ids": [], "limit": 1, "more": 2}, "n": 1})["n"] == 1
+    with pytest.raises(
+        CatalogError, match=r"reads \['ids', 'limit'\] from \$reads; missing \['limit'\]"
+    ):
+        query.bind({"reads": {"ids": []}, "n": 1})
+    with pytest.raises(CatalogError, match=r"missing \['ids', 'limit'\]"):
+        query.bind({"reads": None, "n": 1})

@@ -40,6 +40,8 @@ STATEMENTS: dict[str, dict[str, Any]] = {
 # Keys a statement's rows carry for the gate's own bookkeeping, never read by the statement:
 # none today (every key the gate writes is read).
 UNREAD: dict[str, frozenset[str]] = {}
+# What the sealed part of a plan carries (``$sealed``): receipts, halts and the ledger's head.
+SEALED = {"receipts", "halts", "ledger_pos", "ledger_head", "ledger_since_seq"}
 
 
 def _keys_read(text: str, variable: str) -> set[str]:
@@ -61,11 +63,15 @@ def test_rows_carry_exactly_what_the_statement_reads(name: str) -> None:
 
 
 def test_write_plan_takes_the_boundary_row_and_every_part_of_the_plan() -> None:
-    params = default_catalog()["gate/write_plan"].params
+    query = default_catalog()["gate/write_plan"]
     parts = {"sets", "derived", "summarizes", "requires", "foreign_edges", "adoption_uses"}
     parts |= {"renewals", "foundational", "supersedes", "transitions"}
-    sealed = {"receipts", "halts", "ledger_pos", "ledger_head", "ledger_since_seq"}
-    assert params == set(rows.BoundaryRow.__annotations__) | parts | sealed | {
+    # the lists in one map ($plan), the sealed part in another ($sealed): planned once
+    assert query.fields["plan"] == parts | {"one_use_pending"}
+    assert query.fields["sealed"] == SEALED
+    assert query.params == set(rows.BoundaryRow.__annotations__) - {"one_use_pending"} | {
+        "plan",
+        "sealed",
         "boundary_id",
         "expected_seq",
         "standing",
@@ -83,12 +89,9 @@ def test_write_plan_writes_receipts_and_halts_exactly_as_write_sealed_does() -> 
 
 
 def test_write_sealed_takes_the_sealed_receipts_the_halts_and_the_ledger_head() -> None:
-    params = default_catalog()["gate/write_sealed"].params
-    assert params == {"boundary_id", "receipts", "halts"} | {
-        "ledger_pos",
-        "ledger_head",
-        "ledger_since_seq",
-    }  # the ledger's head (gate.pure.ledger)
+    query = default_catalog()["gate/write_sealed"]
+    assert query.params == {"boundary_id", "sealed"}
+    assert query.fields == {"sealed": SEALED}  # the ledger's head (gate.pure.ledger)
 
 
 def test_every_gate_write_statement_is_covered() -> None:

@@ -134,11 +134,12 @@ def open_batch(
     reads = {**NO_SNAPSHOT, **(snapshot or {}), "boundary_id": boundary_id}
     reply = tx.send(
         "gate/open_batch",
-        proposals=proposals,
+        boundary_id=boundary_id,
+        batch={"proposals": proposals},
         now=now,
         limit=limit,
         default_czar_every=DEFAULT_CZAR_EVERY_COMMITS,
-        **reads,
+        reads=_reads(reads),
     )
     if meanwhile is not None:
         meanwhile()
@@ -266,6 +267,12 @@ def snapshot_params(
     }
 
 
+def _reads(params: dict[str, Any]) -> dict[str, Any]:
+    """The snapshot's parameters as its statements take them: the boundary's id on its own, the
+    rest in one map (``$reads``, planned once whatever its lists' lengths)."""
+    return {name: params[name] for name in NO_SNAPSHOT}
+
+
 # The snapshot's parameters when ``gate/open_batch`` is to read nothing of it (every list empty).
 NO_SNAPSHOT: dict[str, Any] = {
     "entry_ids": [],
@@ -335,7 +342,10 @@ def load_snapshot(
             meanwhile()
         state = read.state
     else:
-        reply = tx.send("gate/load_snapshot", **inputs.params())
+        params = inputs.params()
+        reply = tx.send(
+            "gate/load_snapshot", boundary_id=params["boundary_id"], reads=_reads(params)
+        )
         if meanwhile is not None:
             meanwhile()
         state = reply()[0]
@@ -561,19 +571,22 @@ def write_plan(
         "ledger_head": None,
         "ledger_since_seq": None,
     }
-    written = tx.send(
+    written = tx.send(  # the plan's lists and the sealed part each in one map (catalog.py)
         "gate/write_plan",
         boundary_id=boundary_id,
-        sets=nested_sets(plan),
-        derived=plan.derived_from,
-        summarizes=plan.summarizes,
-        requires=plan.requires,
-        foreign_edges=plan.foreign_edges,
-        adoption_uses=plan.adoption_uses,
-        renewals=plan.renewals,
-        foundational=plan.foundational,
-        supersedes=plan.supersedes,
-        transitions=plan.transitions,
+        plan={
+            "sets": nested_sets(plan),
+            "derived": plan.derived_from,
+            "summarizes": plan.summarizes,
+            "requires": plan.requires,
+            "foreign_edges": plan.foreign_edges,
+            "adoption_uses": plan.adoption_uses,
+            "renewals": plan.renewals,
+            "foundational": plan.foundational,
+            "supersedes": plan.supersedes,
+            "transitions": plan.transitions,
+            "one_use_pending": b["one_use_pending"],
+        },
         standing=as_values(STANDING_STATUSES),
         default_lease=default_lease,
         expected_seq=expected_seq,
@@ -584,12 +597,11 @@ def write_plan(
         committed_tokens=b["committed_tokens"],
         resident_tokens=b["resident_tokens"],
         work_seq=b["work_seq"],
-        one_use_pending=b["one_use_pending"],
-        **(sealed_rows() if together else unsealed),
+        sealed=sealed_rows() if together else unsealed,
     )
     sealed = None
     if not together:
-        sealed = tx.send("gate/write_sealed", boundary_id=boundary_id, **sealed_rows())
+        sealed = tx.send("gate/write_sealed", boundary_id=boundary_id, sealed=sealed_rows())
     advanced = written()
     if sealed is not None:
         sealed()
