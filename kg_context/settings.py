@@ -96,11 +96,11 @@ class LocalServerSettings(BaseSettings):
     # Whether Neo4j plans a statement for the sizes of its list and string parameters
     # (``internal.cypher.use_parameter_size``, Neo4j's own default: on). On, the plan cache keys
     # every statement by the size class of each such parameter (0, 1, up to 10, up to 100, ...),
-    # so a statement of kg-context's, whose lists are as long as what each commit carries, is
-    # planned again for every new combination (the gate's largest take 0.4-1 s to plan): measured
-    # on the test suite's server, seven in ten of its sampled busy threads were planning (docs/
-    # operators.md, the plan cache). Off (kg-context's default for the server it runs), each
-    # statement is planned once per parameter type and kept.
+    # so a statement whose lists are as long as what each commit carries is planned again for
+    # every new combination. The gate's four largest (0.4-1 s to plan) take their lists inside
+    # one map each, keyed by type alone, and are planned once either way; the others take
+    # top-level lists (docs/operators.md, the plan cache). Off (kg-context's default for the
+    # server it runs), each statement is planned once per parameter type and kept.
     cypher_parameter_size_hints: bool = False
     # The transaction logs are recovery's, not the record's: the store holds every set, and
     # nothing of kg-context reads a log. How many are kept after a checkpoint
