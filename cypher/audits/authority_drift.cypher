@@ -15,6 +15,7 @@ MATCH (r:Receipt)-[:FOR]->(s)
 WHERE r.kind = 'commit'
 MATCH (c:Constitution {version: r.constitution_version})
 OPTIONAL MATCH (w:Writer {boundary_id: s.boundary_id, id: p.writer_id})
+  USING INDEX w:Writer(boundary_id, id)
 WITH p, s, w, coalesce(c.czars, ['czar']) AS czars, coalesce(c.operators, ['operator']) AS operators,
      p.writer_kind IN ['czar', 'operator'] AS authority
 WHERE (p.writer_kind = 'czar' AND NOT p.writer_id IN czars)

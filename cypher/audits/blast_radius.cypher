@@ -8,6 +8,7 @@
 // Expect: rows (both walks are pruned breadth-first expands per committed entry: each
 //   descendant once, at its least depth, never every path; a chain 10,000 deep answers quickly)
 MATCH (s:Set {boundary_id: $boundary_id, id: $set_id})-[:CONTAINS]->(failed:Entry)
+  USING INDEX s:Set(boundary_id, id)
 WITH collect(failed) AS sources
 CALL (sources) {
   UNWIND sources AS failed

@@ -7,6 +7,7 @@
 // planner pick the boundary_id index and filter a large boundary).
 UNWIND $ids AS entry_id
 MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
+  USING INDEX e:Entry(boundary_id, id)
 WHERE NOT e.status IN $exclude_statuses
 OPTIONAL MATCH (e)-[:REQUIRES|DERIVED_FROM|SUMMARIZES]->(t:Entry {boundary_id: $boundary_id})
 WITH e, t ORDER BY t.id

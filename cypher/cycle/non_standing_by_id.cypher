@@ -6,6 +6,7 @@
 // sought through the (boundary_id, id) uniqueness index.
 UNWIND $ids AS entry_id
 MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
+  USING INDEX e:Entry(boundary_id, id)
 WHERE e.status IN $not_standing
 OPTIONAL MATCH (s:Set {boundary_id: $boundary_id})-[:CONTAINS]->(copy:Entry)-[:DERIVED_FROM]->(e)
   WHERE s.kind = $recall_kind AND copy.class = $scratch_class

@@ -8,6 +8,7 @@
 UNWIND $ids AS copy_id
 WITH DISTINCT copy_id
 MATCH (c:Entry {boundary_id: $boundary_id, id: copy_id})
+  USING INDEX c:Entry(boundary_id, id)
 WHERE c.class = 'scratch'
 MATCH (c)-[:DERIVED_FROM]->(s:Entry {boundary_id: $boundary_id})
 WHERE s.id <> c.id AND s.key = c.key AND coalesce(s.body, '') = coalesce(c.body, '')

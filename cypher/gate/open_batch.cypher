@@ -52,6 +52,7 @@ WITH b, submitted, pending
 CALL {
   UNWIND $reads.entry_ids AS entry_id
   MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
+    USING INDEX e:Entry(boundary_id, id)
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
                   class: e.class, writer_id: e.writer_id, resident: e.resident, set_id: e.set_id,
                   set_writers: [(w:Writer)<-[:BY]-(:Set)-[:CONTAINS]->(e) | w.id],
@@ -102,6 +103,7 @@ CALL {
 CALL {
   UNWIND $reads.writer_ids AS writer_id
   MATCH (w:Writer {boundary_id: $boundary_id, id: writer_id})
+    USING INDEX w:Writer(boundary_id, id)
   RETURN collect({id: w.id, kind: w.kind}) AS writers
 }
 CALL {
@@ -120,6 +122,7 @@ CALL {
 CALL {
   UNWIND $reads.foreign AS ref
   MATCH (e:Entry {boundary_id: ref.boundary_id, id: ref.entry_id})
+    USING INDEX e:Entry(boundary_id, id)
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
                   class: e.class, writer_id: e.writer_id, resident: e.resident, verse: e.verse,
                   tokens: coalesce(e.tokens, 0)}) AS foreign
@@ -138,6 +141,7 @@ CALL {
 CALL {
   UNWIND $reads.taken_ids AS set_id
   MATCH (s:Set {boundary_id: $boundary_id, id: set_id})
+    USING INDEX s:Set(boundary_id, id)
   RETURN collect(s.id) AS taken
 }
 CALL {
@@ -151,6 +155,7 @@ CALL {
 CALL {
   UNWIND $reads.one_use_ids AS copy_id
   MATCH (e:Entry {boundary_id: $boundary_id, id: copy_id})
+    USING INDEX e:Entry(boundary_id, id)
   WHERE e.status IN $reads.standing AND e.resident = true AND e.expires_after_seq IS NOT NULL
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
                   class: e.class, writer_id: e.writer_id, resident: e.resident, set_id: e.set_id,

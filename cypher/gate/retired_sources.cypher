@@ -5,6 +5,7 @@
 UNWIND $ids AS entry_id
 WITH DISTINCT entry_id
 MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
+  USING INDEX e:Entry(boundary_id, id)
 WHERE e.status = 'retired'
 OPTIONAL MATCH (:Set {boundary_id: $boundary_id})-[t:TRANSITIONED]->(e)
 WITH e, t ORDER BY t.seq DESC

@@ -7,6 +7,7 @@
 // statement's memory is one entry's capped children, whatever the blast radius.
 UNWIND $parents AS parent_id
 MATCH (parent:Entry {boundary_id: $boundary_id, id: parent_id})
+  USING INDEX parent:Entry(boundary_id, id)
 CALL (parent) {
   MATCH (parent)<-[r:DERIVED_FROM]-(child:Entry)
   WHERE child.boundary_id = $boundary_id

@@ -28,6 +28,7 @@ from kg_context.db.schema import (
     SCHEMA_VERSION,
     RuleKind,
     add_essential_edges,
+    apply_schema,
     drop_empty_lists,
     package_rules,
     shorten_boundary_tokens,
@@ -366,32 +367,53 @@ def test_a_version_10_database_drops_its_empty_lists(
     assert fixtures.read("fixture/counts")[0] == before  # nothing deleted
 
 
-def _plans(engine: Any, wanted: Callable[[Query], bool]) -> Iterator[tuple[Query, Any]]:
-    """Every catalog statement ``wanted`` picks, with its EXPLAINed plan on the suite's server."""
+def _plans(target: Target, wanted: Callable[[Query], bool]) -> Iterator[tuple[Query, Any]]:
+    """Every catalog statement ``wanted`` picks, with its EXPLAINed plan on ``target``."""
     with neo4j.GraphDatabase.driver(
-        engine.target.uri,
-        auth=(engine.target.username, engine.target.password),
-        notifications_min_severity="OFF",
+        target.uri, auth=(target.username, target.password), notifications_min_severity="OFF"
     ) as driver:
         for name in sorted(default_catalog()):
             query = default_catalog()[name]
             if wanted(query):
-                result = driver.execute_query(
-                    "EXPLAIN " + query.text, database_=engine.target.database
-                )
+                result = driver.execute_query("EXPLAIN " + query.text, database_=target.database)
                 yield query, result.summary.plan
 
 
-def test_every_lookup_by_id_seeks_the_composite_index(engine: Any) -> None:
+def _unseeked_lookups(target: Target) -> tuple[list[tuple[str, str]], int]:
     """EXPLAIN every statement that looks an Entry/Set/Proposal/Writer up by id (a Target by
-    key): each such variable is found through the (boundary_id, id) uniqueness index."""
-    checked = 0
-    for query, plan in _plans(engine, lambda q: bool(id_lookups(q))):
+    key): the (statement, variable) found other than through the (boundary_id, id) uniqueness
+    index, and how many were checked."""
+    missed, checked = [], 0
+    for query, plan in _plans(target, lambda q: bool(id_lookups(q))):
         for variable, label in id_lookups(query):
             key = "key" if label == "Target" else "id"
-            wanted = f"{variable}:{label}(boundary_id, {key})"
-            assert wanted in str(plan), (query.name, wanted)
+            if f"{variable}:{label}(boundary_id, {key})" not in str(plan):
+                missed.append((query.name, variable))
             checked += 1
+    return missed, checked
+
+
+def test_every_lookup_by_id_seeks_the_composite_index(engine: Any) -> None:
+    """On the suite's server, whose store has grown: every lookup by id seeks the composite
+    uniqueness index."""
+    missed, checked = _unseeked_lookups(engine.target)
+    assert missed == []
+    assert checked >= 40
+
+
+def test_every_lookup_by_id_seeks_the_composite_index_on_an_empty_store(
+    fresh: Target, fixtures: Neo4jExecutor
+) -> None:
+    """The same on a store that holds next to nothing, as a new database does: the plans Neo4j
+    makes there are kept until its statistics move (an hour, on the suite's servers), and a
+    planner that sees no rows anywhere found as cheap a seek on ``Entry(boundary_id)`` and a
+    filter on the id, which reads every entry of the boundary for each one looked up: a first
+    import of 10,000 entries took 108 s against 7 s. The statements name the index they mean."""
+    with Engine.connect(fresh, check_schema=False) as connected:
+        apply_schema(connected.executor)
+    assert fixtures.read("fixture/counts")[0]["entries"] < 100  # next to nothing
+    missed, checked = _unseeked_lookups(fresh)
+    assert missed == []
     assert checked >= 40
 
 
@@ -420,7 +442,7 @@ def test_per_boundary_statements_never_scan_the_whole_database(engine: Any) -> N
     scanning: dict[str, list[str]] = {}
     checked = 0
     per_boundary = _plans(
-        engine,
+        engine.target,
         lambda q: (
             "boundary_id" in q.params and not q.is_schema and q.name not in WHOLE_DATABASE_CHECKS
         ),
