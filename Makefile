@@ -53,13 +53,15 @@ lint: install
 docs: install
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
-# The whole suite: every test but the `serial` ones in TEST_WORKERS parallel pytest-xdist workers
-# (tests/conftest.py says which tests share a worker, and starts the longest first; TEST_WORKERS=0
-# runs them in one process; the 25 longest are printed), then the serial ones alone (they count
-# what the whole database holds). The lint and the docs' strict build run in the background from
-# the start, beside the server's start, the schema and the parallel run (which waits on
-# subprocesses and servers often enough to leave them room); their output is printed after the
-# parallel run. Fails if the lint, the docs' build or either run fails, or the first runs no test.
+# The whole suite in TEST_WORKERS parallel pytest-xdist workers (tests/conftest.py says which tests
+# share a worker, and starts the longest first; TEST_WORKERS=0 runs them in one process; the 25
+# longest are printed). The tests that count what a whole database holds run on the suite's second
+# server, which only their group writes to, so they need no run of their own; a test marked
+# `serial` would run with no other test beside it (tests/conftest.py). The lint and the docs'
+# strict build run in the background from the start, beside the server's start, the schema and
+# the tests (which wait on subprocesses and servers often enough to leave them room); their
+# output is printed after the tests. Fails if the lint, the docs' build or the tests fail, or no
+# test runs.
 TEST_WORKERS ?= 3
 # The server `make test` starts has an empty store every run; growing, it has Neo4j plan every
 # statement again and again in its first minutes (its 10 s replan interval): the suite's server
@@ -72,19 +74,14 @@ test: export KG_CONTEXT_LOCAL_GC ?= parallel
 test: install
 	@checks=$$(mktemp -d); \
 	{ $(MAKE) --no-print-directory -j2 lint docs >$$checks/out 2>&1; echo $$? >$$checks/rc; } & \
-	schema=0; parallel=0; serial=0; \
+	schema=0; tests=0; \
 	$(MAKE) --no-print-directory schema || schema=$$?; \
 	if [ $$schema -eq 0 ]; then \
-		$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup -m "not serial" --durations=25 \
-			|| parallel=$$?; \
+		$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup --durations=25 || tests=$$?; \
 	fi; \
 	wait; echo "== make lint docs"; cat $$checks/out; checked=$$(cat $$checks/rc); \
 	rm -rf $$checks; \
-	if [ $$schema -eq 0 ]; then \
-		$(BIN)/pytest -m serial || serial=$$?; \
-		if [ $$serial -eq 5 ]; then serial=0; fi; \
-	fi; \
-	exit $$(( schema ? schema : checked ? checked : parallel ? parallel : serial ))
+	exit $$(( schema ? schema : checked ? checked : tests ))
 
 # The pure tests (tests/unit): no database, no embedding model; seconds.
 unit: install

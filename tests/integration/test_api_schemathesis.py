@@ -23,12 +23,18 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode, checks
 
 from kg_context.db.catalog import Catalog
-from kg_context.db.connection import Target, open_driver
+from kg_context.db.connection import open_driver
 from kg_context.engine import Engine
 from tests.integration.api_server import Server, running
 
-# It counts every node and relationship of the database around each request.
-pytestmark = pytest.mark.serial
+
+# It counts every node and relationship of the database around each request: on the suite's
+# second server, which only the tests of its group write to, one at a time on one worker
+# (tests/conftest.py), so it runs beside the rest of the suite rather than after it.
+@pytest.fixture(scope="module")
+def engine(second_engine: Engine) -> Engine:
+    return second_engine
+
 
 COUNTS = Path(__file__).resolve().parents[1] / "reliability" / "fixtures"
 
@@ -114,9 +120,10 @@ def test_the_spec_holds_for_generated_requests(
 
 
 @pytest.fixture(scope="module")
-def graph(neo4j_target: Target) -> Iterator[Engine]:
+def graph(engine: Engine) -> Iterator[Engine]:
     """The database's node and relationship counts, read with a test-only statement."""
-    with Engine(open_driver(neo4j_target), neo4j_target, catalog=Catalog(COUNTS)) as raw:
+    target = engine.target
+    with Engine(open_driver(target), target, catalog=Catalog(COUNTS)) as raw:
         yield raw
 
 

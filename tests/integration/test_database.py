@@ -103,13 +103,15 @@ def test_write_then_read_back(engine: Any, boundary_id: str) -> None:
     assert read[0]["seq"] == 0 and read[0]["verse"] == "local"
 
 
-# Failed logins lock the user for a moment (Neo4j's rate limit): other tests' logins would fail.
-@pytest.mark.serial
-def test_wrong_password_is_one_clear_error(neo4j_target: Target) -> None:
-    wrong = Target("env", neo4j_target.uri, neo4j_target.username, "wrong-pass", "neo4j")
+# Failed logins can lock the user for a moment (Neo4j's rate limit), which would fail the other
+# tests' logins: the two tests with a wrong password log in to the suite's second server, which
+# only the tests of its group use, one at a time on one worker (tests/conftest.py).
+def test_wrong_password_is_one_clear_error(second_engine: Any) -> None:
+    server = second_engine.target
+    wrong = Target("env", server.uri, server.username, "wrong-pass", "neo4j")
     with pytest.raises(AuthenticationError) as caught:
         open_driver(wrong)
-    assert neo4j_target.uri in str(caught.value)
+    assert server.uri in str(caught.value)
     assert "NEO4J_PASSWORD" in str(caught.value)
 
 
@@ -120,7 +122,6 @@ def test_unreachable_uri_is_one_clear_error() -> None:
     assert "NEO4J_URI" in str(caught.value)
 
 
-@pytest.mark.serial  # a failed login among its cases, as above
 @pytest.mark.parametrize(
     ("uri", "password", "database", "words"),
     [
@@ -131,13 +132,14 @@ def test_unreachable_uri_is_one_clear_error() -> None:
     ],
 )
 def test_cli_prints_one_line_and_no_traceback(
-    neo4j_target: Target, uri: str | None, password: str | None, database: str | None, words: str
+    second_engine: Any, uri: str | None, password: str | None, database: str | None, words: str
 ) -> None:
+    server = second_engine.target  # a failed login among its cases, as above
     env = dict(
         os.environ,
-        NEO4J_URI=uri or neo4j_target.uri,
-        NEO4J_PASSWORD=password or neo4j_target.password,
-        NEO4J_DATABASE=database or neo4j_target.database,
+        NEO4J_URI=uri or server.uri,
+        NEO4J_PASSWORD=password or server.password,
+        NEO4J_DATABASE=database or server.database,
     )
     done = subprocess.run(
         [sys.executable, "-m", "kg_context.cli", "db", "info"],
@@ -152,4 +154,4 @@ def test_cli_prints_one_line_and_no_traceback(
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, done.stderr
     assert words in lines[0]
-    assert (uri or neo4j_target.uri) in lines[0]
+    assert (uri or server.uri) in lines[0]

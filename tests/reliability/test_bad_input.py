@@ -26,16 +26,13 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from kg_context.db.catalog import Catalog
-from kg_context.db.connection import Target, open_driver
+from kg_context.db.connection import open_driver
 from kg_context.engine import Engine
 from kg_context.errors import InputValidationError
 from kg_context.gate.pure.constitution import default_constitution_text, parse_constitution
 from kg_context.gate.pure.contracts import parse_proposal
 from kg_context.vocabulary import EntryClass
 from tests.integration.api_server import Server, running
-
-# It counts every node and relationship of the database around each request.
-pytestmark = pytest.mark.serial
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EXAMPLES = int(os.environ.get("KG_TEST_FUZZ_EXAMPLES", "300"))
@@ -56,10 +53,19 @@ INJECTIONS = [
 ]
 
 
+# Its tests count every node and relationship of the database around each request: they run on
+# the suite's second server, which only the tests of its group write to, one at a time on one
+# worker (tests/conftest.py), so they run beside the rest of the suite rather than after it.
 @pytest.fixture(scope="module")
-def raw(neo4j_target: Target) -> Iterator[Engine]:
-    with Engine(open_driver(neo4j_target), neo4j_target, catalog=Catalog(FIXTURES)) as engine:
-        yield engine
+def engine(second_engine: Engine) -> Engine:
+    return second_engine
+
+
+@pytest.fixture(scope="module")
+def raw(engine: Engine) -> Iterator[Engine]:
+    target = engine.target
+    with Engine(open_driver(target), target, catalog=Catalog(FIXTURES)) as counting:
+        yield counting
 
 
 def _graph(raw: Engine) -> tuple[int, int]:
