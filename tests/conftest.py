@@ -349,7 +349,9 @@ def czar_free_engine(neo4j_target: Any, engine: Any) -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def second_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A second, real Neo4j server (an isolated local instance on its own ports): where a
-    test needs another engine, e.g. writes on one and reads on the other."""
+    test needs another engine, e.g. writes on one and reads on the other, and where a test
+    counts every node and relationship of a database around what it does (only the tests of
+    this server's group write to it, one at a time on one worker, beside the rest of the run)."""
     from kg_context.db import local_server as neo4j_local
     from kg_context.db.connection import target_for
     from kg_context.db.schema import apply_schema

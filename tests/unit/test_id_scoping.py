@@ -7,6 +7,7 @@ composite ``(boundary_id, id)`` uniqueness index (tests/integration/test_schema.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -62,6 +63,11 @@ def id_lookups(query: Query) -> list[tuple[str, str]]:
 STATEMENTS = sorted(name for name in default_catalog() if not name.startswith("schema/"))
 
 
+def q(text: str) -> Query:
+    """A statement of the given text, for the checks' own tests."""
+    return Query("t", text, frozenset(), Path("t.cypher"))
+
+
 @pytest.mark.parametrize("name", STATEMENTS)
 def test_every_lookup_by_id_names_the_boundary(name: str) -> None:
     assert lookups(default_catalog()[name]) == []
@@ -69,11 +75,6 @@ def test_every_lookup_by_id_names_the_boundary(name: str) -> None:
 
 def test_the_check_finds_what_it_is_for() -> None:
     """The check itself: an unscoped map, an unscoped WHERE, a scoped one, ProposalNode apart."""
-    from pathlib import Path
-
-    def q(text: str) -> Query:
-        return Query("t", text, frozenset(), Path("t.cypher"))
-
     assert lookups(q("MATCH (e:Entry {id: $id}) RETURN e")) == [
         ("e", "Entry", "{id: ...} without boundary_id")
     ]
@@ -120,11 +121,6 @@ def test_every_lookup_by_id_names_the_index_it_seeks(name: str) -> None:
 
 
 def test_the_hint_check_finds_what_it_is_for() -> None:
-    from pathlib import Path
-
-    def q(text: str) -> Query:
-        return Query("t", text, frozenset(), Path("t.cypher"))
-
     bare = "MATCH (e:Entry {boundary_id: $b, id: $id}) RETURN e"
     assert unhinted(q(bare)) == ["USING INDEX e:Entry(boundary_id, id)"]
     hinted = (
