@@ -15,6 +15,6 @@ SET p.outcome = row.outcome,
 WITH p, row
 UNWIND row.entry_ids AS entry_id
 MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
-USING INDEX e:Entry(boundary_id, id)
+USING INDEX SEEK e:Entry(boundary_id, id)
 MERGE (e)-[:ADMITTED_FROM]->(p)
 RETURN count(*) AS linked

@@ -3,7 +3,7 @@
 // (boundary_id, key): other boundaries' entries under the same key are never read.
 UNWIND $keys AS key
 MATCH (e:Entry {boundary_id: $boundary_id, key: key})
-USING INDEX e:Entry(boundary_id, key)
+USING INDEX SEEK e:Entry(boundary_id, key)
 WHERE e.status IN $standing
 WITH key, e
 ORDER BY e.set_seq DESC, e.id DESC

@@ -9,13 +9,13 @@ UNWIND CASE WHEN $boundary_id IS NULL THEN COLLECT { MATCH (a:Boundary) RETURN a
             ELSE [$boundary_id] END AS boundary
 MATCH (b:Boundary {id: boundary})
 MATCH (p:Proposal)-[:IN_SET]->(s:Set {boundary_id: b.id})
-USING INDEX s:Set(boundary_id)
+USING INDEX SEEK s:Set(boundary_id)
 WHERE s.status = 'ratified'
 MATCH (r:Receipt)-[:FOR]->(s)
 WHERE r.kind = 'commit'
 MATCH (c:Constitution {version: r.constitution_version})
 OPTIONAL MATCH (w:Writer {boundary_id: s.boundary_id, id: p.writer_id})
-  USING INDEX w:Writer(boundary_id, id)
+  USING INDEX SEEK w:Writer(boundary_id, id)
 WITH p, s, w, coalesce(c.czars, ['czar']) AS czars, coalesce(c.operators, ['operator']) AS operators,
      p.writer_kind IN ['czar', 'operator'] AS authority
 WHERE (p.writer_kind = 'czar' AND NOT p.writer_id IN czars)

@@ -8,12 +8,12 @@
 // Expect: rows (both walks are pruned breadth-first expands per committed entry: each
 //   descendant once, at its least depth, never every path; a chain 10,000 deep answers quickly)
 MATCH (s:Set {boundary_id: $boundary_id, id: $set_id})-[:CONTAINS]->(failed:Entry)
-  USING INDEX s:Set(boundary_id, id)
+  USING INDEX SEEK s:Set(boundary_id, id)
 WITH collect(failed) AS sources
 CALL (sources) {
   UNWIND sources AS failed
   CALL (failed) {
-    MATCH p = (failed)<-[:DERIVED_FROM*1..64]-(x:Entry)
+    MATCH p = (failed)<-[:DERIVED_FROM*1..64]-(x)
     WHERE all(r IN relationships(p) WHERE r.essential) AND x.boundary_id = $boundary_id
     RETURN DISTINCT x
   }
@@ -21,7 +21,7 @@ CALL (sources) {
 }
 UNWIND sources AS failed
 CALL (failed) {
-  MATCH p = (failed)<-[:DERIVED_FROM*1..64]-(d:Entry)
+  MATCH p = (failed)<-[:DERIVED_FROM*1..64]-(d)
   WHERE d.boundary_id = $boundary_id
   RETURN d, min(length(p)) AS depth
 }

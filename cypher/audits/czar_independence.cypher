@@ -8,7 +8,7 @@ UNWIND CASE WHEN $boundary_id IS NULL THEN COLLECT { MATCH (a:Boundary) RETURN a
             ELSE [$boundary_id] END AS boundary
 MATCH (b:Boundary {id: boundary})
 MATCH (s:Set {boundary_id: b.id})
-USING INDEX s:Set(boundary_id)
+USING INDEX SEEK s:Set(boundary_id)
 WHERE s.status = 'ratified'
 CALL (s) {
   MATCH (s)-[:BY]->(w:Writer)

@@ -7,7 +7,7 @@ UNWIND CASE WHEN $boundary_id IS NULL THEN COLLECT { MATCH (a:Boundary) RETURN a
             ELSE [$boundary_id] END AS boundary
 MATCH (b:Boundary {id: boundary})
 MATCH (e:Entry {boundary_id: b.id})
-USING INDEX e:Entry(boundary_id)
+USING INDEX SEEK e:Entry(boundary_id)
 CALL (e) {
   MATCH p = (e)-[:DERIVED_FROM*1..32]->(e)
   RETURN 'DERIVED_FROM' AS edge, [n IN nodes(p) | n.id] AS path LIMIT 1

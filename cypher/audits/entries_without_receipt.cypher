@@ -7,7 +7,7 @@ UNWIND CASE WHEN $boundary_id IS NULL THEN COLLECT { MATCH (a:Boundary) RETURN a
             ELSE [$boundary_id] END AS boundary
 MATCH (b:Boundary {id: boundary})
 MATCH (e:Entry {boundary_id: b.id})
-USING INDEX e:Entry(boundary_id)
+USING INDEX SEEK e:Entry(boundary_id)
 OPTIONAL MATCH (s:Set)-[:CONTAINS]->(e)
 WITH e, s
 WHERE s IS NULL OR s.status <> 'ratified'

@@ -15,21 +15,21 @@
 // Expect: rows
 MATCH (b:Boundary {id: $boundary_id})
 CALL (b) {
-  MATCH (e:Entry) USING INDEX e:Entry(boundary_id)
+  MATCH (e:Entry) USING INDEX SEEK e:Entry(boundary_id)
   WHERE e.boundary_id = b.id
   MATCH (:Set)-[t:TRANSITIONED]->(e)
   WHERE t.to = 'retired' AND t.from <> 'retired'
   RETURN count(t) AS retirements
 }
 CALL (b) {
-  MATCH (e:Entry) USING INDEX e:Entry(boundary_id)
+  MATCH (e:Entry) USING INDEX SEEK e:Entry(boundary_id)
   WHERE e.boundary_id = b.id
   MATCH (:Entry)-[r:SUPERSEDES]->(e)
   WHERE r.executed
   RETURN count(r) AS supersessions
 }
 CALL (b) {
-  MATCH (e:Entry) USING INDEX e:Entry(boundary_id)
+  MATCH (e:Entry) USING INDEX SEEK e:Entry(boundary_id)
   WHERE e.boundary_id = b.id
   WITH e,
        [(:Set)-[t:TRANSITIONED]->(e)
@@ -63,7 +63,7 @@ CALL (b) {
                   detected_seq: first.seq, detected_by_set: first.set_id}) AS invalidated
 }
 CALL (b) {
-  MATCH (e:Entry) USING INDEX e:Entry(boundary_id)
+  MATCH (e:Entry) USING INDEX SEEK e:Entry(boundary_id)
   WHERE e.boundary_id = b.id
   MATCH (:Set)-[t:TRANSITIONED]->(e)
   WHERE t.to = 'at_risk' AND t.from <> 'at_risk'

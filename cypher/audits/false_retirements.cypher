@@ -5,7 +5,7 @@
 //   $boundary_id  the boundary (a string)
 // Expect: rows
 MATCH (rs:Set {boundary_id: $boundary_id})-[rt:TRANSITIONED]->(e:Entry)
-USING INDEX rs:Set(boundary_id)
+USING INDEX SEEK rs:Set(boundary_id)
 WHERE rt.to = 'retired' AND rt.from <> 'retired'
 CALL (e, rt) {
   MATCH (later:Set)-[:CONTAINS]->(child:Entry)-[r]->(e)

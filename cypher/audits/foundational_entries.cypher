@@ -7,7 +7,7 @@ UNWIND CASE WHEN $boundary_id IS NULL THEN COLLECT { MATCH (a:Boundary) RETURN a
             ELSE [$boundary_id] END AS boundary
 MATCH (b:Boundary {id: boundary})
 MATCH (e:Entry {boundary_id: b.id})
-USING INDEX e:Entry(boundary_id)
+USING INDEX SEEK e:Entry(boundary_id)
 WHERE e.foundational = true
 RETURN e.boundary_id AS boundary_id, e.id AS entry_id, e.status AS status,
        e.resident AS resident, e.foundational_by AS marked_by,

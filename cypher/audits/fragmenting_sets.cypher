@@ -6,7 +6,7 @@
 //   $max_span     how many seqs apart two sets may be to count together (an integer, e.g. 10)
 // Expect: rows
 MATCH (s:Set)-[:CONTAINS]->(:Entry)-[:TARGETS]->(t:Target)
-USING INDEX s:Set(boundary_id)
+USING INDEX SEEK s:Set(boundary_id)
 WHERE s.boundary_id = $boundary_id AND s.status = 'ratified'
 WITH t, s ORDER BY s.seq
 WITH t, collect(DISTINCT s) AS sets

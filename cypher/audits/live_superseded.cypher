@@ -7,7 +7,7 @@ UNWIND CASE WHEN $boundary_id IS NULL THEN COLLECT { MATCH (a:Boundary) RETURN a
             ELSE [$boundary_id] END AS boundary
 MATCH (b:Boundary {id: boundary})
 MATCH (new:Entry)-[r:SUPERSEDES]->(old:Entry {boundary_id: b.id})
-USING INDEX old:Entry(boundary_id)
+USING INDEX SEEK old:Entry(boundary_id)
 WHERE r.executed = true AND old.status IN ['live', 'revalidated']
 RETURN old.boundary_id AS boundary_id, old.id AS entry_id, old.key AS key,
        old.status AS status, new.id AS superseded_by, r.seq AS seq

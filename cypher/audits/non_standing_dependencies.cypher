@@ -15,7 +15,7 @@ UNWIND CASE WHEN $boundary_id IS NULL THEN COLLECT { MATCH (a:Boundary) RETURN a
             ELSE [$boundary_id] END AS boundary
 MATCH (b:Boundary {id: boundary})
 MATCH (e:Entry {boundary_id: b.id})-[r:REQUIRES|DERIVED_FROM]->(t:Entry)
-USING INDEX e:Entry(boundary_id)
+USING INDEX SEEK e:Entry(boundary_id)
 WHERE t.boundary_id = e.boundary_id
   AND e.class <> 'interface' AND (type(r) = 'REQUIRES' OR r.essential = true)
   AND t.set_seq < e.set_seq
@@ -28,13 +28,15 @@ WITH e, r, t, reduce(last = {seq: -1, rank: -1, status: coalesce(t.initial_statu
                      CASE WHEN ev.seq > last.seq OR (ev.seq = last.seq AND ev.rank > last.rank)
                           THEN ev ELSE last END) AS then
 WHERE NOT then.status IN ['live', 'revalidated', 'challenged', 'at_risk']
-  AND NOT EXISTS { MATCH (h:Halt)-[:ON]->(:Set {boundary_id: e.boundary_id, id: e.set_id})
+  AND NOT EXISTS { MATCH (h:Halt)-[:ON]->(own:Set {boundary_id: e.boundary_id, id: e.set_id})
+                     USING INDEX SEEK own:Set(boundary_id, id)
                    WHERE h.reason_code = 'NON_STANDING_DEPENDENCY' AND h.resolution = 'approve' }
   AND NOT (type(r) = 'DERIVED_FROM' AND then.status = 'retired'
-           AND EXISTS { MATCH (c:Entry {boundary_id: e.boundary_id, set_id: e.set_id})
-                              -[:DERIVED_FROM]->(t)
-                        WHERE c.id STARTS WITH t.id + '@rehydrated-' })
-  AND NOT EXISTS { MATCH (:Set {boundary_id: e.boundary_id, id: e.set_id})-[back:TRANSITIONED]->(t)
+           AND EXISTS { MATCH (c)-[:DERIVED_FROM]->(t)
+                        WHERE c.boundary_id = e.boundary_id AND c.set_id = e.set_id
+                          AND c.id STARTS WITH t.id + '@rehydrated-' })
+  AND NOT EXISTS { MATCH (own:Set {boundary_id: e.boundary_id, id: e.set_id})-[back:TRANSITIONED]->(t)
+                     USING INDEX SEEK own:Set(boundary_id, id)
                    WHERE back.case = 'REHYDRATED' AND back.from = 'retired' AND back.to = 'live' }
 RETURN e.boundary_id AS boundary_id, e.id AS entry_id, e.set_seq AS seq, type(r) AS edge,
        t.id AS depends_on, then.status AS status_then

@@ -9,7 +9,7 @@ UNWIND CASE WHEN $boundary_id IS NULL THEN COLLECT { MATCH (a:Boundary) RETURN a
             ELSE [$boundary_id] END AS boundary
 MATCH (b:Boundary {id: boundary})
 MATCH (s:Set {boundary_id: b.id})
-USING INDEX s:Set(boundary_id)
+USING INDEX SEEK s:Set(boundary_id)
 WITH s,
      [(r:Receipt)-[:FOR]->(s) | r] AS receipts,
      [(s)-[:CONTAINS]->(e:Entry) | e.id] AS contained,

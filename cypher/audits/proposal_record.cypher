@@ -4,6 +4,6 @@
 //   $proposal_id  the proposal (a string; proposal ids are unique within their boundary)
 // Expect: rows
 MATCH (p:Proposal {boundary_id: $boundary_id, id: $proposal_id})
-  USING INDEX p:Proposal(boundary_id, id)
+  USING INDEX SEEK p:Proposal(boundary_id, id)
 RETURN p.id AS id, p.status AS status, p.set_id AS set_id, p.payload AS payload,
        p.digest AS digest, p.serial AS serial

@@ -8,7 +8,7 @@ UNWIND CASE WHEN $boundary_id IS NULL THEN COLLECT { MATCH (a:Boundary) RETURN a
             ELSE [$boundary_id] END AS boundary
 MATCH (b:Boundary {id: boundary})
 MATCH (e:Entry {boundary_id: b.id})
-USING INDEX e:Entry(boundary_id)
+USING INDEX SEEK e:Entry(boundary_id)
 WITH e,
      [(:Set)-[t:TRANSITIONED]->(e) | {seq: t.seq, rank: 1, status: t.to, resident: t.resident}] +
      [(:Entry)-[r:SUPERSEDES]->(e) WHERE r.executed |

@@ -6,7 +6,7 @@
 MATCH (r:RevocationReceipt)
 WHERE r.subject_kind = 'writer' AND ($boundary_id IS NULL OR r.boundary_id = $boundary_id)
 MATCH (w:Writer {boundary_id: r.boundary_id, id: r.subject_id})<-[:BY]-(s:Set)
-  USING INDEX w:Writer(boundary_id, id)
+  USING INDEX SEEK w:Writer(boundary_id, id)
 WHERE s.status = 'ratified' AND s.seq > r.seq
 RETURN r.boundary_id AS boundary_id, r.subject_id AS writer_id, r.id AS revocation_id,
        r.seq AS revoked_at_seq, s.id AS set_id, s.seq AS seq

@@ -9,7 +9,7 @@ UNWIND CASE WHEN $boundary_id IS NULL THEN COLLECT { MATCH (a:Boundary) RETURN a
             ELSE [$boundary_id] END AS boundary
 MATCH (b:Boundary {id: boundary})
 MATCH (e:Entry {boundary_id: b.id})
-USING INDEX e:Entry(boundary_id)
+USING INDEX SEEK e:Entry(boundary_id)
 WITH e,
      reduce(label = '', part IN split(e.status, '_') |
             label + toUpper(left(part, 1)) + substring(part, 1)) AS status_label,

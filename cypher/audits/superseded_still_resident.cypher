@@ -6,7 +6,7 @@ UNWIND CASE WHEN $boundary_id IS NULL THEN COLLECT { MATCH (a:Boundary) RETURN a
             ELSE [$boundary_id] END AS boundary
 MATCH (b:Boundary {id: boundary})
 MATCH (e:Entry {boundary_id: b.id})
-USING INDEX e:Entry(boundary_id)
+USING INDEX SEEK e:Entry(boundary_id)
 WHERE e.status = 'superseded' AND e.resident = true
 RETURN e.boundary_id AS boundary_id, e.id AS id, e.key AS key, e.superseded_by AS superseded_by
 ORDER BY boundary_id, id

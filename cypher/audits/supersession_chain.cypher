@@ -4,7 +4,7 @@
 //   $boundary_id  the boundary (a string)
 // Expect: rows
 MATCH (new:Entry {boundary_id: $boundary_id})-[r:SUPERSEDES]->(old:Entry)
-USING INDEX new:Entry(boundary_id)
+USING INDEX SEEK new:Entry(boundary_id)
 RETURN new.id AS new_id, old.id AS old_id, new.key AS key, r.reason AS reason, r.seq AS seq,
        r.executed AS executed, r.rule AS rule, old.status AS old_status,
        old.resident AS old_resident

@@ -4,7 +4,7 @@
 //   $boundary_id  the boundary (a string)
 // Expect: rows
 MATCH (s:Set {boundary_id: $boundary_id})-[t:TRANSITIONED]->(e:Entry)
-USING INDEX s:Set(boundary_id)
+USING INDEX SEEK s:Set(boundary_id)
 RETURN e.id AS entry_id, t.from AS from, t.to AS to, t.resident AS resident,
        t.was_resident AS was_resident, t.reason AS reason, t.case AS case,
        t.failed_ancestors AS failed_ancestors, t.justification AS justification,

@@ -7,7 +7,7 @@ UNWIND CASE WHEN $boundary_id IS NULL THEN COLLECT { MATCH (a:Boundary) RETURN a
             ELSE [$boundary_id] END AS boundary
 MATCH (b:Boundary {id: boundary})
 MATCH (s:Set {boundary_id: b.id})-[t:TRANSITIONED]->(e:Entry)
-USING INDEX s:Set(boundary_id)
+USING INDEX SEEK s:Set(boundary_id)
 WHERE t.to = 'retired' AND size(coalesce(t.justification, [])) = 0
 RETURN s.boundary_id AS boundary_id, e.id AS entry_id, s.id AS set_id, t.seq AS seq,
        t.reason AS reason

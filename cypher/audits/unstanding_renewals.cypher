@@ -12,7 +12,7 @@ MATCH (b:Boundary {id: boundary})
 MATCH (n:LeaseRenewal {boundary_id: b.id})
 WHERE n.id IS NOT NULL
 OPTIONAL MATCH (s:Set {boundary_id: b.id, id: n.set_id})
-  USING INDEX s:Set(boundary_id, id)
+  USING INDEX SEEK s:Set(boundary_id, id)
 OPTIONAL MATCH (n)-[:BY]->(by:Entry)
 WITH n, s, by
 WHERE s IS NULL OR s.status <> 'ratified' OR s.kind = 'compaction'

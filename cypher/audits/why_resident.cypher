@@ -44,7 +44,7 @@ MATCH (target:Entry {boundary_id: $boundary_id, id: $entry_id})
 // The path ends at the entry itself or, under [roots] successors ($successors), at an entry it
 // superseded (over a chain of executed SUPERSEDES in its boundary) that is now replaced: a held hard edge,
 // or a soft one inside its lease, into that entry holds the standing entry in its place.
-  USING INDEX target:Entry(boundary_id, id)
+  USING INDEX SEEK target:Entry(boundary_id, id)
 MATCH sp = (target)-[:SUPERSEDES*0..]->(via:Entry)
 WHERE all(x IN relationships(sp) WHERE coalesce(x.executed, true))
   AND (via = target

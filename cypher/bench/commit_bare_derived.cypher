@@ -2,6 +2,6 @@
 UNWIND $rows AS row
 MATCH (a:Entry {boundary_id: $boundary_id, id: row.from}),
       (b:Entry {boundary_id: $boundary_id, id: row.to})
-  USING INDEX a:Entry(boundary_id, id)
-  USING INDEX b:Entry(boundary_id, id)
+  USING INDEX SEEK a:Entry(boundary_id, id)
+  USING INDEX SEEK b:Entry(boundary_id, id)
 CREATE (a)-[:DERIVED_FROM {essential: row.essential}]->(b)

@@ -5,16 +5,16 @@ CALL {
   UNWIND $derived AS row
   MATCH (a:Entry {boundary_id: $boundary_id, id: row.from}),
         (b:Entry {boundary_id: $boundary_id, id: row.to})
-    USING INDEX a:Entry(boundary_id, id)
-    USING INDEX b:Entry(boundary_id, id)
+    USING INDEX SEEK a:Entry(boundary_id, id)
+    USING INDEX SEEK b:Entry(boundary_id, id)
   CREATE (a)-[:DERIVED_FROM {essential: row.essential}]->(b)
 }
 CALL {
   UNWIND $requires AS row
   MATCH (a:Entry {boundary_id: $boundary_id, id: row.from}),
         (b:Entry {boundary_id: $boundary_id, id: row.to})
-    USING INDEX a:Entry(boundary_id, id)
-    USING INDEX b:Entry(boundary_id, id)
+    USING INDEX SEEK a:Entry(boundary_id, id)
+    USING INDEX SEEK b:Entry(boundary_id, id)
   CREATE (a)-[:REQUIRES {policy: row.policy, lease_until_seq: row.lease_until_seq,
                          lease_sets: row.lease_sets, needs: row.needs, set_seq: row.set_seq,
                          set_work: row.set_work}]->(b)
@@ -23,8 +23,8 @@ CALL {
   UNWIND $supersedes AS row
   MATCH (new:Entry {boundary_id: $boundary_id, id: row.from}),
         (old:Entry {boundary_id: $boundary_id, id: row.to})
-    USING INDEX new:Entry(boundary_id, id)
-    USING INDEX old:Entry(boundary_id, id)
+    USING INDEX SEEK new:Entry(boundary_id, id)
+    USING INDEX SEEK old:Entry(boundary_id, id)
   CREATE (new)-[:SUPERSEDES {reason: row.reason, seq: row.seq, executed: true}]->(old)
   SET old.status = 'superseded', old.resident = false, old.superseded_by = row.from,
       old.superseded_at_seq = row.seq

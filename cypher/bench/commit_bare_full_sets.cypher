@@ -11,7 +11,7 @@ SET st = s.props
 CREATE (st)-[:IN]->(b)
 WITH st, s
 OPTIONAL MATCH (prev:Set {boundary_id: s.props.boundary_id, id: s.prev_id})
-  USING INDEX prev:Set(boundary_id, id)
+  USING INDEX SEEK prev:Set(boundary_id, id)
 FOREACH (_ IN CASE WHEN prev IS NULL THEN [] ELSE [1] END | CREATE (prev)-[:NEXT]->(st))
 MERGE (w:Writer {boundary_id: s.props.boundary_id, id: s.writer.id})
   ON CREATE SET w.kind = s.writer.kind, w.registered_at = s.props.closed_at,

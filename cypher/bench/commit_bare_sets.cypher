@@ -6,7 +6,7 @@ CREATE (st:Set {id: s.id, boundary_id: s.boundary_id, seq: s.seq, status: 'ratif
 CREATE (st)-[:IN]->(b)
 WITH st, s
 OPTIONAL MATCH (prev:Set {boundary_id: s.boundary_id, id: s.prev_id})
-  USING INDEX prev:Set(boundary_id, id)
+  USING INDEX SEEK prev:Set(boundary_id, id)
 FOREACH (_ IN CASE WHEN prev IS NULL THEN [] ELSE [1] END | CREATE (prev)-[:NEXT]->(st))
 WITH st, s
 UNWIND s.entries AS e

@@ -2,5 +2,5 @@
 // traversal over DERIVED_FROM (no grading, no bounds, no boundary filter past the root), collected into one
 // list so it pays the same transfer as the walk's per-level lists.
 MATCH (root:Entry {boundary_id: $boundary_id, id: $root_id})<-[:DERIVED_FROM*]-(d:Entry)
-  USING INDEX root:Entry(boundary_id, id)
+  USING INDEX SEEK root:Entry(boundary_id, id)
 RETURN collect(DISTINCT d.id) AS ids

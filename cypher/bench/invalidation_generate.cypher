@@ -8,7 +8,7 @@ CREATE (e:Entry:Decision {id: row.id, boundary_id: $boundary_id, class: 'decisio
 WITH e, row
 UNWIND row.parents AS p
 MATCH (parent:Entry {boundary_id: $boundary_id, id: p.id})
-  USING INDEX parent:Entry(boundary_id, id)
+  USING INDEX SEEK parent:Entry(boundary_id, id)
 CREATE (e)-[:DERIVED_FROM {essential: p.essential}]->(parent)
 FOREACH (_ IN CASE WHEN p.essential THEN [1] ELSE [] END |
   CREATE (e)-[:ESSENTIALLY_DERIVED_FROM]->(parent))

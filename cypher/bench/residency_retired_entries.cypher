@@ -3,7 +3,7 @@
 // first $live of them also targets of an expired soft lease from L<i>.
 UNWIND range($start, $end - 1) AS i
 MATCH (l:Entry {boundary_id: $boundary_id, id: $boundary_id + '-L' + toString(i % $live)})
-  USING INDEX l:Entry(boundary_id, id)
+  USING INDEX SEEK l:Entry(boundary_id, id)
 CREATE (r:Entry:Fact {id: $boundary_id + '-R' + toString(i), boundary_id: $boundary_id,
                       class: 'fact', key: 'old-' + toString(i % 1000),
                       body: 'retired entry ' + toString(i), status: 'retired', resident: false,

@@ -6,7 +6,7 @@
 UNWIND range(0, size($ids) - 1) AS i
 WITH i, $ids[i] AS entry_id
 MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
-  USING INDEX e:Entry(boundary_id, id)
+  USING INDEX SEEK e:Entry(boundary_id, id)
 REMOVE e.embedding_pending
 SET e:$($label)
 WITH e, i

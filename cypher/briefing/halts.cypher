@@ -3,6 +3,7 @@
 // with up to 10 halt ids each. Index seeks on Halt(boundary_id, set_id), Set(boundary_id, seq).
 MATCH (b:Boundary {id: $boundary_id})
 OPTIONAL MATCH (anchor:Set {boundary_id: b.id, seq: $since_seq})
+  USING INDEX SEEK anchor:Set(boundary_id, seq)
 WITH b, CASE WHEN $since_seq <= 0 THEN null ELSE anchor.closed_at END AS after
 MATCH (h:Halt) USING INDEX SEEK h:Halt(boundary_id, set_id)
 WHERE h.boundary_id = b.id AND h.set_id IS NOT NULL

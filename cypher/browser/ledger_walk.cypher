@@ -2,7 +2,7 @@
 // receipts, the sets before and after it, and later sets that moved its entries)
 // Parameters: $boundary_id, $set_id
 MATCH (s:Set {boundary_id: $boundary_id, id: $set_id})
-  USING INDEX s:Set(boundary_id, id)
+  USING INDEX SEEK s:Set(boundary_id, id)
 OPTIONAL MATCH contains = (s)-[:CONTAINS]->(e:Entry)
 OPTIONAL MATCH declared = (e)-[:SUPERSEDES|DERIVED_FROM|REQUIRES]->(:Entry)
 OPTIONAL MATCH later = (:Set)-[:TRANSITIONED]->(e)

@@ -6,10 +6,11 @@
 // rest come back status-tagged, with their explicit outgoing links in the same boundary, sorted.
 UNWIND $keys AS key
 MATCH (e:Entry {boundary_id: $boundary_id, key: key})
-USING INDEX e:Entry(boundary_id, key)
+USING INDEX SEEK e:Entry(boundary_id, key)
 WHERE NOT e.status IN $exclude_statuses
 WITH e ORDER BY e.id LIMIT $limit
-OPTIONAL MATCH (e)-[:REQUIRES|DERIVED_FROM|SUMMARIZES]->(t:Entry {boundary_id: $boundary_id})
+OPTIONAL MATCH (e)-[:REQUIRES|DERIVED_FROM|SUMMARIZES]->(t)
+WHERE t.boundary_id = $boundary_id
 WITH e, t ORDER BY t.id
 WITH e, collect(DISTINCT t.id) AS linked_ids
 // An admitted recall copy: a scratch entry of a ratified recall set, DERIVED_FROM its original.
@@ -18,9 +19,10 @@ WITH e, collect(DISTINCT t.id) AS linked_ids
 CALL (e) {
   WITH e WHERE e.class = $scratch_class
   // the copy's own set, found from the copy (one CONTAINS edge), never by a scan
-  MATCH (s:Set)-[:CONTAINS]->(e)-[:DERIVED_FROM]->(o:Entry {boundary_id: $boundary_id})
-  WHERE s.boundary_id = $boundary_id AND s.kind = $recall_kind
-  OPTIONAL MATCH (receipt:Receipt {kind: $commit_kind})-[:FOR]->(s)
+  MATCH (s)-[:CONTAINS]->(e)-[:DERIVED_FROM]->(o)
+  WHERE s.boundary_id = $boundary_id AND s.kind = $recall_kind AND o.boundary_id = $boundary_id
+  OPTIONAL MATCH (receipt)-[:FOR]->(s)
+  WHERE receipt.kind = $commit_kind
   OPTIONAL MATCH (newer:Entry)-[:SUPERSEDES]->(o)
   WITH s, o, receipt, newer ORDER BY newer.set_seq DESC, newer.id
   WITH s, o, receipt, collect(newer.id)[0] AS superseded_by

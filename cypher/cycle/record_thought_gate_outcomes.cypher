@@ -10,6 +10,6 @@ SET t.gate_proposal_id = row.gate_proposal_id,
 WITH t, row
 UNWIND row.entry_ids AS entry_id
 MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
-  USING INDEX e:Entry(boundary_id, id)
+  USING INDEX SEEK e:Entry(boundary_id, id)
 MERGE (e)-[:ADMITTED_FROM]->(t)
 RETURN count(e) AS linked

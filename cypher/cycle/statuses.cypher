@@ -3,6 +3,6 @@
 // broadcast. Each id is sought through the (boundary_id, id) uniqueness index.
 UNWIND $ids AS entry_id
 MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
-  USING INDEX e:Entry(boundary_id, id)
+  USING INDEX SEEK e:Entry(boundary_id, id)
 RETURN e.id AS id, e.status AS status
 ORDER BY id

@@ -3,7 +3,7 @@
 // interface summarizes yet: their properties (embedding left out) and the union of the needs.
 UNWIND $dependent_ids AS dependent_id
 MATCH (d:Entry {boundary_id: $boundary_id, id: dependent_id})-[r:REQUIRES]->(t:Entry)
-  USING INDEX d:Entry(boundary_id, id)
+  USING INDEX SEEK d:Entry(boundary_id, id)
 WHERE r.policy <> 'hard' AND size(coalesce(r.needs, [])) > 0
   AND t.boundary_id = $boundary_id AND (t.id IN $retiring OR t.status = 'retired')
   AND NOT EXISTS { (:Entry)-[:SUMMARIZES]->(t) }

@@ -8,13 +8,15 @@
 UNWIND $ids AS copy_id
 WITH DISTINCT copy_id
 MATCH (c:Entry {boundary_id: $boundary_id, id: copy_id})
-  USING INDEX c:Entry(boundary_id, id)
+  USING INDEX SEEK c:Entry(boundary_id, id)
 WHERE c.class = 'scratch'
 MATCH (c)-[:DERIVED_FROM]->(s:Entry {boundary_id: $boundary_id})
 WHERE s.id <> c.id AND s.key = c.key AND coalesce(s.body, '') = coalesce(c.body, '')
-  AND (EXISTS { (:Set {boundary_id: $boundary_id, kind: 'recall'})-[:CONTAINS]->(c) }
+  AND (EXISTS { MATCH (recall)-[:CONTAINS]->(c)
+                WHERE recall.boundary_id = $boundary_id AND recall.kind = 'recall' }
        OR c.id STARTS WITH s.id + $marker)
-OPTIONAL MATCH (:Set {boundary_id: $boundary_id})-[t:TRANSITIONED]->(s)
+OPTIONAL MATCH (changer)-[t:TRANSITIONED]->(s)
+WHERE changer.boundary_id = $boundary_id
 WITH c, s, t ORDER BY t.seq DESC
 WITH c, s, collect(t)[0] AS last
 RETURN c.id AS copy_id,

@@ -11,7 +11,7 @@
 // - default_superseded: it is superseded_by_default and a newer standing entry of its key exists.
 UNWIND $entry_ids AS entry_id
 MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
-  USING INDEX e:Entry(boundary_id, id)
+  USING INDEX SEEK e:Entry(boundary_id, id)
 RETURN e.id AS id,
        e.id IN $reached
          OR EXISTS {

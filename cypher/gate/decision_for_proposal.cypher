@@ -1,10 +1,10 @@
 // What the record says was decided for a proposal of one boundary: its set, that set's outcome
 // and receipt.
 MATCH (p:Proposal {boundary_id: $boundary_id, id: $proposal_id})
-  USING INDEX p:Proposal(boundary_id, id)
+  USING INDEX SEEK p:Proposal(boundary_id, id)
 OPTIONAL MATCH (s:Set {boundary_id: $boundary_id, id: p.set_id})
-  USING INDEX s:Set(boundary_id, id)
-OPTIONAL MATCH (r:Receipt)-[:FOR]->(s)
+  USING INDEX SEEK s:Set(boundary_id, id)
+OPTIONAL MATCH (r)-[:FOR]->(s)
 WHERE r.kind IN ['commit', 'halt', 'rejection']
 WITH p, s, r ORDER BY r.at DESC
 WITH p, s, collect(r)[0] AS r

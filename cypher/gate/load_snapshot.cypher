@@ -38,7 +38,7 @@
 CALL {
   UNWIND $reads.entry_ids AS entry_id
   MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
-    USING INDEX e:Entry(boundary_id, id)
+    USING INDEX SEEK e:Entry(boundary_id, id)
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
                   class: e.class, writer_id: e.writer_id, resident: e.resident, set_id: e.set_id,
                   set_writers: [(w:Writer)<-[:BY]-(:Set)-[:CONTAINS]->(e) | w.id],
@@ -64,7 +64,7 @@ CALL {
 CALL {
   UNWIND $reads.slots AS slot
   MATCH (e:Resident {boundary_id: $boundary_id, key: slot.key})
-  USING INDEX e:Resident(boundary_id, key)
+  USING INDEX SEEK e:Resident(boundary_id, key)
   WHERE e:Entry AND e.class = slot.class AND e.status IN $reads.live AND e.resident = true
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
                   class: e.class, writer_id: e.writer_id, resident: e.resident, set_id: e.set_id,
@@ -89,12 +89,13 @@ CALL {
 CALL {
   UNWIND $reads.writer_ids AS writer_id
   MATCH (w:Writer {boundary_id: $boundary_id, id: writer_id})
-    USING INDEX w:Writer(boundary_id, id)
+    USING INDEX SEEK w:Writer(boundary_id, id)
   RETURN collect({id: w.id, kind: w.kind}) AS writers
 }
 CALL {
   UNWIND $reads.receipt_ids AS receipt_id
   MATCH (r:Receipt {id: receipt_id})
+    USING INDEX SEEK r:Receipt(id)
   WHERE r.kind = 'adoption'
   SET r:AdoptionReceipt
   WITH r
@@ -108,13 +109,14 @@ CALL {
 CALL {
   UNWIND $reads.foreign AS ref
   MATCH (e:Entry {boundary_id: ref.boundary_id, id: ref.entry_id})
-    USING INDEX e:Entry(boundary_id, id)
+    USING INDEX SEEK e:Entry(boundary_id, id)
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
                   class: e.class, writer_id: e.writer_id, resident: e.resident, verse: e.verse,
                   tokens: coalesce(e.tokens, 0)}) AS foreign
 }
 CALL {
   MATCH (s:Set)
+    USING INDEX SEEK s:Set(boundary_id, seq)
   WHERE s.boundary_id = $boundary_id AND s.seq >= $reads.from_seq AND s.status = 'ratified'
     AND (any(t IN coalesce(s.targets, []) WHERE t IN $reads.targets)
          OR any(d IN coalesce(s.dependencies, []) WHERE d IN $reads.dependencies))
@@ -127,7 +129,7 @@ CALL {
 CALL {
   UNWIND $reads.taken_ids AS set_id
   MATCH (s:Set {boundary_id: $boundary_id, id: set_id})
-    USING INDEX s:Set(boundary_id, id)
+    USING INDEX SEEK s:Set(boundary_id, id)
   RETURN collect(s.id) AS taken
 }
 CALL {
@@ -141,7 +143,7 @@ CALL {
 CALL {
   UNWIND $reads.one_use_ids AS copy_id
   MATCH (e:Entry {boundary_id: $boundary_id, id: copy_id})
-    USING INDEX e:Entry(boundary_id, id)
+    USING INDEX SEEK e:Entry(boundary_id, id)
   WHERE e.status IN $reads.standing AND e.resident = true AND e.expires_after_seq IS NOT NULL
   RETURN collect({id: e.id, boundary_id: e.boundary_id, key: e.key, status: e.status,
                   class: e.class, writer_id: e.writer_id, resident: e.resident, set_id: e.set_id,

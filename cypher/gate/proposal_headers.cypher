@@ -2,5 +2,5 @@
 // parsed): its writer and its digest.
 UNWIND $ids AS proposal_id
 MATCH (p:Proposal {boundary_id: $boundary_id, id: proposal_id})
-  USING INDEX p:Proposal(boundary_id, id)
+  USING INDEX SEEK p:Proposal(boundary_id, id)
 RETURN p.id AS id, p.writer_id AS writer_id, p.digest AS digest

@@ -2,5 +2,5 @@
 // constitution change reads whether the operators it names can act).
 UNWIND $writer_ids AS writer_id
 MATCH (w:Writer {boundary_id: $boundary_id, id: writer_id})
-  USING INDEX w:Writer(boundary_id, id)
+  USING INDEX SEEK w:Writer(boundary_id, id)
 RETURN w.id AS id, w.kind AS kind

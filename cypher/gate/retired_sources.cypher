@@ -5,9 +5,10 @@
 UNWIND $ids AS entry_id
 WITH DISTINCT entry_id
 MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
-  USING INDEX e:Entry(boundary_id, id)
+  USING INDEX SEEK e:Entry(boundary_id, id)
 WHERE e.status = 'retired'
-OPTIONAL MATCH (:Set {boundary_id: $boundary_id})-[t:TRANSITIONED]->(e)
+OPTIONAL MATCH (changer)-[t:TRANSITIONED]->(e)
+WHERE changer.boundary_id = $boundary_id
 WITH e, t ORDER BY t.seq DESC
 WITH e, collect(t)[0] AS last
 RETURN e.id AS id, e.class AS class, e.key AS key, coalesce(e.body, '') AS body,

@@ -71,7 +71,7 @@ CALL () {
   MERGE (s)-[:IN]->(b)
   WITH s, set_row
   OPTIONAL MATCH (prev:Set {boundary_id: $boundary_id, id: set_row.prev_id})
-    USING INDEX prev:Set(boundary_id, id)
+    USING INDEX SEEK prev:Set(boundary_id, id)
   FOREACH (_ IN CASE WHEN prev IS NULL THEN [] ELSE [1] END | MERGE (prev)-[:NEXT]->(s))
   FOREACH (w IN set_row.writers |
     MERGE (writer:Writer {boundary_id: $boundary_id, id: w.id})
@@ -86,7 +86,7 @@ CALL () {
   CALL (s, set_row) {
     UNWIND set_row.proposals AS decided
     MATCH (p:Proposal {boundary_id: $boundary_id, id: decided.id})
-      USING INDEX p:Proposal(boundary_id, id)
+      USING INDEX SEEK p:Proposal(boundary_id, id)
     SET p.status = decided.status, p.set_id = s.id
     MERGE (p)-[:IN_SET]->(s)
   }
@@ -103,8 +103,8 @@ CALL () {
   UNWIND $plan.derived AS derived
   MATCH (child:Entry {boundary_id: $boundary_id, id: derived.from}),
         (parent:Entry {boundary_id: $boundary_id, id: derived.to})
-    USING INDEX child:Entry(boundary_id, id)
-    USING INDEX parent:Entry(boundary_id, id)
+    USING INDEX SEEK child:Entry(boundary_id, id)
+    USING INDEX SEEK parent:Entry(boundary_id, id)
   CREATE (child)-[:DERIVED_FROM {essential: derived.essential}]->(parent)
   FOREACH (_ IN CASE WHEN derived.essential THEN [1] ELSE [] END |
     CREATE (child)-[:ESSENTIALLY_DERIVED_FROM]->(parent))
@@ -113,16 +113,16 @@ CALL () {
   UNWIND $plan.summarizes AS summary
   MATCH (interface:Entry {boundary_id: $boundary_id, id: summary.from}),
         (original:Entry {boundary_id: $boundary_id, id: summary.to})
-    USING INDEX interface:Entry(boundary_id, id)
-    USING INDEX original:Entry(boundary_id, id)
+    USING INDEX SEEK interface:Entry(boundary_id, id)
+    USING INDEX SEEK original:Entry(boundary_id, id)
   CREATE (interface)-[:SUMMARIZES {seq: summary.seq}]->(original)
 }
 CALL () {
   UNWIND $plan.requires AS requirement
   MATCH (dependent:Entry {boundary_id: $boundary_id, id: requirement.from}),
         (required:Entry {boundary_id: $boundary_id, id: requirement.to})
-    USING INDEX dependent:Entry(boundary_id, id)
-    USING INDEX required:Entry(boundary_id, id)
+    USING INDEX SEEK dependent:Entry(boundary_id, id)
+    USING INDEX SEEK required:Entry(boundary_id, id)
   CREATE (dependent)-[:REQUIRES {policy: requirement.policy,
                                  lease_until_seq: requirement.lease_until_seq,
                                  lease_sets: requirement.lease_sets, needs: requirement.needs,
@@ -132,9 +132,9 @@ CALL () {
 CALL () {
   UNWIND $plan.foreign_edges AS foreign_edge
   MATCH (child:Entry {boundary_id: $boundary_id, id: foreign_edge.from})
-    USING INDEX child:Entry(boundary_id, id)
+    USING INDEX SEEK child:Entry(boundary_id, id)
   MATCH (parent:Entry {boundary_id: foreign_edge.to_boundary, id: foreign_edge.to})
-    USING INDEX parent:Entry(boundary_id, id)
+    USING INDEX SEEK parent:Entry(boundary_id, id)
   FOREACH (_ IN CASE WHEN foreign_edge.edge = 'derived_from' THEN [1] ELSE [] END |
     CREATE (child)-[:DERIVED_FROM {essential: foreign_edge.essential,
                                    boundary_id: foreign_edge.to_boundary}]->(parent))
@@ -147,18 +147,18 @@ CALL () {
 CALL () {
   UNWIND $plan.adoption_uses AS use
   MATCH (s:Set {boundary_id: $boundary_id, id: use.set_id})
-    USING INDEX s:Set(boundary_id, id)
+    USING INDEX SEEK s:Set(boundary_id, id)
   MATCH (r:Receipt {id: use.receipt_id})
   CREATE (s)-[:USED_ADOPTION {seq: use.seq}]->(r)
 }
 CALL () {
   UNWIND $plan.renewals AS renewal
   MATCH (t:Entry {boundary_id: $boundary_id, id: renewal.to})
-    USING INDEX t:Entry(boundary_id, id)
+    USING INDEX SEEK t:Entry(boundary_id, id)
   WHERE t.status IN $standing
   MATCH (by:Entry {boundary_id: $boundary_id, id: renewal.by})
-    USING INDEX by:Entry(boundary_id, id)
-  MATCH (d:Entry)-[r:REQUIRES]->(t)
+    USING INDEX SEEK by:Entry(boundary_id, id)
+  MATCH (d)-[r:REQUIRES]->(t)
   WHERE d.boundary_id = $boundary_id AND r.policy <> 'hard' AND d.status IN $standing
     AND d.set_id <> renewal.set_id
   WITH renewal, t, by, d, r,
@@ -177,11 +177,11 @@ CALL () {
 CALL () {
   UNWIND $plan.foundational AS mark
   MATCH (t:Entry {boundary_id: $boundary_id, id: mark.entry_id})
-    USING INDEX t:Entry(boundary_id, id)
+    USING INDEX SEEK t:Entry(boundary_id, id)
   SET t.foundational = true, t.foundational_by = mark.by, t.foundational_seq = mark.seq,
       t.foundational_set_id = mark.set_id
   WITH mark, t
-  OPTIONAL MATCH (d:Entry)-[r:REQUIRES]->(t)
+  OPTIONAL MATCH (d)-[r:REQUIRES]->(t)
   WHERE d.boundary_id = $boundary_id AND d.status IN $standing AND r.policy <> 'hard'
   FOREACH (_ IN CASE WHEN r IS NULL THEN [] ELSE [1] END |
     CREATE (n:LeaseRenewal {id: mark.set_id + '/renew/foundational/' + t.id + '/' + d.id,
@@ -199,8 +199,8 @@ CALL () {
   UNWIND $plan.supersedes AS superseded
   MATCH (new:Entry {boundary_id: $boundary_id, id: superseded.from}),
         (old:Entry {boundary_id: $boundary_id, id: superseded.to})
-    USING INDEX new:Entry(boundary_id, id)
-    USING INDEX old:Entry(boundary_id, id)
+    USING INDEX SEEK new:Entry(boundary_id, id)
+    USING INDEX SEEK old:Entry(boundary_id, id)
   CREATE (new)-[:SUPERSEDES {reason: superseded.reason, seq: superseded.seq,
                              executed: superseded.executed, rule: superseded.rule}]->(old)
   WITH old, superseded
@@ -214,8 +214,8 @@ CALL () {
   UNWIND $plan.transitions AS transition
   MATCH (s:Set {boundary_id: $boundary_id, id: transition.set_id}),
         (e:Entry {boundary_id: $boundary_id, id: transition.entry_id})
-    USING INDEX s:Set(boundary_id, id)
-    USING INDEX e:Entry(boundary_id, id)
+    USING INDEX SEEK s:Set(boundary_id, id)
+    USING INDEX SEEK e:Entry(boundary_id, id)
   SET e.status = transition.to, e.resident = transition.resident, e.status_seq = transition.seq
   REMOVE e:$(transition.from_label)
   SET e:$(transition.to_label)
@@ -231,7 +231,7 @@ CALL () {
 CALL () {
   UNWIND $sealed.receipts AS row
   MATCH (s:Set {boundary_id: $boundary_id, id: row.set_id})
-    USING INDEX s:Set(boundary_id, id)
+    USING INDEX SEEK s:Set(boundary_id, id)
   CREATE (receipt:Receipt:$(toUpper(left(row.props.kind, 1)) + substring(row.props.kind, 1)
                             + 'Receipt'))
   SET receipt = row.props
@@ -240,7 +240,7 @@ CALL () {
 CALL () {
   UNWIND $sealed.halts AS halt
   MATCH (s:Set {boundary_id: $boundary_id, id: halt.set_id})
-    USING INDEX s:Set(boundary_id, id)
+    USING INDEX SEEK s:Set(boundary_id, id)
   CREATE (h:Halt:Open)
   SET h = halt.props
   CREATE (h)-[:ON]->(s)

@@ -12,7 +12,7 @@
 CALL () {
   UNWIND $sealed.receipts AS row
   MATCH (s:Set {boundary_id: $boundary_id, id: row.set_id})
-    USING INDEX s:Set(boundary_id, id)
+    USING INDEX SEEK s:Set(boundary_id, id)
   CREATE (receipt:Receipt:$(toUpper(left(row.props.kind, 1)) + substring(row.props.kind, 1)
                             + 'Receipt'))
   SET receipt = row.props
@@ -21,7 +21,7 @@ CALL () {
 CALL () {
   UNWIND $sealed.halts AS halt
   MATCH (s:Set {boundary_id: $boundary_id, id: halt.set_id})
-    USING INDEX s:Set(boundary_id, id)
+    USING INDEX SEEK s:Set(boundary_id, id)
   CREATE (h:Halt:Open)
   SET h = halt.props
   CREATE (h)-[:ON]->(s)

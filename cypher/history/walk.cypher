@@ -2,7 +2,7 @@
 // (backwards), and what later superseded, transitioned or derived from its entries (forwards),
 // with the neighbouring sets in ledger order.
 MATCH (s:Set {boundary_id: $boundary_id, id: $set_id})
-  USING INDEX s:Set(boundary_id, id)
+  USING INDEX SEEK s:Set(boundary_id, id)
 OPTIONAL MATCH (prev:Set)-[:NEXT]->(s)
 OPTIONAL MATCH (s)-[:NEXT]->(next:Set)
 RETURN s.id AS set_id, s.boundary_id AS boundary_id, s.seq AS seq, s.status AS status,

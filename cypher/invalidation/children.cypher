@@ -7,9 +7,9 @@
 // statement's memory is one entry's capped children, whatever the blast radius.
 UNWIND $parents AS parent_id
 MATCH (parent:Entry {boundary_id: $boundary_id, id: parent_id})
-  USING INDEX parent:Entry(boundary_id, id)
+  USING INDEX SEEK parent:Entry(boundary_id, id)
 CALL (parent) {
-  MATCH (parent)<-[r:DERIVED_FROM]-(child:Entry)
+  MATCH (parent)<-[r:DERIVED_FROM]-(child)
   WHERE child.boundary_id = $boundary_id
   WITH child, r ORDER BY child.id LIMIT $cap
   RETURN collect(child.id) AS children, collect(r.essential) AS essential,

@@ -9,7 +9,7 @@ MATCH (b:Boundary {id: $boundary_id})
 CALL () {
   UNWIND range(0, size($roots) - 1) AS i
   MATCH (root:Entry {boundary_id: $boundary_id, id: $roots[i]})
-    USING INDEX root:Entry(boundary_id, id)
+    USING INDEX SEEK root:Entry(boundary_id, id)
   CALL (root) {
     MATCH p = (root)<-[:DERIVED_FROM*]-(x:Entry)
     WHERE all(n IN nodes(p) WHERE n.boundary_id = $boundary_id)

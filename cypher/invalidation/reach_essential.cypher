@@ -8,7 +8,7 @@
 // expand as part 1, at most $limit rows.
 UNWIND range(0, size($roots) - 1) AS i
 MATCH (root:Entry {boundary_id: $boundary_id, id: $roots[i]})
-  USING INDEX root:Entry(boundary_id, id)
+  USING INDEX SEEK root:Entry(boundary_id, id)
 CALL (root) {
   MATCH p = (root)<-[:ESSENTIALLY_DERIVED_FROM*]-(x)
   RETURN x, min(length(p)) AS depth

@@ -7,7 +7,7 @@
 // against their essential DERIVED_FROM edges (no record digests them), the entries their
 // ESSENTIALLY_DERIVED_FROM edges reach ([boundary, id]) and any such edge into them from a node
 // that is not an entry of their boundary.
-MATCH (s:Set)
+MATCH (s:Set) USING INDEX SEEK s:Set(boundary_id, id)
 WHERE s.boundary_id = $boundary_id AND s.id > $after
 WITH s ORDER BY s.id LIMIT $limit
 RETURN s.id AS id,

@@ -4,7 +4,7 @@
 // (boundary_id, id) uniqueness index.
 UNWIND $ids AS entry_id
 MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})<-[r:REQUIRES|DERIVED_FROM]-(d:Entry)
-  USING INDEX e:Entry(boundary_id, id)
+  USING INDEX SEEK e:Entry(boundary_id, id)
 WHERE d.boundary_id = $boundary_id AND d.status IN $standing AND NOT d.id IN $ids
   AND (type(r) = 'REQUIRES' OR r.essential = true)
 WITH DISTINCT d

@@ -2,7 +2,7 @@
 UNWIND $ids AS entry_id
 WITH DISTINCT entry_id
 MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
-  USING INDEX e:Entry(boundary_id, id)
+  USING INDEX SEEK e:Entry(boundary_id, id)
 OPTIONAL MATCH (newer:Entry)-[:SUPERSEDES]->(e)
 WITH e, newer ORDER BY newer.set_seq DESC, newer.id
 WITH e, collect(newer.id)[0] AS superseded_by

@@ -4,7 +4,7 @@
 // the cost is the pending entries', never the boundary's whole record.
 // Record-side and mechanical: the caller only adds Entry.embedding and Entry.embedding_model.
 MATCH (e:Entry {boundary_id: $boundary_id, embedding_pending: true})
-USING INDEX e:Entry(boundary_id, embedding_pending)
+USING INDEX SEEK e:Entry(boundary_id, embedding_pending)
 WHERE coalesce(e.set_seq, 0) <= $up_to_seq
 RETURN e.id AS id, e.key AS key, coalesce(e.body, '') AS body
 ORDER BY e.set_seq, e.id

@@ -5,7 +5,7 @@
 // $rows: [{id, embedding}]
 UNWIND $rows AS row
 MATCH (e:Entry {boundary_id: $boundary_id, id: row.id})
-  USING INDEX e:Entry(boundary_id, id)
+  USING INDEX SEEK e:Entry(boundary_id, id)
 REMOVE e.embedding_pending
 SET e:$($label)
 WITH e, row

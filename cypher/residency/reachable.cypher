@@ -47,7 +47,7 @@ CALL {
   UNION ALL
   UNWIND $foreign AS ref
   MATCH (e:Entry {boundary_id: ref.boundary_id, id: ref.id})
-    USING INDEX e:Entry(boundary_id, id)
+    USING INDEX SEEK e:Entry(boundary_id, id)
   WHERE e.status IN $standing
   RETURN e
 }

@@ -3,7 +3,7 @@
 // summarize it, and whether recall rebuilds it whole (body not empty; REQUIRES closure of at
 // most $recall_max_entries entries, none further than $recall_max_depth hops).
 MATCH (t:Entry {boundary_id: $boundary_id, id: $entry_id})
-  USING INDEX t:Entry(boundary_id, id)
+  USING INDEX SEEK t:Entry(boundary_id, id)
 RETURN [(d:Entry)-[:REQUIRES {policy: 'reconstructible'}]->(t) WHERE d.status IN $standing
         | d.id] AS dependents,
        [(t)<-[:SUMMARIZES]-(i:Entry) WHERE i.status IN $standing | i.id] AS interfaces,

@@ -4,7 +4,7 @@
 // holder with the replaced entry its edge points at. residency/reachable holds $entry_id
 // through these edges; why() shows the root path to a holder.
 MATCH q = (s:Entry {boundary_id: $boundary_id, id: $entry_id})-[:SUPERSEDES*1..]->(t:Entry)
-  USING INDEX s:Entry(boundary_id, id)
+  USING INDEX SEEK s:Entry(boundary_id, id)
 WHERE all(x IN relationships(q) WHERE coalesce(x.executed, true))
 MATCH (t)<-[r:REQUIRES]-(d:Entry)
 WHERE t.boundary_id = $boundary_id AND t.status IN $replaced AND d.status IN $standing

@@ -21,7 +21,7 @@ CALL {
   RETURN collect(t.id) AS rebuildable
 }
 MATCH (target:Entry {boundary_id: $boundary_id, id: $entry_id})
-  USING INDEX target:Entry(boundary_id, id)
+  USING INDEX SEEK target:Entry(boundary_id, id)
 MATCH (root:Entry)
 USING INDEX SEEK root:Entry(boundary_id, status)
 WHERE root.boundary_id = $boundary_id AND root.status IN $standing

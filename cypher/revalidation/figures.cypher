@@ -4,7 +4,7 @@
 MATCH (b:Boundary {id: $boundary_id})
 OPTIONAL CALL (b) {
   MATCH (s:Set {boundary_id: b.id})-[t:TRANSITIONED]->(e:Entry)
-  USING INDEX s:Set(boundary_id)
+  USING INDEX SEEK s:Set(boundary_id)
   WHERE t.to = 'at_risk'
   CALL (s, e) {
     OPTIONAL MATCH (r:Set)-[u:TRANSITIONED]->(e)

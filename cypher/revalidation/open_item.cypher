@@ -2,7 +2,7 @@
 // entry's (boundary_id, id) index: the entry's status now, the set that moved it, and the failed
 // ancestors that move named. No row: the entry was never at risk.
 MATCH (e:Entry {boundary_id: $boundary_id, id: $entry_id})
-  USING INDEX e:Entry(boundary_id, id)
+  USING INDEX SEEK e:Entry(boundary_id, id)
 MATCH (s:Set)-[t:TRANSITIONED]->(e)
 WHERE t.to = 'at_risk'
 WITH e, s, t

@@ -5,7 +5,7 @@
 // seconds between the two sets' closing. $status: 'open', 'resolved', or null for both; newest
 // first, at most $limit.
 MATCH (s:Set {boundary_id: $boundary_id})-[t:TRANSITIONED]->(e:Entry)
-USING INDEX s:Set(boundary_id)
+USING INDEX SEEK s:Set(boundary_id)
 WHERE t.to = 'at_risk'
 CALL (s, e) {
   OPTIONAL MATCH (r:Set)-[u:TRANSITIONED]->(e)

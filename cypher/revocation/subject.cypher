@@ -5,12 +5,12 @@
 // the revocations of this boundary that already name it. Read under the boundary's lock.
 MATCH (b:Boundary {id: $boundary_id})
 OPTIONAL MATCH (w:Writer {boundary_id: $boundary_id, id: $subject_id})
-  USING INDEX w:Writer(boundary_id, id)
+  USING INDEX SEEK w:Writer(boundary_id, id)
   WHERE $subject_kind = 'writer'
 OPTIONAL MATCH (a:Receipt {id: $subject_id})
   WHERE $subject_kind = 'adoption' AND a.kind = 'adoption' AND a.boundary_id = $boundary_id
 OPTIONAL MATCH (e:Entry {boundary_id: $boundary_id, id: $subject_id})
-  USING INDEX e:Entry(boundary_id, id)
+  USING INDEX SEEK e:Entry(boundary_id, id)
   WHERE $subject_kind = 'foundational'
 RETURN w.kind AS writer_kind, a IS NOT NULL AS adoption_found, e IS NOT NULL AS entry_found,
        coalesce(e.foundational, false) AS foundational,

@@ -13,7 +13,7 @@ CREATE (r)-[:FOR]->(b)
 WITH r
 CALL (r) {
   MATCH (w:Writer {boundary_id: $boundary_id, id: r.subject_id})
-    USING INDEX w:Writer(boundary_id, id)
+    USING INDEX SEEK w:Writer(boundary_id, id)
   WHERE r.subject_kind = 'writer'
   CREATE (r)-[:REVOKES]->(w)
 }
@@ -24,7 +24,7 @@ CALL (r) {
 }
 CALL (r) {
   MATCH (e:Entry {boundary_id: $boundary_id, id: r.subject_id})
-    USING INDEX e:Entry(boundary_id, id)
+    USING INDEX SEEK e:Entry(boundary_id, id)
   WHERE r.subject_kind = 'foundational' AND e.foundational = true
   SET e.foundational = false, e.foundational_revoked_by = r.operator_id,
       e.foundational_revoked_seq = r.seq, e.foundational_revocation_id = r.id

@@ -18,4 +18,4 @@ RETURN b.seq AS seq, coalesce(b.work_seq, b.seq) AS work_seq,
        e.status AS status, e.tokens AS tokens, e.set_seq AS set_seq,
        coalesce(e.attributes, '{}') AS attributes, e.expires_after_seq AS expires_after_seq,
        promoted_by,
-       [(e)-[:REQUIRES]->(t:Entry) WHERE t.boundary_id = $boundary_id | [t.id, t.resident, t.key]] AS needs
+       [(e)-[:REQUIRES]->(t) WHERE t.boundary_id = $boundary_id | [t.id, t.resident, t.key]] AS needs

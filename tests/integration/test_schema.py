@@ -381,13 +381,19 @@ def _plans(target: Target, wanted: Callable[[Query], bool]) -> Iterator[tuple[Qu
 
 def _unseeked_lookups(target: Target) -> tuple[list[tuple[str, str]], int]:
     """EXPLAIN every statement that looks an Entry/Set/Proposal/Writer up by id (a Target by
-    key): the (statement, variable) found other than through the (boundary_id, id) uniqueness
-    index, and how many were checked."""
+    key): the (statement, variable) found other than by a seek of the (boundary_id, id)
+    uniqueness index (another index, or a scan of that one), and how many were checked."""
     missed, checked = [], 0
     for query, plan in _plans(target, lambda q: bool(id_lookups(q))):
+        operators = [
+            (op["operatorType"], str(op.get("args", {}).get("Details", "")))
+            for op in _operators(plan)
+        ]
         for variable, label in id_lookups(query):
             key = "key" if label == "Target" else "id"
-            if f"{variable}:{label}(boundary_id, {key})" not in str(plan):
+            index = f"{variable}:{label}(boundary_id, {key})"
+            using = [kind for kind, details in operators if index in details]
+            if not using or not all("Seek" in kind for kind in using):  # a scan reads it all
                 missed.append((query.name, variable))
             checked += 1
     return missed, checked
@@ -415,6 +421,44 @@ def test_every_lookup_by_id_seeks_the_composite_index_on_an_empty_store(
     missed, checked = _unseeked_lookups(fresh)
     assert missed == []
     assert checked >= 40
+
+
+# Operators that join a node found on their right-hand side to one bound on their left: fed by a
+# non-unique seek over a whole boundary's index, they read every node of the boundary for each row.
+JOINS_INTO = ("Expand(Into)", "OptionalExpand(Into)", "VarLengthExpand(Into)")
+
+
+def _boundary_seeks_under_joins(plan: dict[str, Any], under: bool = False) -> Iterator[str]:
+    operator = plan["operatorType"].split("@")[0]
+    details = str(plan.get("args", {}).get("Details", ""))
+    if under and operator == "NodeIndexSeek" and "boundary_id" in details:
+        yield details.split(" WHERE", 1)[0]
+    for child in plan.get("children", []):
+        yield from _boundary_seeks_under_joins(child, under or operator in JOINS_INTO)
+
+
+def test_no_statement_reads_a_whole_boundary_to_reach_a_neighbour_on_an_empty_store(
+    fresh: Target, fixtures: Neo4jExecutor
+) -> None:
+    """On a store that holds next to nothing, the planner costs every seek alike, and for a node
+    reached over a relationship (a child over DERIVED_FROM, a dependency over REQUIRES, the set
+    that TRANSITIONED an entry) it chose to seek the boundary's whole index and check the edge
+    to each node found (Expand(Into)), a plan it keeps while the store grows: ten statements did,
+    the invalidation walk's page and the window's read among them. A neighbour is matched
+    without its label (the relationship's type says what it is), so no index can find it and
+    the planner can only expand to it; EXPLAINed here on an empty store."""
+    with Engine.connect(fresh, check_schema=False) as connected:
+        apply_schema(connected.executor)
+    assert fixtures.read("fixture/counts")[0]["entries"] < 100  # next to nothing
+    reading: dict[str, list[str]] = {}
+    checked = 0
+    for query, plan in _plans(fresh, lambda q: "boundary_id" in q.params and not q.is_schema):
+        checked += 1
+        found = list(_boundary_seeks_under_joins(plan))
+        if found:
+            reading[query.name] = found
+    assert reading == {}
+    assert checked >= 60
 
 
 # Label scans a per-boundary statement may still do: the constitutions are few. Boundaries are

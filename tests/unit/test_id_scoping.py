@@ -101,16 +101,17 @@ _MATCHED = re.compile(
 
 def unhinted(query: Query) -> list[str]:
     """The lookups by id a statement makes without naming the (boundary_id, id) uniqueness
-    index: ``USING INDEX v:Label(boundary_id, id)``, once for each such lookup of ``v``. A
-    planner that sees no rows anywhere (a new database) costs a seek on ``Entry(boundary_id)``
-    and a filter on the id as it costs the unique seek, and keeps that plan while the store
-    grows: every lookup then reads every entry of its boundary."""
+    index to seek: ``USING INDEX SEEK v:Label(boundary_id, id)``, once for each such lookup of
+    ``v``. A planner that sees no rows anywhere (a new database) costs a seek on
+    ``Entry(boundary_id)`` and a filter on the id, or a scan of the whole unique index, as it
+    costs the unique seek, and keeps that plan while the store grows: every lookup then reads
+    every entry of its boundary, or of the database."""
     code = _code(query.text)
     wanted: dict[str, int] = {}
     for variable, label, props in _MATCHED.findall(code):
         key = SCOPED[label]
         if re.search(r"\bboundary_id\s*:", props) and re.search(rf"\b{key}\s*:", props):
-            hint = f"USING INDEX {variable}:{label}(boundary_id, {key})"
+            hint = f"USING INDEX SEEK {variable}:{label}(boundary_id, {key})"
             wanted[hint] = wanted.get(hint, 0) + 1
     return sorted(hint for hint, n in wanted.items() if code.count(hint) < n)
 
@@ -122,20 +123,20 @@ def test_every_lookup_by_id_names_the_index_it_seeks(name: str) -> None:
 
 def test_the_hint_check_finds_what_it_is_for() -> None:
     bare = "MATCH (e:Entry {boundary_id: $b, id: $id}) RETURN e"
-    assert unhinted(q(bare)) == ["USING INDEX e:Entry(boundary_id, id)"]
-    hinted = (
-        "MATCH (e:Entry {boundary_id: $b, id: $id}) USING INDEX e:Entry(boundary_id, id) RETURN e"
-    )
+    assert unhinted(q(bare)) == ["USING INDEX SEEK e:Entry(boundary_id, id)"]
+    hinted = bare.replace(" RETURN", " USING INDEX SEEK e:Entry(boundary_id, id) RETURN")
     assert unhinted(q(hinted)) == []
     two = (
         "MATCH (a:Entry {boundary_id: $b, id: $x}), (s:Set {boundary_id: $b, id: $y})"
-        " USING INDEX a:Entry(boundary_id, id) RETURN a, s"
+        " USING INDEX SEEK a:Entry(boundary_id, id) RETURN a, s"
     )
-    assert unhinted(q(two)) == ["USING INDEX s:Set(boundary_id, id)"]
+    assert unhinted(q(two)) == ["USING INDEX SEEK s:Set(boundary_id, id)"]
     again = hinted.replace("RETURN e", "MATCH (e:Entry {boundary_id: $b, id: $z}) RETURN e")
-    assert unhinted(q(again)) == ["USING INDEX e:Entry(boundary_id, id)"]  # one hint, two lookups
+    assert unhinted(q(again)) == [
+        "USING INDEX SEEK e:Entry(boundary_id, id)"
+    ]  # one hint, two lookups
     assert unhinted(q("MERGE (t:Target {boundary_id: $b, key: $k})")) == []
     assert unhinted(q("MATCH (t:Target {boundary_id: $b, key: $k}) RETURN t")) == [
-        "USING INDEX t:Target(boundary_id, key)"
+        "USING INDEX SEEK t:Target(boundary_id, key)"
     ]
     assert unhinted(q("MATCH (e:Entry {boundary_id: $b}) RETURN e")) == []  # not by id
