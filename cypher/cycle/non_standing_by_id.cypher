@@ -8,8 +8,8 @@ UNWIND $ids AS entry_id
 MATCH (e:Entry {boundary_id: $boundary_id, id: entry_id})
   USING INDEX SEEK e:Entry(boundary_id, id)
 WHERE e.status IN $not_standing
-OPTIONAL MATCH (s:Set {boundary_id: $boundary_id})-[:CONTAINS]->(copy:Entry)-[:DERIVED_FROM]->(e)
-  WHERE s.kind = $recall_kind AND copy.class = $scratch_class
+OPTIONAL MATCH (s)-[:CONTAINS]->(copy:Entry)-[:DERIVED_FROM]->(e)
+  WHERE s.boundary_id = $boundary_id AND s.kind = $recall_kind AND copy.class = $scratch_class
     AND NOT copy.status IN $not_standing
 WITH e, copy ORDER BY copy.set_seq DESC, copy.id
 WITH e, collect(copy.id)[0] AS copy_id
