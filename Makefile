@@ -101,8 +101,10 @@ demo: schema
 
 # `make bench` runs every benchmark, the scale benchmark at a modest size (BENCH_SCALE_ARGS: minutes);
 # `make scale` runs it at the issue's full size (100 boundaries, 1,000,000 sets: many hours; read
-# docs/benchmarks.md's recommended settings first), or at SCALE_ARGS="--sets 200000".
-BENCH_SCALE_ARGS ?= --sets 10000 --live 5000
+# docs/benchmarks.md's recommended settings first), or at SCALE_ARGS="--sets 200000". At the modest
+# size a walk takes ~5 ms: 21 timed runs of each residency read rather than 7, so one pause on the
+# server does not move a size's median (seconds more in all).
+BENCH_SCALE_ARGS ?= --sets 10000 --live 5000 --runs 21
 bench: schema
 	@set -e; for script in benchmarks/[!_]*.py; do \
 		name=$$(basename $$script .py); args=; \

@@ -40,7 +40,7 @@ the server's resident memory.
 
     python -m benchmarks.scale                          # the full size
     python -m benchmarks.scale --sets 100000 --neo4j-home /path/to/neo4j/home
-    python -m benchmarks.scale --sets 10000 --live 5000  # minutes: what `make bench` runs
+    python -m benchmarks.scale --sets 10000 --live 5000 --runs 21  # minutes: `make bench`
     python -m benchmarks.scale --quick                  # seconds: the test suite runs this
 """
 

@@ -1,15 +1,14 @@
-"""The real server: version, the catalog against the planner, the schema, errors users see."""
+"""The real server: version, the schema, errors users see (the catalog against the planner:
+test_plans.py)."""
 
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 import threading
 from typing import Any
 
-import neo4j
 import pytest
 
 from kg_context.db.catalog import default_catalog
@@ -19,36 +18,11 @@ from kg_context.errors import AuthenticationError, DatabaseUnavailableError
 from kg_context.gate.pure.batch import constitution_receipt
 from kg_context.gate.pure.constitution import load_constitution
 
-MISSING_PARAMS = re.compile(r"\$`([^`]+)`")
-
 
 def test_server_is_neo4j_5_26(engine: Any) -> None:
     assert engine.server_version().startswith("Neo4j/5.26")
     rows = engine.executor.read("admin/server_components")
     assert rows[0]["version"].startswith("5.26")
-
-
-def test_every_query_file_is_accepted_by_explain_with_the_params_we_parsed(
-    engine: Any, neo4j_target: Target
-) -> None:
-    """EXPLAIN each statement without values; the planner names the parameters it wants."""
-    driver = neo4j.GraphDatabase.driver(
-        neo4j_target.uri, auth=(neo4j_target.username, neo4j_target.password)
-    )
-    checked = 0
-    with driver:
-        for query in default_catalog().values():
-            summary = driver.execute_query(
-                "EXPLAIN " + query.text, database_=neo4j_target.database
-            ).summary
-            assert summary.plan is not None, query.name
-            wanted: set[str] = set()
-            for status in summary.gql_status_objects:
-                if status.gql_status == "01N60":  # parameter missing
-                    wanted |= set(MISSING_PARAMS.findall(status.status_description))
-            assert wanted == set(query.params), (query.name, wanted, query.params)
-            checked += 1
-    assert checked == len(default_catalog())
 
 
 def test_schema_apply_is_idempotent_and_safe_concurrently(engine: Any) -> None:

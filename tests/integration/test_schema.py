@@ -2,7 +2,9 @@
 reads the schema record: it applies what differs (``KG_CONTEXT_SCHEMA_AUTO_APPLY``) or refuses in
 one line naming ``kg-context schema apply``; a database written under schema version 1 (ids
 unique across the database) upgrades to version 2 (ids unique within their boundary) with its
-data intact. That every lookup by id seeks the composite index is EXPLAINed here too.
+data intact. That every lookup by id seeks the composite index, and that no statement reads a
+whole boundary to reach a neighbour, is EXPLAINed here on an empty store (on the suite's grown
+store: ``test_plans.py``).
 
 These tests own their server: a fresh local Neo4j on its own ports (the shared one is never
 reconfigured), stopped at the end.
@@ -12,15 +14,14 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import neo4j
 import pytest
 
 from kg_context.db import local_server as neo4j_local
-from kg_context.db.catalog import Catalog, Query, default_catalog
+from kg_context.db.catalog import Catalog
 from kg_context.db.connection import Target, open_driver, target_for
 from kg_context.db.executor import Neo4jExecutor
 from kg_context.db.schema import (
@@ -43,8 +44,8 @@ from kg_context.record.walk import walk
 from kg_context.settings import EngineSettings, Neo4jSettings, SchemaSettings
 from kg_context.text.embeddings import get_embedder
 from tests.factories import entry, proposal
+from tests.plans import Explained, explain_catalog, per_boundary, unseeked_lookups
 from tests.servers import own_server
-from tests.unit.test_id_scoping import id_lookups
 
 FIXTURES = Path(__file__).parent / "schema_fixtures"
 NEW_RULES = {
@@ -367,65 +368,27 @@ def test_a_version_10_database_drops_its_empty_lists(
     assert fixtures.read("fixture/counts")[0] == before  # nothing deleted
 
 
-def _plans(target: Target, wanted: Callable[[Query], bool]) -> Iterator[tuple[Query, Any]]:
-    """Every catalog statement ``wanted`` picks, with its EXPLAINed plan on ``target``."""
-    with neo4j.GraphDatabase.driver(
-        target.uri, auth=(target.username, target.password), notifications_min_severity="OFF"
-    ) as driver:
-        for name in sorted(default_catalog()):
-            query = default_catalog()[name]
-            if wanted(query):
-                result = driver.execute_query("EXPLAIN " + query.text, database_=target.database)
-                yield query, result.summary.plan
-
-
-def _unseeked_lookups(target: Target) -> tuple[list[tuple[str, str]], int]:
-    """EXPLAIN every statement that looks an Entry/Set/Proposal/Writer up by id (a Target by
-    key): the (statement, variable) found other than by a seek of the (boundary_id, id)
-    uniqueness index (another index, or a scan of that one), and how many were checked."""
-    missed, checked = [], 0
-    for query, plan in _plans(target, lambda q: bool(id_lookups(q))):
-        operators = [
-            (op["operatorType"], str(op.get("args", {}).get("Details", "")))
-            for op in _operators(plan)
-        ]
-        for variable, label in id_lookups(query):
-            key = "key" if label == "Target" else "id"
-            index = f"{variable}:{label}(boundary_id, {key})"
-            using = [kind for kind, details in operators if index in details]
-            if not using or not all("Seek" in kind for kind in using):  # a scan reads it all
-                missed.append((query.name, variable))
-            checked += 1
-    return missed, checked
-
-
-def test_every_lookup_by_id_seeks_the_composite_index(engine: Any) -> None:
-    """On the suite's server, whose store has grown: every lookup by id seeks the composite
-    uniqueness index."""
-    missed, checked = _unseeked_lookups(engine.target)
-    assert missed == []
-    assert checked >= 40
-
-
-@pytest.fixture
-def empty_store(fresh: Target, fixtures: Neo4jExecutor) -> Target:
-    """The module's own server with the schema applied and next to nothing stored: the
-    statistics a new database plans on."""
+@pytest.fixture(scope="module")
+def empty_store_plans(fresh: Target, fixtures: Neo4jExecutor) -> dict[str, Explained]:
+    """Every statement EXPLAINed once on the module's own server with the schema applied and
+    next to nothing stored: the statistics a new database plans on (the tests below read the
+    same plans, each for its own property)."""
     with Engine.connect(fresh, check_schema=False) as connected:
         apply_schema(connected.executor)
     assert fixtures.read("fixture/counts")[0]["entries"] < 100  # next to nothing
-    return fresh
+    return explain_catalog(fresh)
 
 
 def test_every_lookup_by_id_seeks_the_composite_index_on_an_empty_store(
-    empty_store: Target,
+    empty_store_plans: dict[str, Explained],
 ) -> None:
-    """The same on a store that holds next to nothing, as a new database does: the plans Neo4j
-    makes there are kept until its statistics move (an hour, on the suite's servers), and a
-    planner that sees no rows anywhere found as cheap a seek on ``Entry(boundary_id)`` and a
-    filter on the id, which reads every entry of the boundary for each one looked up: a first
-    import of 10,000 entries took 317 s against 9.3 s. The statements name the index they mean."""
-    missed, checked = _unseeked_lookups(empty_store)
+    """On a store that holds next to nothing, as a new database does: the plans Neo4j makes
+    there are kept until its statistics move (an hour, on the suite's servers), and a planner
+    that sees no rows anywhere found as cheap a seek on ``Entry(boundary_id)`` and a filter on
+    the id, which reads every entry of the boundary for each one looked up: a first import of
+    10,000 entries took 317 s against 9.3 s. The statements name the index they mean
+    (``tests/integration/test_plans.py`` checks the same on the suite's grown store)."""
+    missed, checked = unseeked_lookups(empty_store_plans)
     assert missed == []
     assert checked >= 40
 
@@ -445,7 +408,7 @@ def _boundary_seeks_under_joins(plan: dict[str, Any], under: bool = False) -> It
 
 
 def test_no_statement_reads_a_whole_boundary_to_reach_a_neighbour_on_an_empty_store(
-    empty_store: Target,
+    empty_store_plans: dict[str, Explained],
 ) -> None:
     """On a store that holds next to nothing, the planner costs every seek alike, and for a node
     reached over a relationship (a child over DERIVED_FROM, a dependency over REQUIRES, the set
@@ -456,55 +419,10 @@ def test_no_statement_reads_a_whole_boundary_to_reach_a_neighbour_on_an_empty_st
     the planner can only expand to it; EXPLAINed here on an empty store."""
     reading: dict[str, list[str]] = {}
     checked = 0
-    per_boundary = _plans(empty_store, lambda q: "boundary_id" in q.params and not q.is_schema)
-    for query, plan in per_boundary:
+    for one in per_boundary(empty_store_plans):
         checked += 1
-        found = list(_boundary_seeks_under_joins(plan))
+        found = list(_boundary_seeks_under_joins(one.plan))
         if found:
-            reading[query.name] = found
+            reading[one.query.name] = found
     assert reading == {}
-    assert checked >= 60
-
-
-# Label scans a per-boundary statement may still do: the constitutions are few. Boundaries are
-# not (a shared database holds thousands): one boundary is found by its id, all of them only
-# when no id is given (a CASE branch, not an operator of the plan).
-SMALL_LABELS = (":Constitution",)
-# Statements that read every node of a boundary whatever its label, by design: support for the
-# tests' checks, never on a path of the engine or a surface.
-WHOLE_DATABASE_CHECKS = {"boundary/fingerprint"}
-SCANS = ("NodeByLabelScan", "AllNodesScan", "DirectedRelationshipTypeScan")
-
-
-def _operators(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    yield plan
-    for child in plan.get("children", []):
-        yield from _operators(child)
-
-
-def test_per_boundary_statements_never_scan_the_whole_database(engine: Any) -> None:
-    """EXPLAIN every statement that takes a ``boundary_id``: none scans every Entry, Set, Halt,
-    Proposal or Writer of the database (an audit of one boundary in a database of many costs
-    what that boundary holds). A filter that takes either no boundary or the node's boundary
-    cannot use an index, so it was such a scan; the statements now find the boundary by its id
-    (every boundary only when none is given) and seek that boundary's nodes."""
-    scanning: dict[str, list[str]] = {}
-    checked = 0
-    per_boundary = _plans(
-        engine.target,
-        lambda q: (
-            "boundary_id" in q.params and not q.is_schema and q.name not in WHOLE_DATABASE_CHECKS
-        ),
-    )
-    for query, plan in per_boundary:
-        checked += 1
-        scans = [
-            str(op.get("args", {}).get("Details", ""))
-            for op in _operators(plan)
-            if op["operatorType"].split("@")[0] in SCANS
-        ]
-        found = [d for d in scans if not any(small in d for small in SMALL_LABELS)]
-        if found:
-            scanning[query.name] = found
-    assert scanning == {}
     assert checked >= 60
