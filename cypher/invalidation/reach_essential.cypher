@@ -1,6 +1,7 @@
 // The invalidation walk's one-read path (kg_context/record/walk.py), part 2, run beside part 1
 // (reach.cypher): the descendants of each failed entry through essential edges only, at their
-// least depth from that entry, with their statuses (whether an at-risk descendant may move). It
+// least depth from that entry, and those of them whose status may not move to at_risk (the
+// status is not in $movable: the status machine's, from kg_context/record/walk.py) with it. It
 // follows ESSENTIALLY_DERIVED_FROM, which the gate writes beside each essential DERIVED_FROM
 // between two entries of one boundary (cypher/gate/write_plan.cypher; `kg-context schema apply`
 // adds it to edges written before): so no edge's properties are read, and the walk stays in the
@@ -15,5 +16,7 @@ CALL (root) {
 }
 WITH i, x, depth
 LIMIT $limit
-RETURN collect(i) AS roots, collect(x.id) AS ids, collect(depth) AS depths,
-       collect(x.status) AS statuses
+WITH collect(i) AS roots, collect(x) AS reached, collect(depth) AS depths
+WITH roots, reached, depths, [x IN reached WHERE NOT x.status IN $movable] AS unmovable
+RETURN roots, [x IN reached | x.id] AS ids, depths,
+       [x IN unmovable | x.id] AS unmovable_ids, [x IN unmovable | x.status] AS unmovable_statuses

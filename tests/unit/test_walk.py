@@ -38,7 +38,9 @@ class GraphExecutor:
         self.caps: list[int] = []
         self.one_reads: list[int] = []
 
-    def _reach(self, roots: list[str], limit: int, essential_only: bool) -> Record:
+    def _reach(
+        self, roots: list[str], limit: int, essential_only: bool, movable: frozenset[str]
+    ) -> Record:
         """Per failed entry in turn, its descendants breadth first at their least depth (as
         the pruned expand streams them), the first ``limit`` (index, id, depth) rows."""
         rows: list[tuple[int, str, int]] = []
@@ -61,7 +63,13 @@ class GraphExecutor:
             "depths": [d for _, _, d in rows],
         }
         if essential_only:
-            row["statuses"] = [self.status.get(c, "live") for _, c, _ in rows]
+            unmovable = [
+                (c, status)
+                for _, c, _ in rows
+                if (status := self.status.get(c, "live")) not in movable
+            ]
+            row["unmovable_ids"] = [c for c, _ in unmovable]
+            row["unmovable_statuses"] = [status for _, status in unmovable]
         else:
             row["seq"] = 7
         return row
@@ -73,7 +81,8 @@ class GraphExecutor:
         if name in ("invalidation/reach", "invalidation/reach_essential"):
             self.one_reads.append(params["limit"])
             essential_only = name.endswith("essential")
-            return [self._reach(params["roots"], params["limit"], essential_only)]
+            movable = frozenset(params.get("movable", ()))
+            return [self._reach(params["roots"], params["limit"], essential_only, movable)]
         assert name == "invalidation/children"
         self.pages.append(len(params["parents"]))
         self.caps.append(params["cap"])
