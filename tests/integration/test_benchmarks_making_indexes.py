@@ -1,9 +1,8 @@
 """The quick variants of the benchmarks that make vector indexes run to the end and print their
 figures (``tests/integration/test_benchmarks_quick.py`` says what is checked), on the suite's
-second server: ``search_bound`` makes an index for each boundary it measures, and each index
-made empties the whole plan cache of its database (``second_engine`` in tests/conftest.py). The
-scale and context benchmarks, which make indexes too, run in test_scale_benchmark.py and
-test_context_benchmark.py, on that server as well."""
+second server: ``search_bound`` makes an index for each boundary it measures, ``context`` one
+for its boundary of 200 embedded entries, and each index made empties the whole plan cache of
+its database (``second_engine`` in tests/conftest.py)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,7 @@
 """The context benchmark's quick variant on the real Neo4j: it builds its 200-entry window through
 the gate (once; later runs reuse it), measures both ratios in one run, checks the plans of the
 statements it compares, and prints each figure as one well-formed JSON line (wall-clock figures
-are printed, never asserted).
-
-On the suite's second server: its boundary of 200 embedded entries passes the exact bound and
-gets a vector index of its own, and each index made empties the whole plan cache of its
-database (``second_engine`` in tests/conftest.py)."""
+are printed, never asserted)."""
 
 from __future__ import annotations
 
@@ -16,12 +12,6 @@ from typing import Any
 import pytest
 
 from benchmarks import context
-from kg_context.engine import Engine
-
-
-@pytest.fixture(scope="module")
-def engine(second_engine: Engine) -> Engine:
-    return second_engine
 
 
 def test_the_quick_context_benchmark_prints_well_formed_figures(
