@@ -5,9 +5,9 @@ fails the suite. Whether a quick run meets its targets is not asserted: its size
 for the ratios to mean what they mean at full size.
 
 The scale benchmark's quick variant runs in tests/integration/test_scale_benchmark.py, the
-context's and the search bound's in test_benchmarks_making_indexes.py (on the suite's second
-server, as the scale one: they make vector indexes), the triangle's in test_triangle.py and the
-soak's in tests/reliability/test_soak.py; they are not run twice."""
+search bound's in test_search_bound_benchmark.py (both on the suite's second server: they make
+vector indexes), the triangle's in test_triangle.py and the soak's in
+tests/reliability/test_soak.py; they are not run twice."""
 
 from __future__ import annotations
 
@@ -23,8 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCHMARKS = ROOT / "benchmarks"
-MAKING_INDEXES = {"context", "search_bound"}  # on the second server
-RUN_ELSEWHERE = {"scale", *MAKING_INDEXES}
+RUN_ELSEWHERE = {"scale", "search_bound"}
 NAMES = sorted(path.stem for path in BENCHMARKS.glob("[!_]*.py") if path.stem not in RUN_ELSEWHERE)
 FIELDS = ["metric", "value", "unit", "target", "met"]
 
