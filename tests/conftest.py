@@ -49,11 +49,7 @@ os.environ.setdefault("KG_CONTEXT_LOCAL_GC", "parallel")
 _RESOLVED: dict[str, Any] = {}
 
 # Session fixtures that start a Neo4j server of their own: the tests using one run on one worker.
-SERVER_GROUPS = {
-    "killable": "killable-server",
-    "second_server": "second-server",
-    "second_engine": "second-server",
-}
+SERVER_GROUPS = {"killable": "killable-server", "second_engine": "second-server"}
 _SHARED_SCOPES = ("module", "class", "package")
 
 
@@ -351,11 +347,16 @@ def czar_free_engine(neo4j_target: Any, engine: Any) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def second_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """A second, real Neo4j server (an isolated local instance on its own ports), started for
-    the tests of its group and stopped after them: its settings (``home_dir`` for a test that
-    reads its store on disk). ``second_engine`` is the engine on it."""
+def second_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A second, real Neo4j server (an isolated local instance on its own ports): where a
+    test needs another engine, e.g. writes on one and reads on the other, and where a test
+    counts every node and relationship of a database around what it does (only the tests of
+    this server's group write to it, one at a time on one worker, beside the rest of the run)."""
     from kg_context.db import local_server as neo4j_local
+    from kg_context.db.connection import target_for
+    from kg_context.db.schema import apply_schema
+    from kg_context.engine import Engine
+    from kg_context.settings import Neo4jSettings
     from tests.servers import own_server
 
     settings = own_server(
@@ -366,29 +367,12 @@ def second_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     )
     neo4j_local.start(settings)
     try:
-        yield settings
+        target = target_for("local", Neo4jSettings(), settings)
+        with Engine.connect(target, check_schema=False) as other:
+            apply_schema(other.executor)
+            yield other
     finally:
         neo4j_local.stop(settings)
-
-
-@pytest.fixture(scope="session")
-def second_engine(second_server: Any) -> Iterator[Any]:
-    """The engine on the second server (its schema applied): where a test needs another engine,
-    e.g. writes on one and reads on the other; where a test counts every node and relationship
-    of a database around what it does (only the tests of this server's group write to it, one
-    at a time on one worker, beside the rest of the run); and where a test makes vector indexes
-    (the quick scale and search-bound benchmarks, the boundary index tests): Neo4j empties a
-    database's whole plan cache each time an index is created or dropped, which on the suite's
-    server had every statement of every other test planned again, ~20 times a run."""
-    from kg_context.db.connection import target_for
-    from kg_context.db.schema import apply_schema
-    from kg_context.engine import Engine
-    from kg_context.settings import Neo4jSettings
-
-    target = target_for("local", Neo4jSettings(), second_server)
-    with Engine.connect(target, check_schema=False) as other:
-        apply_schema(other.executor)
-        yield other
 
 
 @pytest.fixture

@@ -7,9 +7,6 @@ labelling what was embedded before); searches rank the boundary exactly while th
 once it is online, they go through it and return the boundary's exact top k by
 cosine, never another boundary's entry. The engines here leave embedding to ``embed_pending``
 (``on_commit=False``), so each test says when it happens.
-
-On the suite's second server: each index made or dropped empties the whole plan cache of its
-database (``second_engine`` in tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -30,12 +27,6 @@ from kg_context.record.vector_index import (
 from kg_context.settings import EmbeddingSettings, EngineSettings, SearchSettings
 from kg_context.text.embeddings import get_embedder
 from tests.factories import entry, proposal
-
-
-@pytest.fixture(scope="module")
-def engine(second_engine: Engine) -> Engine:
-    return second_engine
-
 
 TOPICS = ["payments ledger", "graph database", "office plants", "release notes", "on-call rota"]
 

@@ -32,21 +32,9 @@ MATCHING = "the payments ledger could live in a graph database"
 
 
 @pytest.fixture(scope="module")
-def engine(second_engine: Engine) -> Iterator[Engine]:
-    """Searches by meaning of what was just committed: the commits embed. On the suite's second
-    server: the crowded boundary gets a vector index of its own, and each index made empties the
-    whole plan cache of its database (``second_engine`` in tests/conftest.py)."""
-    settings = EngineSettings(embedding=EmbeddingSettings(on_commit=True))
-    with Engine.connect(second_engine.target, check_schema=False, settings=settings) as embedding:
-        yield embedding
-
-
-@pytest.fixture
-def driver(engine: Engine) -> Iterator[neo4j.Driver]:
-    """A bare driver on the same server, for what the executor does not do (PROFILE)."""
-    target = engine.target
-    with neo4j.GraphDatabase.driver(target.uri, auth=(target.username, target.password)) as bare:
-        yield bare
+def engine(embedding_engine: Engine) -> Engine:
+    """Searches by meaning of what was just committed: the commits embed."""
+    return embedding_engine
 
 
 @pytest.fixture(scope="module")
