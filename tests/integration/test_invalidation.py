@@ -333,6 +333,40 @@ def test_the_walk_is_bounded_and_says_so(engine: Any, boundary_id: str) -> None:
     assert unbounded.walk.at_risk == sorted(chain[2:]) and not unbounded.walk.cut
 
 
+def test_an_essential_descendant_that_may_not_go_at_risk_is_reported_blocked(
+    engine: Any, boundary_id: str
+) -> None:
+    """The one read returns only the essential descendants whose status may not move to at_risk
+    (``reach_essential.cypher`` filters by the status machine's list): an invalidated one and an
+    at-risk one are blocked with their statuses, a live one is not; the walk in pages (which
+    reads every child's status) finds the same."""
+    b = boundary_id
+    boundary = engine.boundary(b)
+    root, dead, under, alive = (f"{b}-{name}" for name in ("root", "dead", "under", "alive"))
+    boundary.commit(proposal(b, entry(key="root", body="root", id=root)))
+    for child, parent in ((dead, root), (under, dead), (alive, root)):
+        decision = boundary.commit(
+            proposal(
+                b,
+                entry(
+                    key=child[-5:],
+                    body="derived",
+                    id=child,
+                    derived_from=[{"entry_id": parent, "essential": True}],
+                ),
+            )
+        )
+        assert decision.outcome == "commit", decision
+    invalidate(boundary, dead, reason="wrong", writer_id="operator")  # under goes at_risk
+    found = walk_forward(engine.executor, b, {root: "live"}, max_depth=8, max_nodes=100)
+    assert found.blocked == {dead: "invalidated", under: "at_risk"}
+    assert found.at_risk == sorted([dead, under, alive])
+    in_pages = walk_forward(
+        engine.executor, b, {root: "live"}, max_depth=8, max_nodes=100, one_read_max=0
+    )
+    assert in_pages.blocked == found.blocked
+
+
 def test_revalidation_by_derived_from_passes_and_without_reference_halts(
     engine: Any, boundary_id: str
 ) -> None:
