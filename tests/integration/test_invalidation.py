@@ -293,23 +293,29 @@ def test_the_well_formed_lie_is_traced_and_a_is_recallable(engine: Any, boundary
     assert copy["body"] == "Use Postgres for storage"
 
 
+def _derive(boundary: Any, child: str, parent: str, *, key: str) -> None:
+    """Commit ``child``, essentially derived from ``parent``, in a set of its own."""
+    decision = boundary.commit(
+        proposal(
+            boundary.id,
+            entry(
+                key=key,
+                body="next",
+                id=child,
+                derived_from=[{"entry_id": parent, "essential": True}],
+            ),
+        )
+    )
+    assert decision.outcome == "commit", decision
+
+
 def test_the_walk_is_bounded_and_says_so(engine: Any, boundary_id: str) -> None:
     b = boundary_id
     boundary = engine.boundary(b)
     chain = [f"{b}-k{i}" for i in range(6)]
     boundary.commit(proposal(b, entry(key="k0", body="root", id=chain[0])))
     for parent, child in itertools.pairwise(chain):
-        boundary.commit(
-            proposal(
-                b,
-                entry(
-                    key=child[-2:],
-                    body="next",
-                    id=child,
-                    derived_from=[{"entry_id": parent, "essential": True}],
-                ),
-            )
-        )
+        _derive(boundary, child, parent, key=child[-2:])
     deep = challenge(
         boundary,
         chain[0],
@@ -345,18 +351,7 @@ def test_an_essential_descendant_that_may_not_go_at_risk_is_reported_blocked(
     root, dead, under, alive = (f"{b}-{name}" for name in ("root", "dead", "under", "alive"))
     boundary.commit(proposal(b, entry(key="root", body="root", id=root)))
     for child, parent in ((dead, root), (under, dead), (alive, root)):
-        decision = boundary.commit(
-            proposal(
-                b,
-                entry(
-                    key=child[-5:],
-                    body="derived",
-                    id=child,
-                    derived_from=[{"entry_id": parent, "essential": True}],
-                ),
-            )
-        )
-        assert decision.outcome == "commit", decision
+        _derive(boundary, child, parent, key=child[-5:])
     invalidate(boundary, dead, reason="wrong", writer_id="operator")  # under goes at_risk
     found = walk_forward(engine.executor, b, {root: "live"}, max_depth=8, max_nodes=100)
     assert found.blocked == {dead: "invalidated", under: "at_risk"}
