@@ -13,8 +13,8 @@ import pytest
 from kg_context.errors import AuthorizationError
 from kg_context.record.amendments import adopt_suggestion, suggest_amendments
 from kg_context.vocabulary import ReasonCode, ThresholdParameter
+from tests.cli import cli
 from tests.factories import entry, proposal
-from tests.integration.test_cli_and_demo import _cli
 
 
 def _fanout(boundary: Any, b: str, edges: int, n: int) -> Any:
@@ -74,10 +74,10 @@ def test_recurring_density_halts_become_a_ratified_threshold(
     assert boundary.state().constitution_version == before
 
     # The operator reads the suggestions and adopts one from the CLI.
-    shown = _cli(neo4j_target, "constitution", "suggest", "-b", b, "--json")
+    shown = cli(neo4j_target, "constitution", "suggest", "-b", b, "--json")
     assert shown.returncode == 0, shown.stderr
     assert [s["id"] for s in json.loads(shown.stdout)] == [suggestion.id]
-    adopted = _cli(neo4j_target, "constitution", "adopt-suggestion", suggestion.id, "-b", b)
+    adopted = cli(neo4j_target, "constitution", "adopt-suggestion", suggestion.id, "-b", b)
     assert adopted.returncode == 0, adopted.stderr
     assert adopted.stdout.startswith("commit: set ")
     assert boundary.state().constitution_version == suggestion.constitution_version

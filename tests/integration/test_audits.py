@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,27 +18,10 @@ from kg_context.db.catalog import Catalog, default_catalog
 from kg_context.db.connection import Target, open_driver
 from kg_context.engine import Engine
 from kg_context.record.audits import audit_library
+from tests.cli import cli
 from tests.factories import entry, proposal
 
 FIXTURES = Path(__file__).parent / "audit_fixtures"
-
-
-def _cli(target: Target, *args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(
-        os.environ,
-        NEO4J_URI=target.uri,
-        NEO4J_USERNAME=target.username,
-        NEO4J_PASSWORD=target.password,
-        NEO4J_DATABASE=target.database,
-    )
-    return subprocess.run(
-        [sys.executable, "-m", "kg_context.cli", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +48,7 @@ def test_the_demo_runs_the_whole_session_and_its_database_is_clean(
     assert all(score is not None for score in demo["attention_scores"].values())
     assert demo["czar"]["retired"] and demo["blast_radius"]["at_risk"]
     assert demo["retention_ratio"] > 1.0
-    done = _cli(neo4j_target, "audit", "all", "-b", demo["boundary_id"], "--json")
+    done = cli(neo4j_target, "audit", "all", "-b", demo["boundary_id"], "--json")
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
     assert report["clean"] and len(report["audits"]) == sum(
@@ -91,15 +72,15 @@ def test_audit_all_fails_on_a_broken_invariant(
             targets=["k"],
         )
     )
-    clean = _cli(neo4j_target, "audit", "all", "-b", boundary_id)
+    clean = cli(neo4j_target, "audit", "all", "-b", boundary_id)
     assert clean.returncode == 0, clean.stdout + clean.stderr
     ungoverned.executor.write("ungoverned/unsupersede", entry_id=f"{boundary_id}-old")
-    broken = _cli(neo4j_target, "audit", "all", "-b", boundary_id, "--json")
+    broken = cli(neo4j_target, "audit", "all", "-b", boundary_id, "--json")
     assert broken.returncode == 1, broken.stdout + broken.stderr
     report = json.loads(broken.stdout)
     failed = {a["audit"] for a in report["audits"] if not a["clean"]}
     assert failed == {"live_superseded", "status_label_drift", "resurrections"}
-    single = _cli(neo4j_target, "audit", "live-superseded", "-b", boundary_id)
+    single = cli(neo4j_target, "audit", "live-superseded", "-b", boundary_id)
     assert single.returncode == 1 and f"{boundary_id}-old" in single.stdout
 
 
@@ -171,5 +152,5 @@ def test_every_audit_runs_and_the_reports_agree_with_the_engine(
              "recall_max_depth": 2, "successors": True}.items() if name in query.params}
         )  # fmt: skip
         assert engine.executor.read(query.name, **given), query.name
-    listed = _cli(neo4j_target, "audit", "list", "--json")
+    listed = cli(neo4j_target, "audit", "list", "--json")
     assert listed.returncode == 0 and len(json.loads(listed.stdout)) == len(audit_library())

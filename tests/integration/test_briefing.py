@@ -11,8 +11,8 @@ import pytest
 from kg_context.db.connection import Target
 from kg_context.engine import Engine
 from kg_context.errors import InputValidationError
+from tests.cli import cli
 from tests.factories import entry, halting_on_retired, proposal
-from tests.integration.test_cli_and_demo import _cli
 
 
 def _fact(key: str, **extra: Any) -> dict[str, Any]:
@@ -84,15 +84,15 @@ def test_the_briefing_reports_since_the_last_recorded_one_and_only_a_recording_m
     with pytest.raises(InputValidationError, match="brief since must be >= 0"):
         boundary.brief(since_seq=-1)
 
-    out = _cli(neo4j_target, "brief", "-b", boundary_id, "--since", "0", "--json")
+    out = cli(neo4j_target, "brief", "-b", boundary_id, "--since", "0", "--json")
     assert out.returncode == 0, out.stderr
     printed = json.loads(out.stdout)
     assert printed["since_seq"] == 0 and printed["czar_retired"] == czar.record["retired"]
     assert printed["id"] is None  # the CLI reads unless told to record
-    human = _cli(neo4j_target, "brief", "-b", boundary_id)
+    human = cli(neo4j_target, "brief", "-b", boundary_id)
     assert human.returncode == 0 and "# Briefing" in human.stdout
     assert f"seq {first.seq} -> {printed['seq']}" in human.stdout  # since the recorded one
-    kept = _cli(neo4j_target, "brief", "-b", boundary_id, "--since", "0", "--record", "--json")
+    kept = cli(neo4j_target, "brief", "-b", boundary_id, "--since", "0", "--record", "--json")
     assert kept.returncode == 0, kept.stderr
     (last,) = engine.executor.read("briefing/last", boundary_id=boundary_id)
     assert last["id"] == json.loads(kept.stdout)["id"] != first.id

@@ -22,8 +22,8 @@ from kg_context.gate.io.ledger_verify import LedgerProblem, LedgerVerification
 from kg_context.gate.io.store import GateStore
 from kg_context.residency.czar import run_czar
 from kg_context.text.tokens import get_token_counter
+from tests.cli import cli
 from tests.factories import entry, proposal
-from tests.integration.test_audits import _cli
 
 FIXTURES = Path(__file__).parent / "ledger_fixtures"
 SOURCE = {"source": "test"}
@@ -150,13 +150,13 @@ def test_audit_verify_exits_0_when_clean_and_1_naming_the_set_when_not(
     czar_free_engine: Any, intruder: Engine, neo4j_target: Target, boundary_id: str
 ) -> None:
     built = _build(czar_free_engine, boundary_id)
-    clean = _cli(neo4j_target, "audit", "verify", boundary_id)
+    clean = cli(neo4j_target, "audit", "verify", boundary_id)
     assert clean.returncode == 0, clean.stderr
     assert "ledger verified" in clean.stdout
     intruder.executor.write(
         "tamper/edit_body", boundary_id=boundary_id, entry_id=built.plan, body="rewritten"
     )
-    found = _cli(neo4j_target, "audit", "verify", boundary_id, "--json")
+    found = cli(neo4j_target, "audit", "verify", boundary_id, "--json")
     assert found.returncode == 1, found.stderr
     report = json.loads(found.stdout)
     assert report["ok"] is False

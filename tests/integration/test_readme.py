@@ -31,20 +31,18 @@ examples run again and again against one database, as the README says next to th
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
 import shlex
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import neo4j
 import pytest
 
+from tests.cli import run_cli
 from tests.docs_blocks import (
     CLI,
     FRAGMENTS,
@@ -162,50 +160,12 @@ def _plain_call(command: str) -> list[str] | None:
     return words[1:]
 
 
-@contextlib.contextmanager
-def _environment(env: dict[str, str]) -> Iterator[None]:
-    """``os.environ`` is ``env`` meanwhile, and the working directory the repository root."""
-    saved, cwd = dict(os.environ), Path.cwd()
-    os.environ.clear()
-    os.environ.update(env)
-    os.chdir(REPO)
-    try:
-        yield
-    finally:
-        os.chdir(cwd)
-        os.environ.clear()
-        os.environ.update(saved)
-
-
-def _run_in_process(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    """``kg-context ARGV`` through the installed script's entry point, in this process."""
-    from kg_context.cli import main
-
-    stdout, stderr = io.StringIO(), io.StringIO()
-    code: int | str | None = 0
-    saved_argv = sys.argv
-    sys.argv = ["kg-context", *argv]
-    try:
-        with (
-            _environment(env),
-            contextlib.redirect_stdout(stdout),
-            contextlib.redirect_stderr(stderr),
-        ):
-            main()
-    except SystemExit as done:
-        code = done.code
-    finally:
-        sys.argv = saved_argv
-    returncode = code if isinstance(code, int) else (0 if code is None else 1)
-    return subprocess.CompletedProcess(argv, returncode, stdout.getvalue(), stderr.getvalue())
-
-
 def _run_command(block: Block, command: str, env: dict[str, str]) -> None:
     if command.startswith(".venv/bin/"):
         command = command.removeprefix(".venv/bin/")
     argv = _plain_call(command)
     if argv is not None:
-        _check(_run_in_process(argv, env), f"{block.where}: {command} (in process)")
+        _check(run_cli(argv, env), f"{block.where}: {command} (in process)")
         return
     done = subprocess.run(
         ["bash", "-o", "pipefail", "-c", command],
