@@ -4,6 +4,7 @@
     python -m tests.reliability.crash_client upkeep BOUNDARY STOPFILE     czar + invalidations
     python -m tests.reliability.crash_client submit BOUNDARY PREFIX N     N pending proposals
     python -m tests.reliability.crash_client gate BOUNDARY                close everything pending
+    python -m tests.reliability.crash_client gate-held BOUNDARY           ... and stop mid-commit
 
 The database comes from KG_TEST_URI / KG_TEST_USER / KG_TEST_PASSWORD. A writer commits N
 proposals, each one set of two entries with edges (a decision that supersedes the one of its key
@@ -12,7 +13,10 @@ does not answer it submits the SAME proposal again (same id, same content) until
 and prints ``<unix time> <proposal id> <outcome> <seq> <attempts>`` per proposal. ``upkeep`` runs
 the czar and challenges an entry, over and over, retrying the same way, until STOPFILE exists,
 and prints ``czar <runs>`` and ``challenges <n>``. ``gate`` prints ``closing`` right before the
-one close transaction, then ``closed <n>``.
+one close transaction, then ``closed <n>``. ``gate-held`` does the same, but once the transaction
+has run its write (``gate/write_plan``, every row of the batch) it prints ``written`` and waits,
+inside the transaction, before the commit: the test kills it there, wherever the machine's speed
+would have put a timed kill.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+from kg_context.db import executor
 from kg_context.db.connection import Target
 from kg_context.engine import Engine
 from kg_context.errors import DatabaseError, StateError
@@ -123,6 +128,27 @@ def _upkeep(engine: Engine, boundary_id: str, stop_file: Path) -> None:
     print("challenges", challenges, flush=True)
 
 
+def _hold_after_the_write() -> None:
+    """Once ``gate/write_plan`` has run in a transaction, print ``written`` and wait there (the
+    transaction open, its commit not sent) until the process is killed."""
+    send_bound = executor._Tx._send_bound
+
+    def held(tx: Any, query: Any, params: dict[str, Any]) -> Callable[[], list[Any]]:
+        fetch = send_bound(tx, query, params)
+        if query.name != "gate/write_plan":
+            return fetch
+
+        def fetch_and_hold() -> list[Any]:
+            fetch()  # the write ran: every row of the batch is in the open transaction
+            print("written", flush=True)
+            time.sleep(GIVE_UP_S)
+            raise SystemExit("gate-held: not killed")
+
+        return fetch_and_hold
+
+    executor._Tx._send_bound = held  # type: ignore[method-assign]
+
+
 def main() -> None:
     role, boundary_id = sys.argv[1], sys.argv[2]
     with _connect() as engine:
@@ -136,7 +162,9 @@ def main() -> None:
             prefix = sys.argv[3]
             boundary.submit([proposal(boundary_id, prefix, i, chained=False) for i in range(count)])
             print("submitted", count, flush=True)
-        elif role == "gate":
+        elif role in ("gate", "gate-held"):
+            if role == "gate-held":
+                _hold_after_the_write()
             boundary = engine.boundary(boundary_id, create=False)
             print("closing", flush=True)
             print("closed", len(boundary.close()), flush=True)

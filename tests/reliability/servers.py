@@ -19,6 +19,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pydantic import SecretStr
+
 from kg_context.db import local_server as neo4j_local
 from kg_context.db.connection import Target, target_for
 from kg_context.settings import LocalServerSettings, Neo4jSettings
@@ -62,18 +64,22 @@ class KillableServer:
         return target_for("local", Neo4jSettings(database="neo4j"), self.settings)
 
     def env(self) -> dict[str, str]:
-        """The environment under which ``kg-context neo4j start`` finds this server."""
-        s = self.settings
-        return dict(
-            os.environ,
-            KG_CONTEXT_LOCAL_HOME_DIR=str(s.home_dir),
-            KG_CONTEXT_LOCAL_BOLT_PORT=str(s.bolt_port),
-            KG_CONTEXT_LOCAL_HTTP_PORT=str(s.http_port),
-            KG_CONTEXT_LOCAL_HTTP_ENABLED=str(s.http_enabled).lower(),
-            KG_CONTEXT_LOCAL_HEAP_SIZE=s.heap_size,
-            KG_CONTEXT_LOCAL_PAGECACHE_SIZE=s.pagecache_size,
-            PYTHONPATH=str(ROOT),
-        )
+        """The environment under which ``kg-context neo4j start`` finds this server and starts
+        it again as it was started: every one of its settings (the JVM's options and collector,
+        its heap, ports and home), whatever the suite's own environment says."""
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        for name in LocalServerSettings.model_fields:
+            key = f"KG_CONTEXT_LOCAL_{name.upper()}"
+            value = getattr(self.settings, name)
+            if value is None:
+                env.pop(key, None)
+            elif isinstance(value, SecretStr):
+                env[key] = value.get_secret_value()
+            elif isinstance(value, bool):
+                env[key] = str(value).lower()
+            else:
+                env[key] = str(value)
+        return env
 
     def start(self) -> float:
         started = time.monotonic()

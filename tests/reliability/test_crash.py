@@ -228,10 +228,11 @@ def test_kill_9_of_the_gate_process_mid_commit_rolls_back_and_another_gate_decid
     _, err = submitter.communicate(timeout=600)
     assert submitter.returncode == 0, err[-3000:]
 
-    gate = _spawn(server, "gate", boundary_id)
+    gate = _spawn(server, "gate-held", boundary_id)
     assert gate.stdout is not None
     assert gate.stdout.readline().strip() == "closing"
-    time.sleep(1.0)  # inside the close transaction: 400 proposals, 800 entries
+    # inside the close transaction, its write run (400 proposals, 800 entries), its commit not sent
+    assert gate.stdout.readline().strip() == "written"
     gate.send_signal(signal.SIGKILL)
     killed_at = time.monotonic()
     gate.wait(timeout=60)

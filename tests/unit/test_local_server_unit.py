@@ -298,3 +298,25 @@ def test_a_killed_servers_class_archive_is_dropped_and_its_stale_claim_taken_ove
     making = neo4j_local._class_sharing(second)
     assert making == [f"-XX:ArchiveClassesAtExit={archive.with_suffix('.partial')}"]
     assert claim.read_text().strip() == str(neo4j_local._pid_path(second).resolve())
+
+
+def test_a_killable_server_restarted_with_the_cli_gets_the_settings_it_was_started_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The crash test restarts its server with ``kg-context neo4j start`` under
+    ``KillableServer.env()``: that server must come back as it was started (its JVM's options,
+    collector, heap, ports), whatever the suite's own environment says."""
+    from tests.reliability.servers import KillableServer
+    from tests.servers import own_server
+
+    started = own_server(tmp_path / "killable", gc="serial", password=SecretStr("s3cret-pass"))
+    monkeypatch.setenv("KG_CONTEXT_LOCAL_JVM_OPTIONS", "-XX:+UseNUMA")
+    monkeypatch.setenv("KG_CONTEXT_LOCAL_HEAP_SIZE", "3g")
+    monkeypatch.setenv("KG_CONTEXT_LOCAL_CHECKPOINT_VOLUME", "64m")
+    env = KillableServer(started).env()
+    for key in [k for k in os.environ if k.startswith("KG_CONTEXT_LOCAL_")]:
+        monkeypatch.delenv(key)  # the restart's process sees env() and nothing else
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    assert LocalServerSettings(_env_file=None) == started  # type: ignore[call-arg]
+    assert started.jvm_options  # the short-lived servers' quick JIT, which a restart kept
