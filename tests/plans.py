@@ -4,7 +4,9 @@ Planning is the server's most expensive work in the suite: the catalog's ~300 st
 10 to 35 s of a busy server per pass, and five tests each made a pass of their own (two on the
 suite's server, two on an empty store, one on the second server). The tests that check the
 plans of one store now share one pass (``explain_catalog``, held by a module-scoped fixture):
-the same EXPLAIN, the same plans, read for each test's own property."""
+the same EXPLAIN, the same plans, read for each test's own property: on the suite's server,
+``test_plans.py`` and ``test_access_mode.py`` share one pass (``explained``, a session fixture of
+``tests/integration/conftest.py``, their two files one worker's group)."""
 
 from __future__ import annotations
 
@@ -26,11 +28,14 @@ MISSING_PARAM_STATUS = "01N60"
 
 @dataclass(frozen=True, slots=True)
 class Explained:
-    """One statement's EXPLAIN: its plan, and the parameters the planner said it wants."""
+    """One statement's EXPLAIN: its plan, the parameters the planner said it wants, and what
+    the server says the statement does (``query_type``: ``r`` reads only, ``rw``/``w`` writes,
+    ``s`` a schema command or a DBMS procedure)."""
 
     query: Query
     plan: dict[str, Any]
     wanted: frozenset[str]
+    query_type: str
 
 
 def explain_catalog(target: Target) -> dict[str, Explained]:
@@ -46,7 +51,9 @@ def explain_catalog(target: Target) -> dict[str, Explained]:
             for status in summary.gql_status_objects:
                 if status.gql_status == MISSING_PARAM_STATUS:
                     wanted |= set(MISSING_PARAMS.findall(status.status_description))
-            explained[name] = Explained(query, summary.plan, frozenset(wanted))
+            explained[name] = Explained(
+                query, summary.plan, frozenset(wanted), str(summary.query_type)
+            )
     return explained
 
 

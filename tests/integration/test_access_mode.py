@@ -26,6 +26,10 @@ from kg_context.db.connection import Target, open_driver
 from kg_context.engine import Engine
 from kg_context.settings import EngineSettings, ResidencySettings
 from tests.factories import entry, proposal
+from tests.integration.conftest import CATALOG_PLANS
+from tests.plans import Explained
+
+pytestmark = CATALOG_PLANS
 
 # Statements that only read, yet are sent as WRITE on purpose, each with the reason.
 READS_SENT_AS_WRITE = {
@@ -133,15 +137,6 @@ def observed(neo4j_target: Target, engine: Engine) -> Iterator[tuple[Engine, Obs
         yield routed, spy
 
 
-def query_types(driver: neo4j.Driver, database: str, texts: set[str]) -> dict[str, str]:
-    """What the server says each statement does (``EXPLAIN``: nothing runs)."""
-    types = {}
-    for text in texts:
-        summary = driver.execute_query("EXPLAIN " + text, database_=database).summary
-        types[text] = summary.query_type
-    return types
-
-
 def only_reads(name: str, query_type: str) -> bool:
     """Whether a catalog statement writes nothing: a read query, or a call of a DBMS procedure
     (the server's components, JMX), which ``EXPLAIN`` types as ``s`` like a schema command."""
@@ -208,15 +203,15 @@ def run_flow(engine: Engine, boundary_id: str) -> None:
 
 
 def test_every_statement_runs_in_the_access_mode_its_cypher_needs_with_the_writers_bookmarks(
-    observed: tuple[Engine, ObservedDriver], boundary_id: str, driver: neo4j.Driver
+    observed: tuple[Engine, ObservedDriver], boundary_id: str, explained: dict[str, Explained]
 ) -> None:
     routed, spy = observed
     run_flow(routed, boundary_id)
     units = spy.units
     texts = {text for unit in units for text in unit.statements}
-    types = query_types(driver, routed.executor.database, texts)
     names = names_by_text(default_catalog())
     assert texts <= set(names), "a statement not from the catalog ran"
+    types = {text: explained[names[text]].query_type for text in texts}
 
     def named(unit: Unit) -> list[tuple[str, str]]:
         return [(names[t], types[t]) for t in unit.statements]
@@ -269,7 +264,7 @@ def test_every_statement_runs_in_the_access_mode_its_cypher_needs_with_the_write
 
 
 def test_every_statement_the_code_reads_with_only_reads_and_every_one_it_writes_with_writes(
-    engine: Engine, driver: neo4j.Driver
+    explained: dict[str, Explained],
 ) -> None:
     """Catalog-wide, from the product's source: each statement named in a ``read(...)`` call
     (and every audit, which ``run_audit`` reads by folder) is read-only by the server's own
@@ -283,9 +278,7 @@ def test_every_statement_the_code_reads_with_only_reads_and_every_one_it_writes_
     calls["read"] |= {q.name for q in catalog.under("audits")}
     assert calls["read"] | calls["write"] <= set(catalog), "a call names no catalog file"
     assert len(calls["read"]) > 50 and len(calls["write"]) > 10, calls
-    texts = {catalog[name].text for names in calls.values() for name in names}
-    types = query_types(driver, engine.executor.database, texts)
-    writing = sorted(n for n in calls["read"] if not only_reads(n, types[catalog[n].text]))
+    writing = sorted(n for n in calls["read"] if not only_reads(n, explained[n].query_type))
     assert not writing, f"read through the READ path but write: {writing}"
-    reading = sorted(n for n in calls["write"] if only_reads(n, types[catalog[n].text]))
+    reading = sorted(n for n in calls["write"] if only_reads(n, explained[n].query_type))
     assert set(reading) <= READS_SENT_AS_WRITE, f"only read, yet sent as WRITE: {reading}"

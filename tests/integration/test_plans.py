@@ -6,17 +6,11 @@ empty store: ``test_schema.py``.)"""
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
-
 from kg_context.db.catalog import default_catalog
-from tests.plans import Explained, explain_catalog, operators, per_boundary, unseeked_lookups
+from tests.integration.conftest import CATALOG_PLANS
+from tests.plans import Explained, operators, per_boundary, unseeked_lookups
 
-
-@pytest.fixture(scope="module")
-def explained(engine: Any) -> dict[str, Explained]:
-    return explain_catalog(engine.target)
+pytestmark = CATALOG_PLANS
 
 
 def test_every_query_file_is_accepted_by_explain_with_the_params_we_parsed(
