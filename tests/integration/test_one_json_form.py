@@ -70,7 +70,7 @@ def _seed(engine: Any, b: str) -> int:
     return int(second.seq)
 
 
-def cli_json(target: Target, *args: str) -> Any:
+def _cli_json(target: Target, *args: str) -> Any:
     done = cli(target, *args, "--json")
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -121,7 +121,7 @@ def test_walk_as_of_and_challenge_carry_one_form_on_every_surface(
     # The same challenge in two identical boundaries, by the same operator: through the CLI in
     # one and through HTTP in the other, it answers the same data (but for the boundary id).
     reason = "the goal was misread"
-    by_cli = cli_json(
+    by_cli = _cli_json(
         neo4j_target, "invalidation", "challenge", "e-goal", "-b", b, "--reason", reason
     )
     body = {"mode": "challenge", "target": "e-goal", "reason": reason}
@@ -142,7 +142,7 @@ def test_walk_as_of_and_challenge_carry_one_form_on_every_surface(
         engine, b, [{"set_id": "s-first"}, {"set_id": "s-second"}, *({"as_of": s} for s in seqs)]
     )
     for n, set_id in enumerate(("s-first", "s-second")):
-        by_cli = cli_json(neo4j_target, "history", "walk", set_id, "-b", b)
+        by_cli = _cli_json(neo4j_target, "history", "walk", set_id, "-b", b)
         by_http = _http(server, "GET", walks[n], "reader")
         assert by_cli == by_http == mcp[n] == _plain(handle.walk(set_id).as_dict())
     first = mcp[0]
@@ -150,11 +150,11 @@ def test_walk_as_of_and_challenge_carry_one_form_on_every_surface(
     assert {r["entry"] for r in first["transitioned_later"]} >= {"e-goal", "e-bench"}
     for n, seq in enumerate(seqs, start=2):
         path = f"/boundaries/{b}/history/as-of/{seq}"
-        whole = cli_json(neo4j_target, "history", "as-of", str(seq), "-b", b, "--all")
+        whole = _cli_json(neo4j_target, "history", "as-of", str(seq), "-b", b, "--all")
         assert whole == _http(server, "GET", path, "reader") == mcp[n]
         assert whole == _plain(handle.as_of(seq).as_dict())
         # Without --all the CLI lists the window alone: the same form, its resident entries.
-        window = cli_json(neo4j_target, "history", "as-of", str(seq), "-b", b)
+        window = _cli_json(neo4j_target, "history", "as-of", str(seq), "-b", b)
         assert window == {**whole, "entries": [e for e in whole["entries"] if e["resident"]]}
     at_challenge = {e["id"]: e["status"] for e in mcp[-1]["entries"]}
     assert at_challenge["e-goal"] == "challenged" and at_challenge["e-db1"] == "superseded"
