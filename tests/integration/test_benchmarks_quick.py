@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.cli import target_env
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCHMARKS = ROOT / "benchmarks"
@@ -50,15 +51,7 @@ def test_the_quick_variant_runs_to_the_end_and_prints_its_figures(
     name: str, neo4j_target: Any
 ) -> None:
     assert _has_quick(name), f"benchmarks/{name}.py has no --quick variant"
-    env = dict(
-        os.environ,
-        NEO4J_URI=neo4j_target.uri,
-        NEO4J_USERNAME=neo4j_target.username,
-        NEO4J_PASSWORD=neo4j_target.password,
-        NEO4J_DATABASE=neo4j_target.database,
-        PYTHONPATH=str(ROOT),
-        HF_HUB_OFFLINE="1",
-    )
+    env = target_env(neo4j_target, PYTHONPATH=str(ROOT), HF_HUB_OFFLINE="1")
     done = subprocess.run(
         [sys.executable, "-m", f"benchmarks.{name}", "--quick"],
         cwd=ROOT,

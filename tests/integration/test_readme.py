@@ -42,7 +42,7 @@ from typing import Any
 import neo4j
 import pytest
 
-from tests.cli import run_cli
+from tests.cli import run_cli, target_env
 from tests.docs_blocks import (
     CLI,
     FRAGMENTS,
@@ -90,12 +90,8 @@ def readme_env(neo4j_target: Any, engine: Any, tmp_path: Path) -> dict[str, str]
     script = bin_dir / "kg-context"
     script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m kg_context.cli "$@"\n')
     script.chmod(0o755)
-    env = dict(os.environ)
+    env = target_env(neo4j_target)
     env.update(
-        NEO4J_URI=neo4j_target.uri,
-        NEO4J_USERNAME=neo4j_target.username,
-        NEO4J_PASSWORD=neo4j_target.password,
-        NEO4J_DATABASE=neo4j_target.database,
         PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
         PYTHONPATH=os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH")) if p),
     )

@@ -31,6 +31,7 @@ from kg_context.db.catalog import Catalog
 from kg_context.db.connection import Target, open_driver
 from kg_context.db.executor import DEADLOCK
 from kg_context.engine import Engine
+from tests.cli import target_env
 from tests.reliability.load import expected
 from tests.reliability.servers import ROOT
 
@@ -40,14 +41,11 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def _env(target: Target, **extra: str) -> dict[str, str]:
-    return dict(
-        os.environ,
+    return target_env(
+        target,
         KG_TEST_URI=target.uri,
         KG_TEST_USER=target.username,
         KG_TEST_PASSWORD=target.password,
-        NEO4J_URI=target.uri,
-        NEO4J_USERNAME=target.username,
-        NEO4J_PASSWORD=target.password,
         PYTHONPATH=str(ROOT),
         **extra,
     )

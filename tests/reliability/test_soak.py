@@ -19,20 +19,14 @@ from kg_context.engine import BoundaryHandle, Engine
 from kg_context.record.search import embed_pending
 from kg_context.settings import EmbeddingSettings, EngineSettings
 from kg_context.text.embeddings import Embedder, get_embedder
+from tests.cli import target_env
 from tests.reliability.servers import ROOT
 
 SECONDS = os.environ.get("KG_TEST_SOAK_SECONDS", "30")
 
 
 def test_a_short_soak_runs_every_kind_of_work_cleanly(neo4j_target: Target, tmp_path: Path) -> None:
-    env = dict(
-        os.environ,
-        NEO4J_URI=neo4j_target.uri,
-        NEO4J_USERNAME=neo4j_target.username,
-        NEO4J_PASSWORD=neo4j_target.password,
-        PYTHONPATH=str(ROOT),
-        HF_HUB_OFFLINE="1",
-    )
+    env = target_env(neo4j_target, PYTHONPATH=str(ROOT), HF_HUB_OFFLINE="1")
     done = subprocess.run(
         [
             sys.executable,
