@@ -115,7 +115,7 @@ def context(
     head = rows[0]
     constitution = boundary.constitution_at(str(head["constitution_version"]))
     work = int(head["work_seq"] or 0)
-    rows = [r for r in rows if r["id"] is not None]
+    rows = head["entries"]
     resident = {str(r["id"]) for r in rows}
     entries = []
     for r in rows:

@@ -226,7 +226,7 @@ def _plan(
         "residency/resident_entries",
         boundary_id=boundary_id,
         standing=as_values(STANDING_STATUSES),
-    )
+    )[0]["entries"]
     planner = _Planner(plan, {r["id"]: r for r in rows})
     _plan_unexecuted_supersessions(executor, planner)
     _plan_default_superseded(executor, planner)

@@ -384,10 +384,14 @@ def test_the_czar_plans_from_one_read_transaction_and_never_moves_an_entry_twice
         {
             "boundary/get": [{"seq": 4, "work_seq": 4}],
             "residency/resident_entries": [
-                _resident("old", "live", True),
-                _resident("gone", "superseded", True),
-                # a root the window keeps (a plan that would empty it is guarded: window_guard)
-                {**_resident("root", "live", True), "class": "goal"},
+                {
+                    "entries": [
+                        _resident("old", "live", True),
+                        _resident("gone", "superseded", True),
+                        # a root the window keeps (a plan that would empty it is guarded)
+                        {**_resident("root", "live", True), "class": "goal"},
+                    ]
+                }
             ],
             "czar/unexecuted_supersessions": [
                 {
