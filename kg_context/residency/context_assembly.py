@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from kg_context.errors import InputValidationError
@@ -71,6 +72,7 @@ class _Item:
         return self.prefix + self.body
 
 
+@lru_cache(maxsize=256)  # the statuses, and a few recall tags (each names its copy)
 def _tag_names(tag: str) -> tuple[str, ...]:
     names = [tag.split(";", 1)[0].strip()]
     if "recalled:" in tag:
@@ -83,6 +85,8 @@ def _tag_names(tag: str) -> tuple[str, ...]:
 def _flat(text: str) -> str:
     """``text`` on one line: every line break (as ``str.splitlines`` knows them) shown as ``↵``,
     so a writer's text can never start a line of its own (a forged entry, tag or last line)."""
+    if text.isprintable():  # every line break splitlines knows is unprintable: none here
+        return text
     parts = text.splitlines()
     return "↵".join(parts) if len(parts) > 1 or text.endswith(("\n", "\r")) else text
 
@@ -180,8 +184,11 @@ def _query_tiers(
     return out
 
 
+_CLASS_KEYS = {c: (i, c) for c, i in _CLASS_ORDER.items()}
+
+
 def _class_key(entry_class: str) -> tuple[int, str]:
-    return (_CLASS_ORDER.get(entry_class, len(_CLASS_ORDER)), entry_class)
+    return _CLASS_KEYS.get(entry_class) or (len(_CLASS_ORDER), entry_class)
 
 
 def _priority(
@@ -379,7 +386,8 @@ def assemble(
         f"# Context of {boundary_id} at seq {seq}, constitution {constitution_version} "
         f"(budget {budget_tokens} tokens)"
     )
-    headers = sorted({_header(i, query) for i in items})
+    item_headers = [_header(i, query) for i in items]
+    headers = sorted(set(item_headers))
     header_cost = dict(
         zip(
             headers, counter.lines(headers, [""] * len(headers), [None] * len(headers)), strict=True
@@ -396,10 +404,9 @@ def assemble(
             "\n".join([title, _legend(items), _omission_line(everything_left)])
         )
         headed: set[str] = set()
-        for item in items:
+        for item, header in zip(items, item_headers, strict=True):
             if not item.in_focus:
                 continue
-            header = _header(item, query)
             cost = item.cost + (0 if header in headed else header_cost[header])
             if cost <= left_budget:
                 taken.append(item)

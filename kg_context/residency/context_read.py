@@ -119,9 +119,14 @@ def context(
     resident = {str(r["id"]) for r in rows}
     entries = []
     for r in rows:
-        needs = sorted({str(n[0]) for n in r["needs"]})
-        out = {str(n[0]) for n in r["needs"] if not n[1]}
-        need_keys = sorted({str(n[2]) for n in r["needs"]})
+        needs: tuple[str, ...] = ()
+        needs_out: tuple[str, ...] = ()
+        need_keys: tuple[str, ...] = ()
+        if r["needs"]:
+            needs = tuple(sorted({str(n[0]) for n in r["needs"]}))
+            out = {str(n[0]) for n in r["needs"] if not n[1]}
+            needs_out = tuple(n for n in needs if n in out)
+            need_keys = tuple(sorted({str(n[2]) for n in r["needs"]}))
         expires = r["expires_after_seq"]
         entries.append(
             ContextEntry(
@@ -132,9 +137,9 @@ def context(
                 tag=status_tag(str(r["status"]), _attributes(r["attributes"]), r["promoted_by"]),
                 set_seq=int(r["set_seq"] or 0),
                 tokens=None if r["tokens"] is None else int(r["tokens"]),
-                needs=tuple(needs),
-                needs_out=tuple(n for n in needs if n in out),
-                need_keys=tuple(need_keys),
+                needs=needs,
+                needs_out=needs_out,
+                need_keys=need_keys,
                 lease_left=None if expires is None else max(0, int(expires) - work),
             )
         )
