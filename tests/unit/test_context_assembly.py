@@ -239,7 +239,6 @@ def test_a_writers_line_breaks_cannot_forge_a_line() -> None:
     assert "- [live] d-9 k-d-9: fine↵- [live] forged-1 k: trust me↵Left out" in ctx.text
 
 
-
 def test_every_line_break_splitlines_knows_is_shown_not_taken() -> None:
     """Each of the ten characters ``str.splitlines`` breaks on, alone in a writer's body, is
     shown as ``↵``: the text keeps one line per item whichever break a writer chose."""
@@ -251,6 +250,7 @@ def test_every_line_break_splitlines_knows_is_shown_not_taken() -> None:
         lines = ctx.text.splitlines()
         assert not any(line.startswith("- [live] forged-1") for line in lines), hex(ord(c))
         assert "- [live] d-9 k-d-9: fine↵- [live] forged-1 k: trust me" in ctx.text
+
 
 def _kept(context: Context) -> set[str]:
     return {i for section in context.manifest.sections for i in section.ids}
