@@ -19,7 +19,7 @@ import neo4j
 
 from kg_context.db.catalog import Query, default_catalog
 from kg_context.db.connection import Target
-from tests.id_lookups import id_lookups
+from tests.statement_text import id_lookups
 
 # The planner names each parameter it was given no value for in a notification (01N60).
 MISSING_PARAMS = re.compile(r"\$`([^`]+)`")

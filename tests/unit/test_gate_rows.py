@@ -16,6 +16,7 @@ import pytest
 
 from kg_context.db.catalog import _code_only, default_catalog
 from kg_context.gate.pure import rows
+from tests.statement_text import statement_code
 
 # statement -> {the variable the file binds: the TypedDict of what it reads from it}
 STATEMENTS: dict[str, dict[str, Any]] = {
@@ -45,7 +46,7 @@ SEALED = {"receipts", "halts", "ledger_pos", "ledger_head", "ledger_since_seq"}
 
 
 def _keys_read(text: str, variable: str) -> set[str]:
-    code = "\n".join(line.split("//", 1)[0] for line in text.splitlines())
+    code = statement_code(text)
     return set(re.findall(rf"\b{variable}\.([A-Za-z_][A-Za-z0-9_]*)", code))
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kg_context.db.catalog import Query, default_catalog
-from tests.id_lookups import SCOPED, id_lookups, lookups, statement_code
+from tests.statement_text import SCOPED, id_lookups, lookups, statement_code
 
 STATEMENTS = sorted(name for name in default_catalog() if not name.startswith("schema/"))
 

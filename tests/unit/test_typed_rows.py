@@ -30,6 +30,7 @@ from kg_context.engine import BoundaryHandle, Engine
 from kg_context.gate.io.boundary_state import BoundaryState
 from kg_context.gate.io.halts import HaltedSet, HaltRecord, Halts
 from kg_context.record.revalidation import OperatorHalts
+from tests.statement_text import statement_code
 
 CLASSES = (Engine, BoundaryHandle, Halts, OperatorHalts, WorkspaceAttention)
 _DICTS = (dict, Mapping, MutableMapping)
@@ -166,14 +167,14 @@ def test_the_check_catches_a_row_field_at_depth() -> None:
 
 def _columns(text: str) -> list[str]:
     """The ``AS name`` columns of a statement's RETURN."""
-    code = "\n".join(line.split("//", 1)[0] for line in text.splitlines())
+    code = statement_code(text)
     returned = code.rsplit("RETURN", 1)[1]  # the statement's own (not a subquery's)
     return re.findall(r"\bAS\s+([A-Za-z_][A-Za-z0-9_]*)", returned)
 
 
 def _projection(text: str, variable: str) -> list[str]:
     """The keys of a map projection ``variable {.a, .b}`` in a statement."""
-    code = "\n".join(line.split("//", 1)[0] for line in text.splitlines())
+    code = statement_code(text)
     found = re.search(rf"\b{variable}\s*\{{([^}}]*)\}}", code.rsplit("RETURN", 1)[1])
     assert found, f"no map projection of {variable}"
     return re.findall(r"\.([A-Za-z_][A-Za-z0-9_]*)", found.group(1))

@@ -1,5 +1,6 @@
-"""What a catalog statement's text says about its lookups by id (tests/unit/test_id_scoping.py
-checks each names its boundary; tests/plans.py checks each seeks the boundary's index)."""
+"""What a catalog statement's text says, read by the tests: its code without comments, and its
+lookups by id (tests/unit/test_id_scoping.py checks each names its boundary; tests/plans.py
+checks each seeks the boundary's index)."""
 
 from __future__ import annotations
 
