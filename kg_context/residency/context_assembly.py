@@ -92,16 +92,18 @@ def _flat(text: str) -> str:
 
 
 def _entry_item(entry: ContextEntry, section: str) -> _Item:
-    bits = []
-    inside = [i for i in entry.needs if i not in entry.needs_out]
-    if inside:
-        bits.append("needs: " + ", ".join(inside))
-    if entry.needs_out:
-        bits.append("needs, not in window: " + ", ".join(entry.needs_out))
-    if entry.lease_left is not None:
-        bits.append(f"lease: {entry.lease_left} sets left")
-    extra = "; ".join(bits)
-    prefix = f"- [{entry.tag}] {entry.id}" + (f" ({extra})" if extra else "") + f" {entry.key}: "
+    if entry.needs or entry.lease_left is not None:
+        bits = []
+        inside = [i for i in entry.needs if i not in entry.needs_out]
+        if inside:
+            bits.append("needs: " + ", ".join(inside))
+        if entry.needs_out:
+            bits.append("needs, not in window: " + ", ".join(entry.needs_out))
+        if entry.lease_left is not None:
+            bits.append(f"lease: {entry.lease_left} sets left")
+        prefix = f"- [{entry.tag}] {entry.id} ({'; '.join(bits)}) {entry.key}: "
+    else:  # nothing to say between its id and its key (most entries)
+        prefix = f"- [{entry.tag}] {entry.id} {entry.key}: "
     body = _flat(entry.body)
     return _Item(
         section,

@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from kg_context.errors import InputValidationError, StateError
 from kg_context.gate.io.boundary import Boundary
 from kg_context.gate.pure.contracts import EntryClass
-from kg_context.record.search import search_record
+from kg_context.record.search import RecordHit, search_record
 from kg_context.residency.context import (
     Context,
     ContextEntry,
@@ -71,7 +72,7 @@ def _default_counter(tokens: TokenCounter) -> LineCounter:
             return 0
         if len(whole) <= _CACHED_TEXT_CHARS:
             return prefixes([whole])[0]
-        return tokens.count([whole])[0]
+        return tokens.count_text(whole)
 
     return LineCounter(lines=lines, text=text)
 
@@ -107,6 +108,11 @@ def context(
             f"a context budget is a number of tokens, at least 0; got {budget_tokens}",
             boundary_id=boundary.id,
         )
+    ahead: Future[list[RecordHit]] | None = None
+    if query is not None and not focus:  # the record search runs beside the window's read
+        pool = ThreadPoolExecutor(max_workers=1)
+        ahead = pool.submit(search_record, boundary, query, k=RECORD_CANDIDATES, read_only=True)
+        pool.shutdown(wait=False)  # its one task still runs; the thread ends with it
     rows = boundary.executor.read(
         "window/context", boundary_id=boundary.id, scratch_class=EntryClass.SCRATCH.value
     )
@@ -134,7 +140,9 @@ def context(
                 entry_class=str(r["class"]),
                 key=str(r["key"]),
                 body=str(r["body"]),
-                tag=status_tag(str(r["status"]), _attributes(r["attributes"]), r["promoted_by"]),
+                tag=str(r["status"])
+                if r["attributes"] == "{}"  # no recall tag: the status alone (most entries)
+                else status_tag(str(r["status"]), _attributes(r["attributes"]), r["promoted_by"]),
                 set_seq=int(r["set_seq"] or 0),
                 tokens=None if r["tokens"] is None else int(r["tokens"]),
                 needs=needs,
@@ -163,7 +171,11 @@ def context(
             )
         )
     if query is not None and not query_keys:
-        hits = search_record(boundary, query, k=RECORD_CANDIDATES, read_only=True)
+        hits = (
+            ahead.result()
+            if ahead is not None
+            else search_record(boundary, query, k=RECORD_CANDIDATES, read_only=True)
+        )
         wanted = [h.entry_id for h in hits if h.entry_id not in resident]
         if wanted:
             found = {

@@ -18,6 +18,15 @@ from kg_context.text.embeddings import resolve_model_path
 __all__ = ["TokenCounter", "get_token_counter"]
 
 _SERIAL_MAX = 64  # texts counted on the calling thread; more go to the tokenizer's thread pool
+# One text at least this long is counted in pieces split at line breaks, in the tokenizer's pool,
+# when its pre-tokenizer makes that exact (below); a shorter one costs less than waking the pool.
+_SPLIT_MIN_CHARS = 8_192
+_SPLIT_PIECES = 2  # these machines' cores; more pieces measured no faster
+# Pre-tokenizers that split at every whitespace character and keep none of it: no token spans a
+# line break, so a text's count is the sum of its lines' counts (the normalizers these models
+# ship change one character at a time: BERT's cleans, lowercases and strips accents).
+_SPLITS_AT_WHITESPACE = frozenset({"BertPreTokenizer", "Whitespace", "WhitespaceSplit"})
+_CHAR_NORMALIZERS = frozenset({"BertNormalizer", "Lowercase", "NFD", "StripAccents"})
 
 
 class TokenCounter:
@@ -31,6 +40,9 @@ class TokenCounter:
         self._tokenizer.no_truncation()
         self._tokenizer.no_padding()
         self._lock = threading.Lock()
+        pre, normalizer = self._tokenizer.pre_tokenizer, self._tokenizer.normalizer
+        by_char = normalizer is None or type(normalizer).__name__ in _CHAR_NORMALIZERS
+        self.splits_at_lines = type(pre).__name__ in _SPLITS_AT_WHITESPACE and by_char
 
     def count(self, texts: Sequence[str]) -> list[int]:
         """Tokens per text (no special tokens, no truncation)."""
@@ -48,6 +60,25 @@ class TokenCounter:
                 # >= 0.20
                 encoded = self._tokenizer.encode_batch_fast(list(texts), add_special_tokens=False)
         return [len(e.ids) for e in encoded]
+
+    def count_text(self, text: str) -> int:
+        """Tokens of one text, as ``count([text])[0]``: a long one (an assembled context) in
+        pieces split at line breaks, counted side by side, when that is exact for this
+        tokenizer (``splits_at_lines``; a byte-level BPE, which has a token for a line break,
+        is counted whole)."""
+        if len(text) < _SPLIT_MIN_CHARS or not self.splits_at_lines:
+            return self.count([text])[0]
+        pieces, start, size = [], 0, len(text) // _SPLIT_PIECES
+        for _ in range(_SPLIT_PIECES - 1):
+            cut = text.find("\n", start + size)
+            if cut < 0:
+                break
+            pieces.append(text[start:cut])
+            start = cut + 1
+        pieces.append(text[start:])
+        with self._lock:
+            encoded = self._tokenizer.encode_batch_fast(pieces, add_special_tokens=False)
+        return sum(len(e.ids) for e in encoded)
 
 
 @cache
