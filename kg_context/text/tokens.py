@@ -42,7 +42,11 @@ class TokenCounter:
         self._lock = threading.Lock()
         pre, normalizer = self._tokenizer.pre_tokenizer, self._tokenizer.normalizer
         by_char = normalizer is None or type(normalizer).__name__ in _CHAR_NORMALIZERS
-        self.splits_at_lines = type(pre).__name__ in _SPLITS_AT_WHITESPACE and by_char
+        # An added token is matched in the raw text before it is split: one holding a line
+        # break (none of BERT's five) could span two lines.
+        added = self._tokenizer.get_added_tokens_decoder().values()
+        one_line = not any("\n" in t.content for t in added)
+        self.splits_at_lines = type(pre).__name__ in _SPLITS_AT_WHITESPACE and by_char and one_line
 
     def count(self, texts: Sequence[str]) -> list[int]:
         """Tokens per text (no special tokens, no truncation)."""
