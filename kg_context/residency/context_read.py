@@ -140,9 +140,7 @@ def context(
                 entry_class=str(r["class"]),
                 key=str(r["key"]),
                 body=str(r["body"]),
-                tag=str(r["status"])
-                if r["attributes"] == "{}"  # no recall tag: the status alone (most entries)
-                else status_tag(str(r["status"]), _attributes(r["attributes"]), r["promoted_by"]),
+                tag=status_tag(str(r["status"]), _attributes(r["attributes"]), r["promoted_by"]),
                 set_seq=int(r["set_seq"] or 0),
                 tokens=None if r["tokens"] is None else int(r["tokens"]),
                 needs=needs,

@@ -10,8 +10,6 @@ from pathlib import Path
 import pytest
 from tokenizers import AddedToken, Tokenizer, models, pre_tokenizers
 
-from kg_context.settings import EmbeddingSettings, load_settings
-from kg_context.text.embeddings import resolve_model_path
 from kg_context.text.tokens import TokenCounter, get_token_counter
 
 # What a writer's text may hold next to a line break: accents and lone combining marks (a mark
@@ -87,14 +85,10 @@ def test_a_tokenizer_with_a_token_for_a_line_break_counts_the_whole_text(
     assert byte_level_counter.count_text(text) == whole
 
 
-def _default_tokenizer_file() -> Path:
-    return Path(resolve_model_path(load_settings(EmbeddingSettings).model)) / "tokenizer.json"
-
-
 def test_an_added_token_that_holds_a_line_break_makes_the_text_counted_whole(
     tmp_path: Path,
 ) -> None:
-    tokenizer = Tokenizer.from_file(str(_default_tokenizer_file()))
+    tokenizer = Tokenizer.from_str(get_token_counter()._tokenizer.to_str())  # the default
     tokenizer.add_tokens([AddedToken("end\nstart", normalized=False)])
     path = tmp_path / "tokenizer.json"
     tokenizer.save(str(path))
