@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from kg_context.db.executor import QueryExecutor, Record, Transaction
+from kg_context.db.executor import QueryExecutor, Transaction
 from kg_context.errors import StateError
 from kg_context.gate.pure.status_machine import may_become
 from kg_context.vocabulary import EntryStatus, as_values
@@ -184,23 +184,29 @@ class _Reach:
 
     seq: int
     complete: bool
-    depth: dict[str, int]
-    root: dict[str, str]
-    essential_depth: dict[str, int]
-    essential_root: dict[str, str]
+    # Per (failed entry, descendant) pair, as read: the descendant, its least depth from that
+    # failed entry, and the failed entry's index in the sorted roots; over every path, then over
+    # essential edges only.
+    ids: list[str]
+    depths: list[int]
+    roots: list[int]
+    essential_ids: list[str]
+    essential_depths: list[int]
+    essential_roots: list[int]
     unmovable: dict[str, str]
 
 
-def _nearest(row: Record, roots: list[str]) -> tuple[dict[str, int], dict[str, str]]:
+def _nearest(
+    ids: list[str], depths: list[int], indexes: list[int], roots: list[str]
+) -> tuple[dict[str, int], dict[str, str]]:
     """Per descendant, the least depth and, among the failed entries at that depth, the
-    smallest id: over the row's (failed entry, descendant, depth) triples. With one failed
+    smallest id: over the (failed entry, descendant, depth) triples. With one failed
     entry the nearest is always it: the second map is empty (``_graded`` knows)."""
-    ids, depths = row["ids"], row["depths"]
     if len(roots) == 1:  # one failed entry: one triple per descendant, at its least depth
         return dict(zip(ids, depths, strict=True)), {}
     depth: dict[str, int] = {}
     root: dict[str, str] = {}
-    for index, entry_id, least in zip(row["roots"], ids, depths, strict=True):
+    for index, entry_id, least in zip(indexes, ids, depths, strict=True):
         known = depth.get(entry_id)
         if known is None or (least, roots[index]) < (known, root[entry_id]):
             depth[entry_id], root[entry_id] = least, roots[index]
@@ -234,18 +240,60 @@ def _one_read(executor: QueryExecutor, boundary_id: str, roots: list[str], limit
     return _Reach(
         int(row["seq"]),
         complete,
-        *_nearest(row, roots),
-        *_nearest(essential_row, roots),
+        row["ids"],
+        row["depths"],
+        row["roots"],
+        essential_row["ids"],
+        essential_row["depths"],
+        essential_row["roots"],
         unmovable,
     )
 
 
+def _one_root(reach: _Reach, failed: dict[str, str], max_depth: int, max_nodes: int) -> Walk | None:
+    """The common walk, from the lists as read: one failed entry, not reached from itself, every
+    descendant within the depth bound (both reads' deepest). None for any other (the general
+    path, ``_any``). Its root is every descendant's nearest: no map of depths is built."""
+    if len(failed) != 1:
+        return None
+    (only,) = failed
+    reached = set(reach.ids)
+    deepest = max(reach.depths, default=0)
+    if only in reached or deepest > max_depth:
+        return None
+    if max(reach.essential_depths, default=0) > max_depth:
+        return None
+    # Every essential path is a path: an entry graded essential is one the reach kept.
+    reached_essential = reached.intersection(reach.essential_ids)
+    return Walk(
+        failed=dict(failed),
+        essential=dict.fromkeys(reached_essential, only),
+        supporting=dict.fromkeys(reached - reached_essential, only),
+        blocked={i: s for i, s in reach.unmovable.items() if i in reached_essential},
+        depth=deepest,
+        cut_by_depth=False,
+        cut_by_size=False,
+        max_depth=max_depth,
+        max_nodes=max_nodes,
+        seq=reach.seq,
+    )
+
+
 def _graded(reach: _Reach, failed: dict[str, str], max_depth: int, max_nodes: int) -> Walk:
-    """A walk from the one read's whole reach (no size cut: it holds at most ``max_nodes``).
-    Set operations over the id sets, dropping only what must go: a failed entry reached from
-    another (never its own descendant), and entries deeper than the depth bound (looked for
-    only where the reach went deeper than it)."""
-    depth, essential_depth = reach.depth, reach.essential_depth
+    """A walk from the one read's whole reach (no size cut: it holds at most ``max_nodes``)."""
+    common = _one_root(reach, failed, max_depth, max_nodes)
+    return common if common is not None else _any(reach, failed, max_depth, max_nodes)
+
+
+def _any(reach: _Reach, failed: dict[str, str], max_depth: int, max_nodes: int) -> Walk:
+    """``_graded`` for any reach: set operations over the id sets, dropping only what must go:
+    a failed entry reached from another (never its own descendant), and entries deeper than the
+    depth bound (looked for only where the reach went deeper than it)."""
+    roots = sorted(failed)
+    depth, root = _nearest(reach.ids, reach.depths, reach.roots, roots)
+    essential_depth, essential_root = _nearest(
+        reach.essential_ids, reach.essential_depths, reach.essential_roots, roots
+    )
     dropped = {i for i in failed if i in depth}
     deepest = max(depth.values(), default=0)
     if deepest > max_depth:
@@ -264,7 +312,6 @@ def _graded(reach: _Reach, failed: dict[str, str], max_depth: int, max_nodes: in
         essential = dict.fromkeys(reached_essential, only)
         supporting = dict.fromkeys(reached_supporting, only)
     else:
-        essential_root, root = reach.essential_root, reach.root
         essential = {i: essential_root[i] for i in reached_essential}
         supporting = {i: root[i] for i in reached_supporting}
     blocked = {i: s for i, s in reach.unmovable.items() if i in reached_essential}

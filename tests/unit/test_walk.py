@@ -17,7 +17,7 @@ import pytest
 
 from kg_context.db.catalog import default_catalog
 from kg_context.db.executor import Record
-from kg_context.record.walk import MOVABLE, walk
+from kg_context.record.walk import MOVABLE, _any, _one_read, _one_root, walk
 
 T = TypeVar("T")
 Edges = dict[str, list[tuple[str, bool]]]  # child -> [(parent, essential)]
@@ -218,3 +218,26 @@ def test_a_hub_returns_at_most_the_cap_and_the_cut_keeps_its_smallest_children()
     assert found.cut_by_size and found.reached == 10
     assert sorted([*found.essential, *found.supporting]) == [f"c{i:03d}" for i in range(10)]
     assert found.at_risk == [f"c{i:03d}" for i in range(0, 10, 2)]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_one_root_path_grades_as_the_general_one(seed: int) -> None:
+    """``_one_root`` (one failed entry, every descendant within the depth bound: the lists as
+    read, no map of depths) gives the walk ``_any`` gives for the same reach, and declines any
+    reach deeper than the bound."""
+    rng = random.Random(seed)
+    edges = _dag(rng, 120)
+    root = f"n{rng.randrange(0, 10):03d}"
+    status = {n: rng.choice(["live", "live", "retired", "explored"]) for n in edges}
+    executor = GraphExecutor(edges, status)
+    reach = _one_read(executor, "b", [root], 10_001)
+    deepest = max(reach.depths + reach.essential_depths, default=0)
+    for max_depth in (1, deepest - 1, deepest, deepest + 3):
+        if max_depth < 1:
+            continue
+        common = _one_root(reach, {root: "live"}, max_depth, 10_000)
+        general = _any(reach, {root: "live"}, max_depth, 10_000)
+        if max_depth < deepest:
+            assert common is None
+        else:
+            assert common == general and common.reached == len(_bfs(edges, [root], False))
