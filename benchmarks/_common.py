@@ -12,11 +12,13 @@ JSON lines alone."""
 from __future__ import annotations
 
 import dataclasses
+import gc
 import json
 import statistics
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from rich.console import Console
@@ -53,6 +55,35 @@ def timings(
         fn()
         samples.append(time.perf_counter() - started)
     return samples
+
+
+@contextmanager
+def harness_frozen() -> Iterator[list[float]]:
+    """The objects alive when the block starts (the harness's generated sets and rows, the
+    modules of every import) out of the cyclic collector's reach for the block (``gc.freeze``),
+    and the seconds each full collection took in it, yielded. A full collection walks every
+    tracked object: over a benchmark's own inputs ~30-40 ms, in whichever timed call allocates
+    when it is due (the bare transaction as often as ``commit()``), which no part of the path
+    timed causes. The path's own objects are collected as before."""
+    gc.collect()
+    gc.freeze()
+    pauses: list[float] = []
+    began: list[float] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if info["generation"] < 2:
+            return
+        if phase == "start":
+            began.append(time.perf_counter())
+        elif began:
+            pauses.append(time.perf_counter() - began.pop())
+
+    gc.callbacks.append(watch)
+    try:
+        yield pauses
+    finally:
+        gc.callbacks.remove(watch)
+        gc.unfreeze()
 
 
 def percentile(samples: list[float], pct: float) -> float:

@@ -32,6 +32,11 @@ scheduling no czar run in its own process (``KG_CONTEXT_RESIDENCY_CZAR_IN_PROCES
 ``commit()`` p50 <= 1.3x the bare transaction's, its p99 <= 3x its p50. The same calls with the
 czar on the writer engine's own thread (the default for an engine alone) are timed too and
 printed for reading (``*_czar_thread``): its runs share the writer's process and interpreter lock.
+The single calls run with the objects alive before them frozen out of Python's cyclic collector
+(``harness_frozen``: the 3,500 sets this script generated, every module's objects): a full
+collection over them took 25-40 ms, in whichever timed call, ``commit()`` or the bare
+transaction, allocated when it was due, and was the single commit's p99 (the full collections
+during the timed calls, and the longest, are printed).
 
 Where the time goes (the executor's observer, ``Neo4jExecutor.observe``): for a single
 ``commit()`` and for a governed batch, the Python outside the transaction (parsing, digests),
@@ -70,6 +75,7 @@ from benchmarks._common import (
     check_plans,
     count_figures,
     figure,
+    harness_frozen,
     open_engine,
     percentile,
     progress,
@@ -533,13 +539,15 @@ def _singles(
     *,
     czar_thread: bool = False,
     count: int | None = None,
+    pauses: list[float] | None = None,
 ) -> tuple[list[float], list[float], list[dict[str, float]], list[dict[str, float]]]:
     """``commit()`` of one set at a time against a bare write transaction of the same graph
     for one set, alternating (drift on the server hits both alike), on a boundary with the
     default czar cadence; the czar runs beside the writer: a czar watch process, or with
     ``czar_thread`` the engine's own czar thread (``engine`` must run it). With ``units``, each
     call's parts. Checks that the czar ran on the cadence meanwhile. ``count``: how many of each
-    (``SINGLES``)."""
+    (``SINGLES``). The calls run with the harness's objects frozen (``harness_frozen``); the
+    full collections' seconds meanwhile are added to ``pauses``."""
     count = SINGLES if count is None else count
     single = engine.boundary(f"bench-commit-single-{run}")
     singles = _proposals(single.id, _seed(single, single.id))[:count]
@@ -551,7 +559,10 @@ def _singles(
     theirs: list[float] = []
     our_parts: list[dict[str, float]] = []
     their_parts: list[dict[str, float]] = []
-    with nullcontext() if czar_thread else _czar_beside(engine, single.id):
+    with (
+        nullcontext() if czar_thread else _czar_beside(engine, single.id),
+        harness_frozen() as collections,
+    ):
         for proposal, row in zip(singles, rows, strict=True):
             if units is not None:
                 units.take()
@@ -577,6 +588,8 @@ def _singles(
             theirs.append(time.perf_counter() - started)
             if units is not None:
                 their_parts.append(_parts(theirs[-1], units.take()))
+    if pauses is not None:
+        pauses.extend(collections)
     if czar_thread:
         assert engine.czar_idle(timeout=600)  # the cadence's runs, beside the writer, done
     cadence = single.state().czar_every_commits
@@ -666,7 +679,8 @@ def main() -> None:
             # czar's beside them) meet a grown store again; a few untimed first, as above.
             _singles(writer, f"rewarm-{run}", count=REWARM_SINGLES)
         writer.executor.observe(units)
-        ours, theirs, our_parts, their_parts = _singles(writer, run, units)
+        pauses: list[float] = []
+        ours, theirs, our_parts, their_parts = _singles(writer, run, units, pauses=pauses)
         writer.executor.observe(None)
         thread_ours, thread_theirs, _, _ = _singles(engine, f"thread-{run}", czar_thread=True)
 
@@ -700,6 +714,9 @@ def main() -> None:
     figure(
         "gate_single_commit_p99_over_p50", tail, "ratio", f"<= {TARGET_TAIL}", tail <= TARGET_TAIL
     )
+    # The full collections of the writer's process during those calls (the harness frozen).
+    figure("single_commits_full_collections", len(pauses), "collections")
+    figure("single_commits_full_collection_max", max(pauses, default=0.0) * 1000, "ms")
     single = p50 / percentile(theirs, 50)
     figure(
         "gate_single_commit_over_bare_single_set_p50",
