@@ -6,10 +6,10 @@ Prints, from one run (``.venv/bin/python -m benchmarks.attention``):
 - ``get_attention_score`` (the default, per-boundary scope) p50/p99 for specialists of a
   1,000-node population and of a 1,000,000-node population, each in a boundary of its own, and
   their ratio (target <= 1.2), the reads timed with the harness's objects frozen out of
-  Python's cyclic collector (``harness_frozen``). The 1,000-node figures are taken before the 1,000,000 nodes exist
-  when this is the first run; the synthetic populations are kept and reused (counted by
-  specialist-id prefix), so a rerun is fast. The ProposalNode count of the whole database at
-  each phase is printed too.
+  Python's cyclic collector (``harness_frozen``). The 1,000-node figures are taken before the
+  1,000,000 nodes exist when this is the first run; the synthetic populations are kept and
+  reused (counted by specialist-id prefix), so a rerun is fast. The ProposalNode count of the
+  whole database at each phase is printed too.
 - the same read next to a bare ``RETURN 1`` round trip (``admin/ping``; target p50 <= 2x).
 - ``select_and_broadcast`` of 64 outputs versus a bare ``encode`` of the same 65 texts (query and
   outputs; target <= 1.3x), medians, interleaved. Pass ``--gate`` to propose the winners to the
