@@ -24,6 +24,7 @@ from kg_context.api.deps import known_query_only
 from kg_context.api.metrics import Metrics
 from kg_context.api.problems import install_handlers, problem_response
 from kg_context.engine import Engine
+from kg_context.gate.io.collector import startup_frozen
 from kg_context.settings import ApiSettings, load_settings
 
 __all__ = ["create_app", "log_config", "serve"]
@@ -201,6 +202,7 @@ def serve(
     try:
         engine.ping()
         app = create_app(engine, settings, tokens)
+        startup_frozen()  # what startup made stays out of every full collection
         uvicorn.run(
             app,
             host=settings.host,

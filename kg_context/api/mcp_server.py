@@ -36,6 +36,7 @@ from kg_context.errors import (
     KgContextError,
     ModelOutputError,
 )
+from kg_context.gate.io.collector import startup_frozen
 from kg_context.gate.pure.model_io import commit_model_output, proposal_schema
 from kg_context.settings import ApiSettings, load_settings
 from kg_context.surfaces import MCP_TOOLS
@@ -348,12 +349,15 @@ def serve_mcp(
     try:
         engine.boundary(boundary_id, create=False)
         if transport == "stdio":
-            create_mcp_server(engine, boundary_id, tokens, bound=bound).run("stdio")
+            server = create_mcp_server(engine, boundary_id, tokens, bound=bound)
+            startup_frozen()  # what startup made stays out of every full collection
+            server.run("stdio")
             return
         where_host, where_port = host or settings.host, port or settings.port
         server = create_mcp_server(
             engine, boundary_id, tokens, http_url=f"http://{where_host}:{where_port}"
         )
+        startup_frozen()
         server.run("streamable-http", host=where_host, port=where_port)
     finally:
         if owned:

@@ -10,6 +10,9 @@ else as usual; only cycles wait, and only for one batch.
 
 Process-wide (the collector is): the first thread in turns it off, the last one out turns it
 back on, and only if it was on when the first came in.
+
+A process that serves until it is stopped (``kg-context serve``, ``kg-context mcp``) also moves
+what its startup made out of the collector's reach (``startup_frozen``).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["collector_held"]
+__all__ = ["collector_held", "startup_frozen"]
 
 _lock = threading.Lock()
 _holders = 0
@@ -42,3 +45,14 @@ def collector_held() -> Iterator[None]:
             _holders -= 1
             if _holders == 0 and _was_enabled:
                 gc.enable()
+
+
+def startup_frozen() -> None:
+    """What the process made so far (every module's functions and classes, the engine, the
+    app) moved out of the cyclic collector's reach (``gc.freeze``): a full collection then walks
+    only what serving made since. For a process that serves until it is stopped: over the HTTP
+    server's startup objects a full collection took ~30 ms, inside whichever request was due, and
+    was its slowest (2,700 window reads: the longest 42-48 ms before, 19-21 after). Those
+    objects live as long as the process; a cycle among them that dies later is freed at exit."""
+    gc.collect()
+    gc.freeze()
