@@ -201,7 +201,7 @@ def _nearest(
 ) -> tuple[dict[str, int], dict[str, str]]:
     """Per descendant, the least depth and, among the failed entries at that depth, the
     smallest id: over the (failed entry, descendant, depth) triples. With one failed
-    entry the nearest is always it: the second map is empty (``_graded`` knows)."""
+    entry the nearest is always it: the second map is empty (``_any`` knows)."""
     if len(roots) == 1:  # one failed entry: one triple per descendant, at its least depth
         return dict(zip(ids, depths, strict=True)), {}
     depth: dict[str, int] = {}

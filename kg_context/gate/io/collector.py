@@ -52,7 +52,7 @@ def startup_frozen() -> None:
     app) moved out of the cyclic collector's reach (``gc.freeze``): a full collection then walks
     only what serving made since. For a process that serves until it is stopped: over the HTTP
     server's startup objects a full collection took ~30 ms, inside whichever request was due, and
-    was its slowest (2,700 window reads: the longest 42-48 ms before, 19-21 after). Those
+    was its slowest (2,700 window reads: the longest 42-48 ms before, 17-22 after). Those
     objects live as long as the process; a cycle among them that dies later is freed at exit."""
     gc.collect()
     gc.freeze()
