@@ -265,17 +265,14 @@ def _one_root(reach: _Reach, failed: dict[str, str], max_depth: int, max_nodes: 
         return None
     # Every essential path is a path: an entry graded essential is one the reach kept.
     reached_essential = reached.intersection(reach.essential_ids)
-    return Walk(
-        failed=dict(failed),
-        essential=dict.fromkeys(reached_essential, only),
-        supporting=dict.fromkeys(reached - reached_essential, only),
-        blocked={i: s for i, s in reach.unmovable.items() if i in reached_essential},
+    return _one_read_walk(
+        reach,
+        failed,
+        dict.fromkeys(reached_essential, only),
+        dict.fromkeys(reached - reached_essential, only),
         depth=deepest,
         cut_by_depth=False,
-        cut_by_size=False,
-        max_depth=max_depth,
-        max_nodes=max_nodes,
-        seq=reach.seq,
+        bounds=(max_depth, max_nodes),
     )
 
 
@@ -314,19 +311,41 @@ def _any(reach: _Reach, failed: dict[str, str], max_depth: int, max_nodes: int) 
     else:
         essential = {i: essential_root[i] for i in reached_essential}
         supporting = {i: root[i] for i in reached_supporting}
-    blocked = {i: s for i, s in reach.unmovable.items() if i in reached_essential}
     if dropped:
         deepest = max((d for i, d in depth.items() if i not in dropped), default=0)
+    return _one_read_walk(
+        reach,
+        failed,
+        essential,
+        supporting,
+        depth=deepest,
+        cut_by_depth=deeper,
+        bounds=(max_depth, max_nodes),
+    )
+
+
+def _one_read_walk(
+    reach: _Reach,
+    failed: dict[str, str],
+    essential: dict[str, str],
+    supporting: dict[str, str],
+    *,
+    depth: int,
+    cut_by_depth: bool,
+    bounds: tuple[int, int],
+) -> Walk:
+    """The walk of one read, graded (either path): the essential descendants whose status may
+    not move are the blocked ones; one read never cuts by size."""
     return Walk(
         failed=dict(failed),
         essential=essential,
         supporting=supporting,
-        blocked=blocked,
-        depth=deepest,
-        cut_by_depth=deeper,
+        blocked={i: s for i, s in reach.unmovable.items() if i in essential},
+        depth=depth,
+        cut_by_depth=cut_by_depth,
         cut_by_size=False,
-        max_depth=max_depth,
-        max_nodes=max_nodes,
+        max_depth=bounds[0],
+        max_nodes=bounds[1],
         seq=reach.seq,
     )
 
